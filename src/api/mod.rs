@@ -1,0 +1,7 @@
+//! The shared API layer: every byte that crosses the network.
+
+pub mod http;
+
+pub use http::{ApiError, ApiRequest, ApiResponse, HttpClient, HttpOptions, Service};
+pub mod devin_types;
+pub mod emulator;

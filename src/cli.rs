@@ -1,0 +1,95 @@
+//! The clap root: global flags and the command tree. Each command's arguments live with the
+//! command in `src/commands/<group>.rs`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands;
+use crate::output::ColorChoice;
+
+const ROOT_AFTER_HELP: &str = "\
+Examples:
+  outposts demo                         # the whole loop on the built-in emulator
+  outposts connect --platform linux     # connect an outpost from the browser
+  outposts queue list --json            # the outpost's session queue, for scripts
+
+Exit codes:
+  0 ok · 1 failure · 2 usage or configuration · 3 verification failed (verify, doctor)
+  4 authentication required or rejected · 130 interrupted
+
+Configuration: flag > environment > .env (or --env-file) > outposts.toml (--config) > default.
+Run `outposts help-env` for every variable.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "outposts",
+    version,
+    about = "Run Devin Outposts on compute you own: Daytona, CoreWeave or this machine",
+    long_about = "Run Devin Outposts on compute you own.\n\nDevin's agent loop stays in Devin Cloud; every shell \
+command, checkout and browser action of a session runs in a sandbox that `outposts` creates, wakes, stops and \
+deletes — on Daytona, CoreWeave or the local machine. `outposts emulator` serves all three remote APIs on \
+loopback, so everything also runs offline.",
+    after_help = ROOT_AFTER_HELP,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print only results and errors.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// When to use colour. NO_COLOR in the environment means never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Read settings from this .env file instead of ./.env.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub env_file: Option<PathBuf>,
+    /// Read settings from this outposts.toml instead of the default
+    /// ($XDG_CONFIG_HOME/outposts/outposts.toml).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Answer yes to confirmations (required for destructive commands without a terminal).
+    #[arg(short = 'y', long, global = true)]
+    pub yes: bool,
+    /// Format of log lines on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read the outpost's session queue.
+    Queue(commands::queue::Args),
+    /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
+    Emulator(commands::emulator::Args),
+    /// Print every environment variable `outposts` reads, with its default and meaning.
+    HelpEnv,
+}
+
+impl Command {
+    /// Commands that install their own signal handling (daemons and long streams).
+    pub fn handles_signals(&self) -> bool {
+        matches!(self, Command::Emulator(a) if a.is_server())
+    }
+}

@@ -1,0 +1,211 @@
+//! `outposts emulator start|env|…`: run the built-in emulator and drive it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use super::Ctx;
+use crate::api::emulator::EmulatorClient;
+use crate::config::parse_duration;
+use crate::emulator::{Emulator, EmulatorOptions, faults};
+use crate::env;
+use crate::error::{CliError, ExitStatus};
+
+const AFTER_HELP: &str = "\
+Examples:
+  outposts emulator start                      # serve on 127.0.0.1:8790 until Ctrl-C
+  eval \"$(outposts emulator env)\"             # point every client at it
+  outposts emulator start --port 0 --json      # any free port; first stdout line is JSON
+
+Scripting: `start --json` prints one JSON line {\"event\":\"ready\",\"base_url\":…} once it listens.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: EmulatorCommand,
+}
+
+impl Args {
+    pub fn is_server(&self) -> bool {
+        matches!(self.command, EmulatorCommand::Start(_))
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EmulatorCommand {
+    /// Serve the emulated APIs on loopback until SIGINT/SIGTERM.
+    Start(StartArgs),
+    /// Print `export` lines that point every client at a running emulator.
+    Env(PortArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PortArgs {
+    /// Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790].
+    #[arg(long)]
+    pub port: Option<u16>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    /// Port to listen on (0 picks a free one) [default: OUTPOSTS_EMULATOR_PORT or 8790].
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// Keep sandboxes and the request log here (default: a temporary directory removed at exit).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Load the Devin queue from this file at start and save it at exit.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Fault script: inline JSON or a JSON file (see `POST /_emulator/faults`).
+    #[arg(long, value_name = "SPEC")]
+    pub faults: Option<String>,
+    /// Seed for every random choice the emulator makes.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Claim lifetime.
+    #[arg(long, value_parser = parse_duration, default_value = "300s")]
+    pub claim_ttl: Duration,
+    /// Longest a watch stream stays open.
+    #[arg(long, value_parser = parse_duration, default_value = "300s")]
+    pub max_stream: Duration,
+    /// Interval of keepalive comments on idle watch streams.
+    #[arg(long, value_parser = parse_duration, default_value = "15s")]
+    pub keepalive: Duration,
+}
+
+pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
+    match args.command {
+        EmulatorCommand::Start(a) => start(ctx, a).await,
+        EmulatorCommand::Env(a) => env_cmd(ctx, a).await,
+    }
+}
+
+fn default_port(ctx: &Ctx) -> Result<u16> {
+    Ok(ctx
+        .config
+        .parse(&env::OUTPOSTS_EMULATOR_PORT, |s| {
+            s.parse::<u16>()
+                .map_err(|_| format!("`{s}` is not a port number"))
+        })?
+        .unwrap_or(8790))
+}
+
+/// The admin client for `--port` (or the default port).
+pub fn admin(ctx: &Ctx, port: Option<u16>) -> Result<EmulatorClient> {
+    let port = match port {
+        Some(p) => p,
+        None => default_port(ctx)?,
+    };
+    Ok(EmulatorClient::on_port(ctx.http()?, port))
+}
+
+async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
+    let faults = match &a.faults {
+        Some(spec) => faults::parse_spec(spec).map_err(|e| {
+            CliError::usage(
+                format!("--faults: {e}"),
+                Some("pass inline JSON or a path to a JSON file".to_string()),
+            )
+        })?,
+        None => Vec::new(),
+    };
+    let port = match a.port {
+        Some(p) => p,
+        None => default_port(ctx)?,
+    };
+    let opts = EmulatorOptions {
+        port,
+        data_dir: a.data_dir,
+        state_file: a.state,
+        faults,
+        seed: a.seed,
+        claim_ttl: a.claim_ttl,
+        max_stream: a.max_stream,
+        keepalive: a.keepalive,
+    };
+    let emulator = Emulator::start(opts).await.map_err(|e| {
+        CliError::usage(
+            format!("{e:#}"),
+            Some(
+                "another process may hold the port; pick one with --port (0 = any free port)"
+                    .to_string(),
+            ),
+        )
+    })?;
+    let info = emulator.info();
+    let port = emulator.addr.port();
+    ctx.printer
+        .note(&format!("outposts emulator listening on {}", info.base_url));
+    ctx.printer
+        .note(&format!("  data dir: {}", info.data_dir.display()));
+    ctx.printer.note(&format!(
+        "  point clients at it: eval \"$(outposts emulator env --port {port})\""
+    ));
+    ctx.printer.result(&serde_json::json!({"event": "ready", "base_url": info.base_url, "port": port, "data_dir": info.data_dir}), || {
+        format!("ready {}", info.base_url)
+    });
+    wait_for_signal().await;
+    ctx.printer.note("emulator stopping");
+    emulator.stop().await;
+    Ok(ExitStatus::Success)
+}
+
+/// SIGINT or SIGTERM.
+pub async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+async fn env_cmd(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
+    let client = admin(ctx, a.port)?;
+    let info = client.info().await?;
+    // These are the emulator's own throwaway credentials; handing them to the shell is the point.
+    if ctx.printer.json() {
+        let map: serde_json::Map<String, serde_json::Value> = info
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+            .collect();
+        ctx.printer
+            .unredacted_stdout(&serde_json::Value::Object(map).to_string());
+    } else {
+        let mut out = String::new();
+        for (k, v) in &info.env {
+            out.push_str(&format!("export {k}={}\n", shell_quote(v)));
+        }
+        ctx.printer.unredacted_stdout(&out);
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Single-quote for POSIX shells.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c))
+    {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
+}

@@ -1,0 +1,116 @@
+//! One module per command group: parse, prompt, call domain code, render. No HTTP here.
+
+use std::sync::OnceLock;
+
+use anyhow::Result;
+
+use crate::api::{HttpClient, HttpOptions};
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::config::{Config, LoadOptions};
+use crate::env;
+use crate::error::{CliError, ExitStatus};
+use crate::output::Printer;
+
+pub mod emulator;
+pub mod queue;
+
+/// What every command gets: the global flags, the printer and the layered configuration.
+pub struct Ctx {
+    pub global: GlobalArgs,
+    pub printer: Printer,
+    pub config: Config,
+    http: OnceLock<HttpClient>,
+}
+
+impl Ctx {
+    pub fn new(global: GlobalArgs, printer: Printer, config: Config) -> Self {
+        Ctx {
+            global,
+            printer,
+            config,
+            http: OnceLock::new(),
+        }
+    }
+
+    /// The shared HTTP client, configured from `OUTPOSTS_HTTP_*` settings.
+    pub fn http(&self) -> Result<HttpClient> {
+        if let Some(c) = self.http.get() {
+            return Ok(c.clone());
+        }
+        let client = HttpClient::new(http_options(&self.config)?)?;
+        Ok(self.http.get_or_init(|| client).clone())
+    }
+
+    /// Ask for confirmation on a terminal; otherwise require `--yes`.
+    pub fn confirm(&self, question: &str) -> Result<bool> {
+        if self.global.yes {
+            return Ok(true);
+        }
+        if !self.printer.can_prompt() {
+            return Err(CliError::usage(
+                format!("{question} — cannot ask without a terminal"),
+                Some("pass --yes to confirm non-interactively".to_string()),
+            )
+            .into());
+        }
+        let answer = dialoguer::Confirm::new()
+            .with_prompt(question)
+            .default(false)
+            .interact_opt();
+        match answer {
+            Ok(Some(yes)) => Ok(yes),
+            Ok(None) => Err(CliError::Interrupted.into()),
+            Err(e) => Err(CliError::usage(
+                format!("cannot read the answer: {e}"),
+                Some("pass --yes instead".to_string()),
+            )
+            .into()),
+        }
+    }
+}
+
+pub fn http_options(config: &Config) -> Result<HttpOptions> {
+    let mut opts = HttpOptions::default();
+    if let Some(n) = config.positive(&env::OUTPOSTS_HTTP_ATTEMPTS)? {
+        opts.retry.attempts = n;
+    }
+    if let Some(d) = config.duration(&env::OUTPOSTS_CONNECT_TIMEOUT)? {
+        opts.connect_timeout = d;
+    }
+    if let Some(d) = config.duration(&env::OUTPOSTS_READ_TIMEOUT)? {
+        opts.read_timeout = d;
+    }
+    Ok(opts)
+}
+
+/// Load configuration and dispatch.
+pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
+    let opts = LoadOptions {
+        env_file: cli.global.env_file.clone(),
+        config_file: cli.global.config.clone(),
+    };
+    let config = Config::load(&opts)?;
+    let ctx = Ctx::new(cli.global, printer, config);
+    match cli.command {
+        Command::Queue(args) => queue::run(&ctx, args).await,
+        Command::Emulator(args) => emulator::run(&ctx, args).await,
+        Command::HelpEnv => {
+            ctx.printer.result(&env_json(), env::help_text);
+            Ok(ExitStatus::Success)
+        }
+    }
+}
+
+fn env_json() -> serde_json::Value {
+    serde_json::Value::Array(
+        env::ALL
+            .iter()
+            .map(|v| {
+                serde_json::json!({
+                    "name": v.name, "aliases": v.aliases, "default": v.default,
+                    "doc": v.doc.trim(), "secret": v.secret, "group": v.group.title(),
+                })
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,460 @@
+//! The built-in emulator: Devin fleet API, connect page and remote distribution; Daytona REST
+//! and toolbox; CoreWeave gRPC — all on one loopback port.
+//!
+//! Every request passes one middleware that applies the fault script and appends to the request
+//! log (`GET /_emulator/requests`, and `requests.jsonl` in the data dir). Admin routes live under
+//! `/_emulator/`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::{Deserialize, Serialize};
+
+pub mod devin;
+pub mod faults;
+
+use faults::{FaultAction, FaultRule, Faults};
+
+/// How to run an emulator.
+#[derive(Debug, Clone)]
+pub struct EmulatorOptions {
+    /// 0 picks a free port.
+    pub port: u16,
+    /// Where sandboxes and the request log live; a temporary directory when `None`.
+    pub data_dir: Option<PathBuf>,
+    /// Persist the Devin queue here and load it at start.
+    pub state_file: Option<PathBuf>,
+    pub faults: Vec<FaultRule>,
+    pub seed: u64,
+    /// Claim lifetime (the real service uses about 5 minutes).
+    pub claim_ttl: Duration,
+    /// Longest a watch stream stays open before the server ends it.
+    pub max_stream: Duration,
+    /// Interval of `: keepalive` comments on idle watch streams.
+    pub keepalive: Duration,
+}
+
+impl Default for EmulatorOptions {
+    fn default() -> Self {
+        EmulatorOptions {
+            port: 0,
+            data_dir: None,
+            state_file: None,
+            faults: Vec::new(),
+            seed: 0,
+            claim_ttl: Duration::from_secs(300),
+            max_stream: Duration::from_secs(300),
+            keepalive: Duration::from_secs(15),
+        }
+    }
+}
+
+/// One logged request.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RequestRecord {
+    pub seq: u64,
+    /// Unix time in milliseconds when the request arrived.
+    pub at_ms: u64,
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub status: u16,
+    /// Which emulated API served it: `devin`, `daytona`, `coreweave`, `admin`, `static`, `app`.
+    pub api: String,
+    /// The request body, truncated to 4 KiB (credentials in headers are never logged).
+    pub body: Option<String>,
+    /// The fault applied, if any.
+    pub fault: Option<String>,
+}
+
+/// The request log, in memory and as JSON lines on disk.
+#[derive(Debug)]
+pub struct RequestLog {
+    records: Mutex<Vec<RequestRecord>>,
+    file: Mutex<Option<std::fs::File>>,
+}
+
+impl RequestLog {
+    fn new(path: Option<PathBuf>) -> Self {
+        let file = path.and_then(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .ok()
+        });
+        RequestLog {
+            records: Mutex::new(Vec::new()),
+            file: Mutex::new(file),
+        }
+    }
+
+    fn push(&self, mut rec: RequestRecord) {
+        let mut records = self.records.lock().unwrap_or_else(|e| e.into_inner());
+        rec.seq = records.len() as u64 + 1;
+        if let Some(f) = self.file.lock().unwrap_or_else(|e| e.into_inner()).as_mut()
+            && let Ok(line) = serde_json::to_string(&rec)
+        {
+            use std::io::Write;
+            let _ = writeln!(f, "{line}");
+        }
+        records.push(rec);
+    }
+
+    /// Records with `seq > since`.
+    pub fn since(&self, since: u64) -> Vec<RequestRecord> {
+        let records = self.records.lock().unwrap_or_else(|e| e.into_inner());
+        records.iter().filter(|r| r.seq > since).cloned().collect()
+    }
+}
+
+/// State shared by every handler.
+pub struct Shared {
+    pub opts: EmulatorOptions,
+    pub base_url: String,
+    pub data_dir: PathBuf,
+    pub log: RequestLog,
+    pub faults: Faults,
+    pub devin: devin::DevinEmu,
+}
+
+pub type AppState = Arc<Shared>;
+
+/// What a client needs to point at the emulator (`emulator env`, `GET /_emulator/info`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Info {
+    pub base_url: String,
+    /// `export` pairs for every client setting, in print order.
+    pub env: Vec<(String, String)>,
+    pub data_dir: PathBuf,
+}
+
+/// A running emulator.
+pub struct Emulator {
+    pub shared: AppState,
+    pub addr: SocketAddr,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    _tempdir: Option<tempfile::TempDir>,
+}
+
+impl Emulator {
+    /// Bind 127.0.0.1 and serve in the background.
+    pub async fn start(opts: EmulatorOptions) -> Result<Emulator> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", opts.port))
+            .await
+            .with_context(|| format!("cannot listen on 127.0.0.1:{}", opts.port))?;
+        let addr = listener.local_addr()?;
+        let base_url = format!("http://127.0.0.1:{}", addr.port());
+        let (data_dir, tempdir) = match &opts.data_dir {
+            Some(d) => {
+                std::fs::create_dir_all(d)
+                    .with_context(|| format!("cannot create {}", d.display()))?;
+                (d.clone(), None)
+            }
+            None => {
+                let t = tempfile::Builder::new()
+                    .prefix("outposts-emulator-")
+                    .tempdir()?;
+                (t.path().to_path_buf(), Some(t))
+            }
+        };
+        let devin = devin::DevinEmu::new(&opts, &base_url)?;
+        let shared = Arc::new(Shared {
+            log: RequestLog::new(Some(data_dir.join("requests.jsonl"))),
+            faults: Faults::new(opts.faults.clone()),
+            devin,
+            base_url: base_url.clone(),
+            data_dir,
+            opts,
+        });
+        let app = router(shared.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let serve =
+                axum::serve(listener, app.into_make_service()).with_graceful_shutdown(async {
+                    let _ = rx.await;
+                });
+            if let Err(e) = serve.await {
+                tracing::error!("emulator server stopped: {e}");
+            }
+        });
+        Ok(Emulator {
+            shared,
+            addr,
+            shutdown: Some(tx),
+            task: Some(task),
+            _tempdir: tempdir,
+        })
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.shared.base_url
+    }
+
+    pub fn info(&self) -> Info {
+        info(&self.shared)
+    }
+
+    /// Stop serving and wait (briefly) for open connections.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            // Watch streams hold connections open; do not wait for them forever.
+            let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
+        }
+        self.shared.devin.persist();
+    }
+}
+
+pub fn info(shared: &Shared) -> Info {
+    let mut env = Vec::new();
+    env.extend(shared.devin.env_pairs(&shared.base_url));
+    Info {
+        base_url: shared.base_url.clone(),
+        env,
+        data_dir: shared.data_dir.clone(),
+    }
+}
+
+fn router(shared: AppState) -> Router {
+    Router::new()
+        .merge(devin::router())
+        .route("/_emulator/info", get(info_handler))
+        .route("/_emulator/requests", get(requests_handler))
+        .route(
+            "/_emulator/faults",
+            get(faults_list).post(faults_add).delete(faults_clear),
+        )
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            shared.clone(),
+            record_and_fault,
+        ))
+        .with_state(shared)
+}
+
+async fn not_found(req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    if path.starts_with("/opbeta") || path.starts_with("/outposts") {
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(serde_json::json!({"detail": "Not Found"})),
+        )
+            .into_response();
+    }
+    (StatusCode::NOT_FOUND, axum::Json(serde_json::json!({"statusCode": 404, "error": "Not Found", "message": format!("Cannot {} {}", req.method(), path)})))
+        .into_response()
+}
+
+async fn info_handler(State(s): State<AppState>) -> axum::Json<Info> {
+    axum::Json(info(&s))
+}
+
+#[derive(Deserialize)]
+struct SinceQuery {
+    #[serde(default)]
+    since: u64,
+}
+
+async fn requests_handler(
+    State(s): State<AppState>,
+    Query(q): Query<SinceQuery>,
+) -> axum::Json<Vec<RequestRecord>> {
+    axum::Json(s.log.since(q.since))
+}
+
+async fn faults_list(State(s): State<AppState>) -> axum::Json<Vec<FaultRule>> {
+    axum::Json(s.faults.rules())
+}
+
+async fn faults_add(State(s): State<AppState>, body: String) -> Response {
+    match faults::parse_spec(&body) {
+        Ok(rules) => {
+            let n = rules.len();
+            s.faults.add(rules);
+            axum::Json(serde_json::json!({"added": n})).into_response()
+        }
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            axum::Json(serde_json::json!({"detail": e.to_string()})),
+        )
+            .into_response(),
+    }
+}
+
+async fn faults_clear(State(s): State<AppState>) -> StatusCode {
+    s.faults.clear();
+    StatusCode::NO_CONTENT
+}
+
+/// Which emulated API a path belongs to (for the request log).
+fn api_of(path: &str) -> &'static str {
+    if path.starts_with("/_emulator") {
+        "admin"
+    } else if path.starts_with("/opbeta") || path.starts_with("/outposts/connection-token") {
+        "devin"
+    } else if path.starts_with("/outposts") {
+        "app"
+    } else if path.starts_with("/static") {
+        "static"
+    } else if path.starts_with("/gateway") {
+        "gateway"
+    } else if path.starts_with("/daytona") {
+        "daytona"
+    } else if path.starts_with("/coreweave.") {
+        "coreweave"
+    } else {
+        "other"
+    }
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+const LOG_BODY_LIMIT: usize = 4096;
+const MAX_REQUEST_BODY: usize = 64 * 1024 * 1024;
+
+async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    let at_ms = now_ms();
+    let method = req.method().to_string();
+    let path = req.uri().path().to_string();
+    let query = req.uri().query().map(str::to_string);
+    let api = api_of(&path);
+    let is_grpc = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/grpc"));
+    // gRPC bodies are streams and binary; log them without reading.
+    let (req, body_text) = if is_grpc || api == "admin" {
+        (req, None)
+    } else {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+            .await
+            .unwrap_or_default();
+        let text = (!bytes.is_empty()).then(|| {
+            String::from_utf8_lossy(&bytes[..bytes.len().min(LOG_BODY_LIMIT)]).into_owned()
+        });
+        (Request::from_parts(parts, Body::from(bytes)), text)
+    };
+    let action = if api == "admin" {
+        None
+    } else {
+        s.faults.check(&method, &path)
+    };
+    let fault_name = action.as_ref().map(|a| format!("{a:?}"));
+    let response = match action {
+        None => next.run(req).await,
+        Some(FaultAction::Status {
+            status,
+            headers,
+            body,
+        }) => {
+            let mut resp = Response::new(Body::from(
+                body.unwrap_or_else(|| default_error_body(status)),
+            ));
+            *resp.status_mut() =
+                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            resp.headers_mut()
+                .insert("content-type", HeaderValue::from_static("application/json"));
+            for (k, v) in headers {
+                if let (Ok(n), Ok(v)) = (
+                    axum::http::HeaderName::from_bytes(k.as_bytes()),
+                    HeaderValue::from_str(&v),
+                ) {
+                    resp.headers_mut().insert(n, v);
+                }
+            }
+            resp
+        }
+        Some(FaultAction::Body {
+            status,
+            content_type,
+            body,
+        }) => {
+            let mut resp = Response::new(Body::from(body));
+            *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+            if let Ok(v) = HeaderValue::from_str(&content_type) {
+                resp.headers_mut().insert("content-type", v);
+            }
+            resp
+        }
+        Some(FaultAction::Delay { ms }) => {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            next.run(req).await
+        }
+        Some(FaultAction::CommitThenDrop) => {
+            let resp = next.run(req).await;
+            broken(resp.status(), 0)
+        }
+        Some(FaultAction::Reset) => broken(StatusCode::OK, 0),
+        Some(FaultAction::Truncate { bytes }) => {
+            let resp = next.run(req).await;
+            let status = resp.status();
+            let body = axum::body::to_bytes(resp.into_body(), MAX_REQUEST_BODY)
+                .await
+                .unwrap_or_default();
+            let keep = body.slice(..bytes.min(body.len()));
+            let stream = futures::stream::iter(vec![
+                Ok::<_, std::io::Error>(keep),
+                Err(std::io::Error::other("truncated by fault")),
+            ]);
+            let mut r = Response::new(Body::from_stream(stream));
+            *r.status_mut() = status;
+            r.headers_mut()
+                .insert("content-type", HeaderValue::from_static("application/json"));
+            r
+        }
+    };
+    s.log.push(RequestRecord {
+        seq: 0,
+        at_ms,
+        method,
+        path,
+        query,
+        status: response.status().as_u16(),
+        api: api.to_string(),
+        body: body_text,
+        fault: fault_name,
+    });
+    response
+}
+
+/// A response whose body fails at once: the client sees the connection break.
+fn broken(status: StatusCode, _after: usize) -> Response {
+    let stream = futures::stream::iter(vec![Err::<bytes::Bytes, _>(std::io::Error::other(
+        "connection dropped by fault",
+    ))]);
+    let mut r = Response::new(Body::from_stream(stream));
+    *r.status_mut() = status;
+    // A declared length the body never delivers makes the break unmistakable.
+    r.headers_mut()
+        .insert("content-length", HeaderValue::from_static("1024"));
+    r
+}
+
+fn default_error_body(status: u16) -> String {
+    let reason = StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error");
+    serde_json::json!({"detail": reason}).to_string()
+}

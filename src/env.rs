@@ -1,0 +1,209 @@
+//! Every environment variable `outposts` reads, declared once.
+//!
+//! The same names work in the process environment, in a `.env` file and (lower-cased or not) as
+//! keys of `outposts.toml`. Help text, the man page and the README's configuration table are all
+//! generated from [`ALL`], and a test checks that the README matches it.
+
+/// Which part of the tool a variable belongs to; used to group the generated docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Devin,
+    Daytona,
+    CoreWeave,
+    Orchestrator,
+    General,
+}
+
+impl Group {
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Devin => "Devin",
+            Group::Daytona => "Daytona",
+            Group::CoreWeave => "CoreWeave",
+            Group::Orchestrator => "Orchestrator",
+            Group::General => "General",
+        }
+    }
+}
+
+/// One declared variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvVar {
+    pub name: &'static str,
+    /// Older names still accepted (the first non-empty one found wins, after `name`).
+    pub aliases: &'static [&'static str],
+    pub default: Option<&'static str>,
+    pub doc: &'static str,
+    /// Secrets are redacted everywhere and never written to state files.
+    pub secret: bool,
+    pub group: Group,
+}
+
+macro_rules! env_vars {
+    ($( $(#[doc = $doc:literal])+ $name:ident : $group:ident $(= $default:literal)? $(( $($alias:literal),* ))? $([$secret:ident])? ; )*) => {
+        $(
+            $(#[doc = $doc])+
+            pub const $name: EnvVar = EnvVar {
+                name: stringify!($name),
+                aliases: &[$($($alias),*)?],
+                default: env_vars!(@default $($default)?),
+                doc: concat!($($doc, "\n"),+),
+                secret: env_vars!(@secret $($secret)?),
+                group: Group::$group,
+            };
+        )*
+        /// Every declared variable, in documentation order.
+        pub const ALL: &[EnvVar] = &[$($name),*];
+    };
+    (@default $d:literal) => { Some($d) };
+    (@default) => { None };
+    (@secret secret) => { true };
+    (@secret) => { false };
+}
+
+env_vars! {
+    /// Outpost machine token (`cog_…`) used for the session queue. Written by `outposts connect`.
+    DEVIN_OUTPOSTS_TOKEN: Devin [secret];
+    /// Devin API origin. A trailing `/` or `/opbeta` is removed.
+    DEVIN_API_URL: Devin = "https://api.devin.ai";
+    /// Devin web app origin; the connect page is `{DEVIN_APP_URL}/outposts/connect`.
+    DEVIN_APP_URL: Devin = "https://app.devin.ai";
+    /// Base URL of the `devin-remote` binaries (`latest_<suffix>`, `devin-remote_<sha>_<suffix>`).
+    DEVIN_WORKER_STATIC_BASE_URL: Devin = "https://static.devin.ai/devin-rs/remote/";
+    /// Outpost id (`outpost_env-…`) whose queue this tool serves. `POOL_ID` is the legacy name.
+    OUTPOST_ID: Devin ("POOL_ID");
+    /// Orchestrator-scope token for `outposts outpost create|delete` (never a flag value).
+    DEVIN_OUTPOST_CREATE_TOKEN: Devin [secret];
+    /// Gateway URL used when a claim response carries none.
+    DEVIN_OUTPOST_GATEWAY_URL: Devin;
+    /// Daytona API key (`dtn_…`).
+    DAYTONA_API_KEY: Daytona [secret];
+    /// Daytona API base URL.
+    DAYTONA_API_URL: Daytona = "https://app.daytona.io/api";
+    /// Daytona region for new sandboxes and snapshots (organization default when unset).
+    DAYTONA_TARGET: Daytona;
+    /// Snapshot sandboxes start from; defaults to the content-hashed name `snapshot name` prints.
+    SNAPSHOT_NAME: Daytona;
+    /// CoreWeave Sandbox API key, sent as a bearer token.
+    CWSANDBOX_API_KEY: CoreWeave [secret];
+    /// CoreWeave Sandbox API base URL (scheme and host only).
+    CWSANDBOX_BASE_URL: CoreWeave = "https://api.cwsandbox.com";
+    /// W&B API key, used for CoreWeave when `CWSANDBOX_API_KEY` is unset.
+    WANDB_API_KEY: CoreWeave [secret];
+    /// W&B entity sent with W&B authentication.
+    WANDB_ENTITY: CoreWeave;
+    /// W&B project sent with W&B authentication.
+    WANDB_PROJECT: CoreWeave;
+    /// W&B base URL; a non-W&B host is sent as `x-wandb-host`.
+    WANDB_BASE_URL: CoreWeave;
+    /// Sandbox provider the orchestrator, workers and verify use: `daytona`, `coreweave` or `local`.
+    OUTPOSTS_PROVIDER: Orchestrator = "daytona";
+    /// Most sessions one orchestrator holds at once.
+    MAX_CONCURRENT_SESSIONS: Orchestrator = "5";
+    /// Fixed acceptor id; by default one is generated and kept in the state dir per outpost.
+    ACCEPTOR_ID: Orchestrator;
+    /// Orchestrator state: acceptor ids, watch cursors, the lock. Created 0700.
+    STATE_DIR: Orchestrator = "~/.devin-outposts-orchestrator";
+    /// Directory inside Linux sandboxes that holds the session's repositories.
+    WORKDIR: Orchestrator = "/home/daytona/workspace";
+    /// Repositories cloned into `WORKDIR` before the remote starts (comma- or space-separated URLs).
+    REPOS: Orchestrator;
+    /// Username for cloning `REPOS` over HTTPS.
+    GIT_USERNAME: Orchestrator = "x-access-token";
+    /// Password or token for cloning `REPOS`; passed to the provider, never put in a URL.
+    GIT_TOKEN: Orchestrator [secret];
+    /// Chrome or Chromium path handed to `devin-remote` on Linux.
+    DEVIN_CHROME_PATH: Orchestrator;
+    /// Working directory inside Windows sandboxes.
+    WINDOWS_WORKDIR: Orchestrator = "C:\\repos";
+    /// Chrome path handed to `devin-remote` on Windows.
+    DEVIN_WINDOWS_CHROME_PATH: Orchestrator;
+    /// Seconds between full relists of the queue.
+    RECONCILE_INTERVAL: Orchestrator = "30";
+    /// Seconds between janitor sweeps.
+    JANITOR_INTERVAL: Orchestrator = "60";
+    /// Seconds before `claim_deadline` at which a held claim is renewed.
+    CLAIM_RENEW_MARGIN: Orchestrator = "60";
+    /// Path of `outposts.toml`; default `$XDG_CONFIG_HOME/outposts/outposts.toml`.
+    OUTPOSTS_CONFIG: General;
+    /// Most attempts for one HTTP request (1 turns retries off).
+    OUTPOSTS_HTTP_ATTEMPTS: General = "5";
+    /// Seconds to wait for a TCP/TLS connection.
+    OUTPOSTS_CONNECT_TIMEOUT: General = "10";
+    /// Seconds without a byte from the server before a request fails (streams included).
+    OUTPOSTS_READ_TIMEOUT: General = "30";
+    /// Set to `1` to never touch the OS keyring (headless hosts, CI, tests).
+    OUTPOSTS_NO_KEYRING: General;
+    /// Port of the local emulator for `outposts emulator …` commands.
+    OUTPOSTS_EMULATOR_PORT: General = "8790";
+}
+
+/// Look a variable up by its name or one of its aliases.
+pub fn find(name: &str) -> Option<&'static EnvVar> {
+    ALL.iter().find(|v| {
+        v.name.eq_ignore_ascii_case(name) || v.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    })
+}
+
+/// Markdown table of every variable, for the README (checked by a test).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Variable | Default | Meaning |\n|---|---|---|\n");
+    for v in ALL {
+        let mut name = format!("`{}`", v.name);
+        for a in v.aliases {
+            name.push_str(&format!(" (legacy `{a}`)"));
+        }
+        let default = v
+            .default
+            .map(|d| format!("`{d}`"))
+            .unwrap_or_else(|| "—".into());
+        let mut doc = v.doc.trim().replace('\n', " ");
+        if v.secret {
+            doc.push_str(" *Secret: redacted everywhere.*");
+        }
+        out.push_str(&format!("| {name} | {default} | {doc} |\n"));
+    }
+    out
+}
+
+/// Plain-text ENVIRONMENT section for `--help` and the man page.
+pub fn help_text() -> String {
+    let mut out =
+        String::from("Environment (flag > environment > .env > outposts.toml > default):\n");
+    for v in ALL {
+        let default = v
+            .default
+            .map(|d| format!(" [default: {d}]"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  {}{}\n      {}\n",
+            v.name,
+            default,
+            v.doc.trim().replace('\n', " ")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_documented() {
+        let mut seen = std::collections::HashSet::new();
+        for v in ALL {
+            assert!(seen.insert(v.name), "duplicate {}", v.name);
+            for a in v.aliases {
+                assert!(seen.insert(a), "duplicate alias {a}");
+            }
+            assert!(!v.doc.trim().is_empty(), "{} has no doc", v.name);
+        }
+    }
+
+    #[test]
+    fn legacy_pool_id_resolves_to_outpost_id() {
+        assert_eq!(find("POOL_ID").map(|v| v.name), Some("OUTPOST_ID"));
+        assert!(find("NOPE").is_none());
+    }
+}

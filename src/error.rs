@@ -1,0 +1,107 @@
+//! Error kinds that decide the exit code, and the outcome a command reports.
+//!
+//! Commands return `anyhow::Result<ExitStatus>`. `main.rs` alone turns that into a process exit
+//! code (table in DESIGN.md): it walks the error chain for the typed errors below,
+//! [`crate::config::ConfigError`] and [`crate::api::ApiError`].
+
+use std::fmt;
+
+/// How a command that ran to completion ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// Exit 0.
+    Success,
+    /// Exit 1: the command ran but its job failed (it already said why).
+    Failure,
+    /// Exit 3: a verification or health check failed (`session verify`, `doctor`).
+    CheckFailed,
+}
+
+/// The exit codes, in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    Ok = 0,
+    Failure = 1,
+    Usage = 2,
+    CheckFailed = 3,
+    Auth = 4,
+    Interrupted = 130,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Ok => "ok",
+            Code::Failure => "failure",
+            Code::Usage => "usage",
+            Code::CheckFailed => "check_failed",
+            Code::Auth => "auth",
+            Code::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Errors a command raises to pick a specific exit code. Each carries the fix for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input or configuration the user can correct: exit 2.
+    #[error("{message}")]
+    Usage {
+        message: String,
+        hint: Option<String>,
+    },
+    /// Credentials missing or rejected: exit 4.
+    #[error("{message}")]
+    Auth {
+        message: String,
+        hint: Option<String>,
+    },
+    /// A check failed after running: exit 3.
+    #[error("{message}")]
+    Check { message: String },
+    /// Ctrl-C or SIGTERM ended a wait: exit 130.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl CliError {
+    pub fn usage(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        CliError::Usage {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+    pub fn auth(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        CliError::Auth {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+}
+
+/// A user-facing hint attached to an error ("run `outposts connect`").
+pub trait Hinted {
+    fn hint(&self) -> Option<String>;
+}
+
+impl Hinted for CliError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            CliError::Usage { hint, .. } | CliError::Auth { hint, .. } => hint.clone(),
+            _ => None,
+        }
+    }
+}
+
+/// A short machine-readable name for JSON error output.
+pub struct ErrorReport {
+    pub code: Code,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for ErrorReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}

@@ -1,0 +1,14 @@
+//! `outposts`: run Devin Outposts on compute you own.
+//!
+//! The binary's entry point is `src/main.rs`; this library exposes the same modules so that
+//! integration tests can drive the real clients against `outposts emulator`.
+
+pub mod api;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod emulator;
+pub mod env;
+pub mod error;
+pub mod output;
+pub mod secrets;

@@ -1,0 +1,150 @@
+//! Parse, set up logging, run the command, and decide the exit code — in one place.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use outposts::api::ApiError;
+use outposts::cli::{Cli, LogFormat};
+use outposts::config::ConfigError;
+use outposts::error::{CliError, Code, ExitStatus};
+use outposts::output::Printer;
+use outposts::secrets::{RedactingStderr, redact};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; real usage errors exit 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                Code::Usage as u8
+            } else {
+                Code::Ok as u8
+            });
+        }
+    };
+    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    let ci = std::env::var("CI")
+        .map(|v| !matches!(v.as_str(), "" | "0" | "false"))
+        .unwrap_or(false);
+    init_tracing(cli.global.verbose, cli.global.quiet, cli.global.log_format);
+    let printer = Printer::new(
+        cli.global.json,
+        cli.global.quiet,
+        cli.global.verbose,
+        cli.global.color,
+        env_set("NO_COLOR"),
+        ci,
+        env_set("RUST_LOG"),
+    );
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(Code::Failure as u8);
+        }
+    };
+    let own_signals = cli.command.handles_signals();
+    let result = runtime.block_on(async {
+        let run = outposts::commands::run(cli, printer.clone());
+        if own_signals {
+            run.await
+        } else {
+            tokio::select! {
+                r = run => r,
+                _ = tokio::signal::ctrl_c() => Err(CliError::Interrupted.into()),
+            }
+        }
+    });
+    // Stray tasks (an open stream, a blocking listener) must not delay the exit.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+
+    let code = match result {
+        Ok(ExitStatus::Success) => Code::Ok,
+        Ok(ExitStatus::Failure) => Code::Failure,
+        Ok(ExitStatus::CheckFailed) => Code::CheckFailed,
+        Err(err) => {
+            let (code, hint) = classify(&err);
+            report(&printer, code, &err, hint);
+            code
+        }
+    };
+    ExitCode::from(code as u8)
+}
+
+/// The exit-code table of DESIGN.md, applied to an error chain.
+fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
+    for cause in err.chain() {
+        if let Some(e) = cause.downcast_ref::<CliError>() {
+            let code = match e {
+                CliError::Usage { .. } => Code::Usage,
+                CliError::Auth { .. } => Code::Auth,
+                CliError::Check { .. } => Code::CheckFailed,
+                CliError::Interrupted => Code::Interrupted,
+            };
+            return (code, outposts::error::Hinted::hint(e));
+        }
+        if let Some(e) = cause.downcast_ref::<ConfigError>() {
+            return (Code::Usage, Some(e.hint().to_string()));
+        }
+        if let Some(e) = cause.downcast_ref::<ApiError>() {
+            return (
+                if e.is_auth() {
+                    Code::Auth
+                } else {
+                    Code::Failure
+                },
+                e.hint(),
+            );
+        }
+    }
+    (Code::Failure, None)
+}
+
+fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<String>) {
+    let message = redact(&format!("{err:#}")).into_owned();
+    let hint = hint.map(|h| redact(&h).into_owned());
+    if printer.json() {
+        let doc = serde_json::json!({"error": {"code": code.as_str(), "exit_code": code as u8, "message": message, "hint": hint}});
+        eprintln!("{doc}");
+        return;
+    }
+    if code == Code::Interrupted {
+        eprintln!("interrupted");
+        return;
+    }
+    let label = if printer.color() {
+        console::style("error:").red().bold().to_string()
+    } else {
+        "error:".into()
+    };
+    eprintln!("{label} {message}");
+    if let Some(h) = hint {
+        eprintln!("  hint: {h}");
+    }
+}
+
+fn init_tracing(verbose: u8, quiet: bool, format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let default = match (quiet, verbose) {
+        (true, _) => "error",
+        (_, 0) => "warn",
+        (_, 1) => "warn,outposts=info",
+        (_, 2) => "info,outposts=debug",
+        _ => "debug,outposts=trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(RedactingStderr)
+        .with_target(verbose >= 2);
+    let _ = match format {
+        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.with_ansi(false).try_init(),
+    };
+}

@@ -1,0 +1,239 @@
+//! Secrets: the one redaction point, and the `Secret` wrapper that keeps values out of `Debug`.
+//!
+//! Every secret value the process learns (from configuration, from a token exchange, from a
+//! claim's connect token) is registered here. Every log line, error message and rendered output
+//! passes through [`redact`], which replaces registered values and well-known token shapes.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::{OnceLock, RwLock};
+
+/// Shortest value we register: shorter ones would redact ordinary words.
+const MIN_SECRET_LEN: usize = 6;
+const MASK: &str = "[REDACTED]";
+
+fn registry() -> &'static RwLock<Vec<String>> {
+    static REG: OnceLock<RwLock<Vec<String>>> = OnceLock::new();
+    REG.get_or_init(|| RwLock::new(Vec::new()))
+}
+
+/// Remember a secret value so that it is masked wherever it would be printed.
+pub fn register(value: &str) {
+    let value = value.trim();
+    if value.len() < MIN_SECRET_LEN {
+        return;
+    }
+    let mut reg = registry().write().unwrap_or_else(|e| e.into_inner());
+    if !reg.iter().any(|v| v == value) {
+        reg.push(value.to_string());
+        // Longest first, so a secret that contains another is masked whole.
+        reg.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    }
+}
+
+/// Mask registered secrets and well-known token shapes in `text`.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let reg = registry().read().unwrap_or_else(|e| e.into_inner());
+    let mut out: Cow<'_, str> = Cow::Borrowed(text);
+    for secret in reg.iter() {
+        if out.contains(secret.as_str()) {
+            out = Cow::Owned(out.replace(secret.as_str(), MASK));
+        }
+    }
+    drop(reg);
+    match redact_shapes(&out) {
+        Some(s) => Cow::Owned(s),
+        None => out,
+    }
+}
+
+/// Tokens we recognise by shape even if nobody registered them: Devin (`cog_`), Daytona
+/// (`dtn_`), and `Bearer …` / `token=…`-style pairs.
+fn redact_shapes(text: &str) -> Option<String> {
+    let prefixes = ["cog_", "dtn_"];
+    let keys = [
+        "Bearer ",
+        "bearer ",
+        "access_token=",
+        "code_verifier=",
+        "token=",
+        "\"access_token\":\"",
+        "\"connect_token\":\"",
+    ];
+    if !prefixes.iter().chain(keys.iter()).any(|p| text.contains(p)) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    'outer: while i < text.len() {
+        for p in prefixes {
+            if text[i..].starts_with(p) && (i == 0 || !is_token_char(bytes[i - 1])) {
+                let end = token_end(text, i + p.len());
+                if end - (i + p.len()) >= 8 {
+                    out.push_str(p);
+                    out.push_str(MASK);
+                    i = end;
+                    continue 'outer;
+                }
+            }
+        }
+        for k in keys {
+            if text[i..].starts_with(k) {
+                let start = i + k.len();
+                let end = token_end(text, start);
+                if end > start && &text[start..end] != MASK {
+                    out.push_str(k);
+                    out.push_str(MASK);
+                    i = end;
+                    continue 'outer;
+                }
+            }
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    Some(out)
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'~' | b'+' | b'/' | b'=')
+}
+
+fn token_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = start;
+    while end < bytes.len() && is_token_char(bytes[end]) {
+        end += 1;
+    }
+    end
+}
+
+/// A secret string: `Debug`/`Display` print a mask; the value is registered for redaction.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        let value = value.into();
+        register(&value);
+        Secret(value)
+    }
+
+    /// The raw value, for the one place that must send it (a header, a sandbox env).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// A short, safe hint such as `cog_…a1b2` for `auth status`.
+    pub fn hint(&self) -> String {
+        let v = &self.0;
+        let prefix: String = v.chars().take_while(|c| *c != '_').collect();
+        let tail: String = v
+            .chars()
+            .rev()
+            .take(4)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if v.len() > 12 && prefix.len() < 6 && v.contains('_') {
+            format!("{prefix}_…{tail}")
+        } else {
+            format!("…{tail}")
+        }
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret([REDACTED])")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(MASK)
+    }
+}
+
+/// A `MakeWriter` for tracing that passes every log line through [`redact`].
+#[derive(Clone, Copy, Default)]
+pub struct RedactingStderr;
+
+pub struct RedactingWriter {
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for RedactingWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for RedactingWriter {
+    fn drop(&mut self) {
+        let text = String::from_utf8_lossy(&self.buf);
+        let clean = redact(&text);
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), clean.as_bytes());
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for RedactingStderr {
+    type Writer = RedactingWriter;
+    fn make_writer(&'a self) -> Self::Writer {
+        RedactingWriter {
+            buf: Vec::with_capacity(256),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_values_are_masked() {
+        register("s3cr3t-value-123");
+        assert_eq!(redact("token is s3cr3t-value-123!"), "token is [REDACTED]!");
+        // Too short to register safely.
+        register("abc");
+        assert_eq!(redact("abc"), "abc");
+    }
+
+    #[test]
+    fn token_shapes_are_masked() {
+        assert_eq!(
+            redact("Authorization: Bearer abcdef123"),
+            "Authorization: Bearer [REDACTED]"
+        );
+        assert_eq!(
+            redact("got cog_ABCDEFGH12345678 ok"),
+            "got cog_[REDACTED] ok"
+        );
+        assert_eq!(
+            redact("x?code_verifier=zzz&y=1"),
+            "x?code_verifier=[REDACTED]&y=1"
+        );
+        assert_eq!(
+            redact("{\"access_token\":\"cog_x\"}"),
+            "{\"access_token\":\"[REDACTED]\"}"
+        );
+        assert_eq!(redact("plain text"), "plain text");
+        assert_eq!(redact("récit — ünïcode cog_"), "récit — ünïcode cog_");
+    }
+
+    #[test]
+    fn secret_debug_and_display_hide_value() {
+        let s = Secret::new("cog_abcdefghijklmnop");
+        assert_eq!(format!("{s:?}"), "Secret([REDACTED])");
+        assert_eq!(format!("{s}"), "[REDACTED]");
+        assert_eq!(s.hint(), "cog_…mnop");
+        assert_eq!(s.expose(), "cog_abcdefghijklmnop");
+    }
+}
