@@ -11,4 +11,5 @@ pub mod emulator;
 pub mod env;
 pub mod error;
 pub mod output;
+pub mod provider;
 pub mod secrets;

@@ -1,0 +1,316 @@
+//! Sandbox providers: one trait for everything above it (orchestrator, workers, verify).
+//!
+//! Implementations: [`daytona`] (REST + toolbox), [`coreweave`] (gRPC), [`local`] (directories on
+//! this machine, isolated with bubblewrap). The orchestrator never knows which one it drives.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use futures::stream::BoxStream;
+use serde::Serialize;
+
+use crate::secrets::Secret;
+
+/// Which provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    Daytona,
+    Coreweave,
+    Local,
+}
+
+impl ProviderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Daytona => "daytona",
+            ProviderKind::Coreweave => "coreweave",
+            ProviderKind::Local => "local",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "daytona" => Ok(ProviderKind::Daytona),
+            "coreweave" | "cwsandbox" => Ok(ProviderKind::Coreweave),
+            "local" => Ok(ProviderKind::Local),
+            other => Err(format!(
+                "`{other}` is not a provider (use daytona, coreweave or local)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The small state machine every provider maps onto. Provider-specific states are kept raw in
+/// [`SandboxInfo::raw_state`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SandboxState {
+    /// Being created, built or pulled.
+    Creating,
+    Starting,
+    Started,
+    Stopping,
+    /// Stopped (or archived/paused): disk kept, nothing running.
+    Stopped,
+    Deleting,
+    /// Gone, or finished for good (CoreWeave completed/terminated).
+    Deleted,
+    Error,
+    Unknown,
+}
+
+impl SandboxState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxState::Creating => "creating",
+            SandboxState::Starting => "starting",
+            SandboxState::Started => "started",
+            SandboxState::Stopping => "stopping",
+            SandboxState::Stopped => "stopped",
+            SandboxState::Deleting => "deleting",
+            SandboxState::Deleted => "deleted",
+            SandboxState::Error => "error",
+            SandboxState::Unknown => "unknown",
+        }
+    }
+
+    /// Will become `Started` without help.
+    pub fn is_coming_up(self) -> bool {
+        matches!(self, SandboxState::Creating | SandboxState::Starting)
+    }
+}
+
+impl fmt::Display for SandboxState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What to boot from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A provider snapshot (Daytona snapshot name).
+    Snapshot(String),
+    /// A container image reference.
+    Image(String),
+    /// The provider's default.
+    Default,
+}
+
+/// Requested resources. Units: CPU cores, GiB.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resources {
+    pub cpu: Option<f64>,
+    pub memory_gib: Option<f64>,
+    pub disk_gib: Option<u32>,
+    pub gpu: Option<u32>,
+    pub gpu_type: Option<String>,
+}
+
+/// A reference to a value in the provider's secret store, exposed to the sandbox as `env_var`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretRef {
+    pub store: String,
+    pub name: String,
+    pub env_var: String,
+}
+
+/// Everything `create` needs.
+#[derive(Debug, Clone)]
+pub struct SandboxSpec {
+    /// Unique per provider account; the idempotency handle.
+    pub name: String,
+    pub source: Source,
+    pub labels: BTreeMap<String, String>,
+    /// Environment of the sandbox's main process. Secret values only where the spec says the
+    /// sandbox needs them.
+    pub env: BTreeMap<String, Secret>,
+    pub secret_refs: Vec<SecretRef>,
+    pub resources: Resources,
+    /// Main command (argv) for providers whose sandboxes run one (CoreWeave, fixed workers).
+    pub command: Option<Vec<String>>,
+    /// Hard lifetime cap where the provider has one; `None` = none/platform default.
+    pub max_lifetime: Option<Duration>,
+    /// OS user, where the provider lets us choose.
+    pub user: Option<String>,
+}
+
+impl SandboxSpec {
+    pub fn new(name: impl Into<String>, source: Source) -> Self {
+        SandboxSpec {
+            name: name.into(),
+            source,
+            labels: BTreeMap::new(),
+            env: BTreeMap::new(),
+            secret_refs: Vec::new(),
+            resources: Resources::default(),
+            command: None,
+            max_lifetime: None,
+            user: None,
+        }
+    }
+}
+
+/// Per-container status (CoreWeave reports several; others report one or none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContainerStatus {
+    pub name: String,
+    pub state: String,
+    pub exit_code: Option<i32>,
+    pub restart_count: u32,
+}
+
+/// A sandbox as the provider reports it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SandboxInfo {
+    pub id: String,
+    pub name: String,
+    pub state: SandboxState,
+    /// The provider's own state name (e.g. `pulling_snapshot`, `STATE_RUNNING`).
+    pub raw_state: String,
+    pub labels: BTreeMap<String, String>,
+    /// Unix seconds, when known.
+    pub created_at: Option<f64>,
+    pub error_reason: Option<String>,
+    pub containers: Vec<ContainerStatus>,
+}
+
+/// A command to run in a sandbox.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cmd {
+    /// A shell command line, run by `sh -c` (PowerShell on Windows sandboxes).
+    Shell(String),
+    /// An argv, run without a shell.
+    Argv(Vec<String>),
+}
+
+#[derive(Debug, Clone)]
+pub struct ExecRequest {
+    pub cmd: Cmd,
+    pub cwd: Option<String>,
+    /// Passed out of band (provider env fields), never spliced into the command text.
+    pub env: BTreeMap<String, Secret>,
+    pub timeout: Option<Duration>,
+}
+
+impl ExecRequest {
+    pub fn shell(cmd: impl Into<String>) -> Self {
+        ExecRequest {
+            cmd: Cmd::Shell(cmd.into()),
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout: None,
+        }
+    }
+    pub fn argv<I: IntoIterator<Item = S>, S: Into<String>>(argv: I) -> Self {
+        ExecRequest {
+            cmd: Cmd::Argv(argv.into_iter().map(Into::into).collect()),
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout: None,
+        }
+    }
+    pub fn cwd(mut self, cwd: impl Into<String>) -> Self {
+        self.cwd = Some(cwd.into());
+        self
+    }
+    pub fn env(mut self, key: impl Into<String>, value: Secret) -> Self {
+        self.env.insert(key.into(), value);
+        self
+    }
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = Some(t);
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExecOutput {
+    pub exit_code: i32,
+    /// stdout, or the combined output when the provider does not separate the streams.
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Clone a repository inside a sandbox. Credentials travel in the provider's fields, never in
+/// the URL or a log line.
+#[derive(Debug, Clone)]
+pub struct GitClone {
+    pub url: String,
+    pub path: String,
+    pub branch: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LogOptions {
+    pub tail: Option<u32>,
+    pub follow: bool,
+}
+
+/// Provider failures the layers above act on.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    #[error("a sandbox named {0} already exists")]
+    AlreadyExists(String),
+    #[error("no sandbox {0}")]
+    NotFound(String),
+    /// The sandbox is changing state; retry later (Daytona 409 "state change in progress").
+    #[error("sandbox {id} is busy: {message}")]
+    Busy { id: String, message: String },
+    #[error("{0}")]
+    Quota(String),
+    #[error("the provider rejected the request: {0}")]
+    Invalid(String),
+    #[error("{operation} is not supported by the {provider} provider")]
+    Unsupported {
+        provider: ProviderKind,
+        operation: &'static str,
+    },
+    #[error("command timed out after {0:?}")]
+    Timeout(Duration),
+    #[error(transparent)]
+    Api(#[from] crate::api::ApiError),
+    #[error("{0}")]
+    Other(String),
+}
+
+pub type Result<T, E = ProviderError> = std::result::Result<T, E>;
+
+/// One provider. Every method is idempotent where the provider allows it: `delete` of a gone
+/// sandbox and `stop` of a stopped one succeed.
+#[async_trait]
+pub trait Provider: Send + Sync {
+    fn kind(&self) -> ProviderKind;
+
+    /// Create and boot. Auto-stop, auto-archive and auto-delete are explicitly off.
+    async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo>;
+    /// By id or name; `None` when absent.
+    async fn get(&self, id_or_name: &str) -> Result<Option<SandboxInfo>>;
+    /// Every sandbox carrying all `labels` (all pages; errored ones included).
+    async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>>;
+    async fn start(&self, id: &str) -> Result<()>;
+    async fn stop(&self, id: &str) -> Result<()>;
+    async fn delete(&self, id: &str) -> Result<()>;
+    /// Replace the label set.
+    async fn set_labels(&self, id: &str, labels: &BTreeMap<String, String>) -> Result<()>;
+    async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput>;
+    /// `None` when the file does not exist.
+    async fn read_file(&self, id: &str, path: &str) -> Result<Option<Vec<u8>>>;
+    async fn write_file(&self, id: &str, path: &str, data: &[u8]) -> Result<()>;
+    async fn git_clone(&self, id: &str, req: &GitClone) -> Result<()>;
+    /// Lines of the sandbox's main log (the main process for CoreWeave; the provider's
+    /// sandbox log elsewhere).
+    async fn logs(&self, id: &str, opts: &LogOptions)
+    -> Result<BoxStream<'static, Result<String>>>;
+}

@@ -1,0 +1,6 @@
+//! Integration tests: the real `outposts` binary against `outposts emulator` on loopback, in a
+//! sealed HOME. One test binary (modules below) keeps link time down.
+
+mod support;
+
+mod cli_basics;
