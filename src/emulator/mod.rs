@@ -20,8 +20,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
+pub mod coreweave;
+pub mod daytona;
 pub mod devin;
 pub mod faults;
+pub mod sandboxes;
 
 use faults::{FaultAction, FaultRule, Faults};
 
@@ -126,6 +129,9 @@ pub struct Shared {
     pub log: RequestLog,
     pub faults: Faults,
     pub devin: devin::DevinEmu,
+    pub sandboxes: sandboxes::Sandboxes,
+    pub daytona: daytona::DaytonaEmu,
+    pub coreweave: coreweave::CoreweaveEmu,
 }
 
 pub type AppState = Arc<Shared>;
@@ -170,10 +176,16 @@ impl Emulator {
             }
         };
         let devin = devin::DevinEmu::new(&opts, &base_url)?;
+        let sandboxes = sandboxes::Sandboxes::new(&data_dir.join("sandboxes"))?;
+        let daytona = daytona::DaytonaEmu::new(&opts, &base_url)?;
+        let coreweave = coreweave::CoreweaveEmu::new(&opts, &base_url)?;
         let shared = Arc::new(Shared {
             log: RequestLog::new(Some(data_dir.join("requests.jsonl"))),
             faults: Faults::new(opts.faults.clone()),
             devin,
+            sandboxes,
+            daytona,
+            coreweave,
             base_url: base_url.clone(),
             data_dir,
             opts,
@@ -216,12 +228,15 @@ impl Emulator {
             let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
         }
         self.shared.devin.persist();
+        self.shared.sandboxes.shutdown().await;
     }
 }
 
 pub fn info(shared: &Shared) -> Info {
     let mut env = Vec::new();
     env.extend(shared.devin.env_pairs(&shared.base_url));
+    env.extend(shared.daytona.env_pairs(&shared.base_url));
+    env.extend(shared.coreweave.env_pairs(&shared.base_url));
     Info {
         base_url: shared.base_url.clone(),
         env,
@@ -232,6 +247,8 @@ pub fn info(shared: &Shared) -> Info {
 fn router(shared: AppState) -> Router {
     Router::new()
         .merge(devin::router())
+        .merge(daytona::router())
+        .merge(coreweave::router())
         .route("/_emulator/info", get(info_handler))
         .route("/_emulator/requests", get(requests_handler))
         .route(

@@ -1,0 +1,21 @@
+//! Daytona half of the emulator.
+
+use axum::Router;
+
+use super::{AppState, EmulatorOptions};
+
+pub struct DaytonaEmu {}
+
+impl DaytonaEmu {
+    pub fn new(_opts: &EmulatorOptions, _base_url: &str) -> anyhow::Result<Self> {
+        Ok(DaytonaEmu {})
+    }
+
+    pub fn env_pairs(&self, _base_url: &str) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+}
