@@ -121,6 +121,12 @@ impl Secret {
         Secret(value)
     }
 
+    /// A value that travels where secrets travel (an exec environment) but is not secret
+    /// itself: it is not registered for redaction.
+    pub fn plain(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
     /// The raw value, for the one place that must send it (a header, a sandbox env).
     pub fn expose(&self) -> &str {
         &self.0

@@ -1,0 +1,801 @@
+//! `devin-remote`: pick the binary, verify it inside the sandbox, launch it detached with only
+//! the documented environment, and check that it is (still) the process we launched.
+//!
+//! Spawn contract: specs/devin-outposts-api.md §8–§9. The checksum is fetched by the
+//! orchestrator; the sandbox downloads the binary itself to `<bin>.partial`, checks it with
+//! `sha256sum -c`, renames it and makes it executable. A cached copy that verifies skips the
+//! download. Every value reaches the sandbox through the exec request's environment, never in
+//! the command text; the connect token never appears in a command line.
+
+use std::collections::BTreeMap;
+
+use base64::Engine;
+use sha2::{Digest, Sha256};
+
+use crate::api::devin_types::Platform;
+use crate::api::http::{self, ApiRequest, HttpClient};
+use crate::provider::{ExecRequest, Provider};
+use crate::secrets::Secret;
+
+/// How the session is served inside the sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum LaunchMode {
+    /// Download, verify and run `devin-remote serve` (the documented spawn contract).
+    #[default]
+    Remote,
+    /// Run `devin worker start --session <id>` (the CLI's direct-serve mode), which fetches the
+    /// remote itself; the sandbox image must provide `devin`.
+    Cli,
+}
+
+/// A `devin-remote` build to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteBinary {
+    pub sha: String,
+    pub suffix: &'static str,
+    pub url: String,
+    /// Lower-case hex sha256 from the `.sha256` file.
+    pub sha256: String,
+}
+
+impl RemoteBinary {
+    pub fn file_name(&self) -> String {
+        format!("devin-remote_{}_{}", self.sha, self.suffix)
+    }
+}
+
+/// The distribution suffix for a platform and `uname -m` machine.
+pub fn suffix_for(platform: Platform, machine: &str) -> &'static str {
+    match platform {
+        Platform::Windows => "windows_x64.exe",
+        Platform::Macos => "macos_arm64",
+        _ if matches!(machine.trim(), "aarch64" | "arm64") => "linux_arm64",
+        _ => "linux_x64",
+    }
+}
+
+/// A short git sha: 7–64 hex digits.
+pub fn valid_sha(s: &str) -> bool {
+    (7..=64).contains(&s.len()) && s.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// The first 64-hex token of a `.sha256` body, lower-cased.
+pub fn parse_checksum(body: &str) -> Option<String> {
+    body.split(|c: char| !c.is_ascii_hexdigit())
+        .find(|t| t.len() == 64)
+        .map(str::to_ascii_lowercase)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    #[error("the claim pins remote_binary_sha `{0}`, which is not a git sha")]
+    BadPin(String),
+    #[error("`latest_{suffix}` at {base} does not name a sha: {body:?}")]
+    BadLatest {
+        suffix: String,
+        base: String,
+        body: String,
+    },
+    #[error("the checksum file for {0} has no sha256 digest")]
+    BadChecksum(String),
+    #[error("the remote binary's checksum does not match inside the sandbox: {0}")]
+    ChecksumMismatch(String),
+    #[error("downloading the remote binary inside the sandbox failed: {0}")]
+    Download(String),
+    #[error("launching the remote failed (exit {code}): {output}")]
+    Launch { code: i32, output: String },
+    #[error(transparent)]
+    Api(#[from] crate::api::ApiError),
+    #[error(transparent)]
+    Provider(#[from] crate::provider::ProviderError),
+}
+
+/// Resolve the binary: the claim's pin, else `latest_<suffix>`; then its checksum.
+pub async fn resolve(
+    http: &HttpClient,
+    static_base: &str,
+    pinned: Option<&str>,
+    suffix: &'static str,
+) -> Result<RemoteBinary, RemoteError> {
+    let base = static_base.trim_end_matches('/');
+    let sha = match pinned {
+        Some(p) if valid_sha(p) => p.to_string(),
+        Some(p) => return Err(RemoteError::BadPin(p.to_string())),
+        None => {
+            let resp = http
+                .send(ApiRequest::get(
+                    http::STATIC,
+                    format!("{base}/latest_{suffix}"),
+                ))
+                .await?;
+            let body = resp.text();
+            let sha = body.trim().to_string();
+            if !valid_sha(&sha) {
+                return Err(RemoteError::BadLatest {
+                    suffix: suffix.into(),
+                    base: base.into(),
+                    body: http::excerpt(body.as_bytes()),
+                });
+            }
+            sha
+        }
+    };
+    let url = format!("{base}/devin-remote_{sha}_{suffix}");
+    let resp = http
+        .send(ApiRequest::get(http::STATIC, format!("{url}.sha256")))
+        .await?;
+    let sha256 =
+        parse_checksum(&resp.text()).ok_or_else(|| RemoteError::BadChecksum(url.clone()))?;
+    Ok(RemoteBinary {
+        sha,
+        suffix,
+        url,
+        sha256,
+    })
+}
+
+/// A filesystem-safe id for a session: its readable part plus a hash, so distinct ids never
+/// collide and hostile ids (`../x`) never escape a directory.
+pub fn safe_id(session_id: &str) -> String {
+    let readable: String = session_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let readable: String = readable.chars().take(40).collect();
+    let hash = &hex::encode(Sha256::digest(session_id.as_bytes()))[..12];
+    if readable.is_empty() {
+        hash.to_string()
+    } else {
+        format!("{}-{hash}", readable.trim_end_matches('-'))
+    }
+}
+
+// ---- Linux ---------------------------------------------------------------------------------
+
+/// Checks a cached copy, else downloads to `.partial`, verifies, renames, chmods.
+/// Env: OUTPOSTS_REMOTE_NAME, OUTPOSTS_REMOTE_URL, OUTPOSTS_REMOTE_SHA256.
+const LINUX_INSTALL: &str = r#"set -eu
+dir="$HOME/.devin/remote/cache"
+bin="$dir/$OUTPOSTS_REMOTE_NAME"
+mkdir -p "$dir"
+if [ -f "$bin" ] && echo "$OUTPOSTS_REMOTE_SHA256  $bin" | sha256sum -c --status 2>/dev/null; then
+  echo "cached $bin"
+  exit 0
+fi
+rm -f "$bin.partial"
+if ! curl -fsSL --retry 3 --connect-timeout 20 -o "$bin.partial" "$OUTPOSTS_REMOTE_URL"; then
+  rm -f "$bin.partial"
+  echo "download failed: $OUTPOSTS_REMOTE_URL" >&2
+  exit 3
+fi
+if ! echo "$OUTPOSTS_REMOTE_SHA256  $bin.partial" | sha256sum -c --status; then
+  got=$(sha256sum "$bin.partial" | cut -d' ' -f1)
+  rm -f "$bin.partial"
+  echo "checksum mismatch: expected $OUTPOSTS_REMOTE_SHA256, got $got" >&2
+  exit 4
+fi
+chmod 0755 "$bin.partial"
+mv -f "$bin.partial" "$bin"
+echo "downloaded $bin"
+"#;
+
+/// Starts the remote detached in the work dir with only the documented environment, under a
+/// tiny wrapper that records its exit code. Env: OUTPOSTS_SAFE_ID, OUTPOSTS_WORKDIR,
+/// OUTPOSTS_LAUNCH (`remote` | `cli`), OUTPOSTS_REMOTE_NAME, plus the remote's own variables.
+const LINUX_LAUNCH: &str = r#"set -eu
+run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
+workdir="$OUTPOSTS_WORKDIR"
+mode="$OUTPOSTS_LAUNCH"
+if [ "$mode" = cli ]; then
+  bin=$(command -v devin || true)
+  [ -n "$bin" ] || { echo "devin CLI not found on PATH in the sandbox" >&2; exit 5; }
+else
+  bin="$HOME/.devin/remote/cache/$OUTPOSTS_REMOTE_NAME"
+fi
+# A state dir of its own per session (the shared fallbacks would mix sessions).
+DEVIN_REMOTE_STATE_DIR="$HOME/.devin/remote/sessions/$OUTPOSTS_SAFE_ID"
+export DEVIN_REMOTE_STATE_DIR
+if [ "$mode" = cli ]; then
+  DEVIN_WORKER_CACHE_DIR="$HOME/.devin/worker/cache"
+  export DEVIN_WORKER_CACHE_DIR
+fi
+mkdir -p "$run" "$workdir" "$DEVIN_REMOTE_STATE_DIR"
+if [ -f "$run/remote.pid" ]; then
+  pid=$(cat "$run/remote.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$bin"; then
+    echo "already running $pid"
+    exit 0
+  fi
+fi
+rm -f "$run/remote.exit"
+cd "$workdir"
+# Only the documented variables reach the remote; everything else would leak into the agent's
+# shell. Values never pass through a command line.
+for v in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
+  case "$v" in
+    PATH|HOME|USER|LOGNAME|TMPDIR|LANG|TZ|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY) ;;
+    DEVIN_OUTPOST_GATEWAY_URL|DEVIN_OUTPOST_CONNECT_TOKEN|DEVIN_OUTPOST_SESSION_ID|DEVIN_REMOTE_STATE_DIR) ;;
+    DEVIN_CHROME_PATH|DEVIN_OUTPOST_DESKTOP) ;;
+    DEVIN_REMOTE_SESSION_TOKEN|DEVIN_WORKER_REMOTE_SHA|DEVIN_WORKER_CACHE_DIR|DEVIN_OUTPOSTS_TOKEN) [ "$mode" = cli ] || unset "$v" ;;
+    *) unset "$v" 2>/dev/null || true ;;
+  esac
+done
+if [ "$mode" = cli ]; then
+  nohup sh -c '"$0" worker start --session "$2"; echo $? > "$1"' "$bin" "$run/remote.exit" "$DEVIN_OUTPOST_SESSION_ID" >> "$run/remote.log" 2>&1 < /dev/null &
+else
+  nohup sh -c '"$0" serve; echo $? > "$1"' "$bin" "$run/remote.exit" >> "$run/remote.log" 2>&1 < /dev/null &
+fi
+echo $! > "$run/remote.pid"
+echo "launched $!"
+"#;
+
+/// Prints `running <pid>`, `exited <code>` or `absent`. A pid counts only if its command line
+/// names the expected binary (guards against pid reuse). Env as for the launch script.
+const LINUX_CHECK: &str = r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
+if [ "$OUTPOSTS_LAUNCH" = cli ]; then bin=$(command -v devin || echo devin); else bin="$HOME/.devin/remote/cache/$OUTPOSTS_REMOTE_NAME"; fi
+pid=$(cat "$run/remote.pid" 2>/dev/null || true)
+if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$bin"; then
+  echo "running $pid"
+elif [ -f "$run/remote.exit" ]; then
+  echo "exited $(cat "$run/remote.exit")"
+else
+  echo absent
+fi
+"#;
+
+/// The last lines of the remote's log. Env: OUTPOSTS_SAFE_ID, OUTPOSTS_LINES.
+const LINUX_LOG_TAIL: &str = r#"tail -n "$OUTPOSTS_LINES" "$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID/remote.log" 2>/dev/null || true"#;
+
+/// Where and how to run the remote for one session.
+#[derive(Debug, Clone)]
+pub struct LaunchPlan {
+    pub session_id: String,
+    pub platform: Platform,
+    pub mode: LaunchMode,
+    pub workdir: String,
+    pub binary: Option<RemoteBinary>,
+    pub gateway_url: String,
+    pub connect_token: Secret,
+    pub chrome_path: Option<String>,
+}
+
+/// What the liveness check saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Liveness {
+    Running(u32),
+    Exited(i32),
+    Absent,
+}
+
+fn base_env(
+    session_id: &str,
+    mode: LaunchMode,
+    binary: Option<&RemoteBinary>,
+) -> BTreeMap<String, Secret> {
+    let mut env = BTreeMap::new();
+    env.insert(
+        "OUTPOSTS_SAFE_ID".into(),
+        Secret::plain(safe_id(session_id)),
+    );
+    env.insert(
+        "OUTPOSTS_LAUNCH".into(),
+        Secret::plain(if mode == LaunchMode::Cli {
+            "cli"
+        } else {
+            "remote"
+        }),
+    );
+    if let Some(b) = binary {
+        env.insert("OUTPOSTS_REMOTE_NAME".into(), Secret::plain(b.file_name()));
+        env.insert("OUTPOSTS_REMOTE_URL".into(), Secret::plain(b.url.clone()));
+        env.insert(
+            "OUTPOSTS_REMOTE_SHA256".into(),
+            Secret::plain(b.sha256.clone()),
+        );
+    }
+    env
+}
+
+fn exec(script: &str, env: BTreeMap<String, Secret>) -> ExecRequest {
+    ExecRequest {
+        cmd: crate::provider::Cmd::Shell(script.to_string()),
+        cwd: None,
+        env,
+        timeout: Some(std::time::Duration::from_secs(600)),
+    }
+}
+
+/// Download and verify the binary inside the sandbox (no-op when a cached copy verifies).
+pub async fn install(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    plan: &LaunchPlan,
+) -> Result<(), RemoteError> {
+    let Some(binary) = &plan.binary else {
+        return Ok(());
+    };
+    if plan.platform == Platform::Windows {
+        return Ok(()); // The Windows bootstrap installs and launches in one step.
+    }
+    let out = provider
+        .exec(
+            sandbox_id,
+            &exec(
+                LINUX_INSTALL,
+                base_env(&plan.session_id, plan.mode, Some(binary)),
+            ),
+        )
+        .await?;
+    match out.exit_code {
+        0 => Ok(()),
+        4 => Err(RemoteError::ChecksumMismatch(last_line(
+            &out.stderr,
+            &out.stdout,
+        ))),
+        _ => Err(RemoteError::Download(last_line(&out.stderr, &out.stdout))),
+    }
+}
+
+/// Launch detached. Idempotent: a live remote of the same binary is left alone.
+pub async fn launch(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    plan: &LaunchPlan,
+) -> Result<(), RemoteError> {
+    let env = remote_env(plan);
+    if plan.platform == Platform::Windows {
+        return windows::launch(provider, sandbox_id, plan, env).await;
+    }
+    let mut all = base_env(&plan.session_id, plan.mode, plan.binary.as_ref());
+    all.insert(
+        "OUTPOSTS_WORKDIR".into(),
+        Secret::plain(plan.workdir.clone()),
+    );
+    all.extend(env);
+    let out = provider.exec(sandbox_id, &exec(LINUX_LAUNCH, all)).await?;
+    if out.exit_code != 0 {
+        return Err(RemoteError::Launch {
+            code: out.exit_code,
+            output: last_line(&out.stderr, &out.stdout),
+        });
+    }
+    Ok(())
+}
+
+/// The documented environment of the remote (and of the CLI in direct-serve mode).
+pub fn remote_env(plan: &LaunchPlan) -> BTreeMap<String, Secret> {
+    let safe = safe_id(&plan.session_id);
+    let mut env = BTreeMap::new();
+    env.insert(
+        "DEVIN_OUTPOST_GATEWAY_URL".into(),
+        Secret::plain(plan.gateway_url.clone()),
+    );
+    env.insert(
+        "DEVIN_OUTPOST_SESSION_ID".into(),
+        Secret::plain(plan.session_id.clone()),
+    );
+    // On Linux the launch script sets DEVIN_REMOTE_STATE_DIR under the sandbox's $HOME.
+    if plan.platform == Platform::Windows {
+        env.insert(
+            "DEVIN_REMOTE_STATE_DIR".into(),
+            Secret::plain(format!(
+                "C:\\ProgramData\\devin-outposts\\sessions\\{safe}\\state"
+            )),
+        );
+    }
+    if let Some(c) = &plan.chrome_path {
+        env.insert("DEVIN_CHROME_PATH".into(), Secret::plain(c.clone()));
+    }
+    match plan.mode {
+        LaunchMode::Remote => {
+            env.insert(
+                "DEVIN_OUTPOST_CONNECT_TOKEN".into(),
+                plan.connect_token.clone(),
+            );
+        }
+        LaunchMode::Cli => {
+            env.insert(
+                "DEVIN_REMOTE_SESSION_TOKEN".into(),
+                plan.connect_token.clone(),
+            );
+            if let Some(b) = &plan.binary {
+                env.insert(
+                    "DEVIN_WORKER_REMOTE_SHA".into(),
+                    Secret::plain(b.sha.clone()),
+                );
+            }
+            // The CLI refuses to start without some account token; it never uses it in this
+            // mode, and the real one must never enter a sandbox.
+            env.insert(
+                "DEVIN_OUTPOSTS_TOKEN".into(),
+                Secret::plain("placeholder-direct-serve"),
+            );
+        }
+    }
+    env
+}
+
+/// Is the remote running, exited, or absent?
+pub async fn check(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    plan_session: &str,
+    platform: Platform,
+    mode: LaunchMode,
+    binary_name: Option<&str>,
+) -> Result<Liveness, RemoteError> {
+    if platform == Platform::Windows {
+        return windows::check(provider, sandbox_id, plan_session).await;
+    }
+    let mut env = base_env(plan_session, mode, None);
+    if let Some(n) = binary_name {
+        env.insert("OUTPOSTS_REMOTE_NAME".into(), Secret::plain(n));
+    }
+    let out = provider.exec(sandbox_id, &exec(LINUX_CHECK, env)).await?;
+    Ok(parse_liveness(&out.stdout))
+}
+
+pub fn parse_liveness(out: &str) -> Liveness {
+    let line = out
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let mut parts = line.split_whitespace();
+    match (parts.next(), parts.next().map(str::parse::<i64>)) {
+        (Some("running"), Some(Ok(pid))) => Liveness::Running(pid.clamp(0, u32::MAX as i64) as u32),
+        (Some("exited"), Some(Ok(code))) => {
+            Liveness::Exited(code.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+        }
+        // An exit file without a number (killed mid-write) is a crash.
+        (Some("exited"), _) => Liveness::Exited(-1),
+        _ => Liveness::Absent,
+    }
+}
+
+/// The last `lines` lines of the remote's log (for diagnostics).
+pub async fn log_tail(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    session_id: &str,
+    lines: u32,
+) -> Result<String, RemoteError> {
+    let mut env = BTreeMap::new();
+    env.insert(
+        "OUTPOSTS_SAFE_ID".into(),
+        Secret::plain(safe_id(session_id)),
+    );
+    env.insert("OUTPOSTS_LINES".into(), Secret::plain(lines.to_string()));
+    let out = provider
+        .exec(sandbox_id, &exec(LINUX_LOG_TAIL, env))
+        .await?;
+    Ok(out.stdout)
+}
+
+fn last_line(stderr: &str, stdout: &str) -> String {
+    let pick = |s: &str| {
+        s.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(str::to_string)
+    };
+    pick(stderr)
+        .or_else(|| pick(stdout))
+        .unwrap_or_else(|| "no output".into())
+}
+
+/// PowerShell `-EncodedCommand`: base64 of the UTF-16LE script text.
+pub fn encode_powershell(script: &str) -> String {
+    let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    base64::engine::general_purpose::STANDARD.encode(utf16)
+}
+
+pub mod windows {
+    //! Windows sandboxes: everything through `powershell -EncodedCommand`; the remote's
+    //! environment (connect token included) travels in a `launch.json` written through the
+    //! provider's file API and deleted by the bootstrap, so no command line carries it. The
+    //! process is started detached (Daytona ends synchronous commands after ~40 s) and the PID
+    //! file is the truth.
+
+    use super::*;
+
+    fn root(session_id: &str) -> String {
+        format!(
+            "C:\\ProgramData\\devin-outposts\\sessions\\{}",
+            safe_id(session_id)
+        )
+    }
+
+    /// Single-quoted PowerShell literal.
+    fn ps_quote(s: &str) -> String {
+        format!("'{}'", s.replace('\'', "''"))
+    }
+
+    /// The bootstrap: read and delete launch.json, drop the ambient environment, start the
+    /// remote, record its PID, wait, record its exit code.
+    pub fn bootstrap_script(session_id: &str, exe: &str, workdir: &str) -> String {
+        let root = root(session_id);
+        format!(
+            r#"$ErrorActionPreference = 'Stop'
+$root = {root}
+$launch = Join-Path $root 'launch.json'
+$cfg = Get-Content -Raw $launch | ConvertFrom-Json
+Remove-Item -Force $launch
+$keep = @('PATH','Path','SystemRoot','SYSTEMROOT','WINDIR','TEMP','TMP','USERPROFILE','APPDATA','LOCALAPPDATA','ProgramData','ProgramFiles','COMPUTERNAME','USERNAME','HOMEDRIVE','HOMEPATH','ComSpec','PATHEXT')
+Get-ChildItem env: | Where-Object {{ $keep -notcontains $_.Name }} | ForEach-Object {{ Remove-Item -Path ("env:" + $_.Name) }}
+foreach ($p in $cfg.environment.PSObject.Properties) {{ Set-Item -Path ("env:" + $p.Name) -Value $p.Value }}
+New-Item -ItemType Directory -Force -Path $env:DEVIN_REMOTE_STATE_DIR, {workdir} | Out-Null
+Set-Location {workdir}
+$p = Start-Process -FilePath {exe} -ArgumentList 'serve' -NoNewWindow -PassThru -RedirectStandardOutput (Join-Path $root 'worker.out.log') -RedirectStandardError (Join-Path $root 'worker.err.log')
+Set-Content -Path (Join-Path $root 'worker.pid') -Value $p.Id
+$p.WaitForExit()
+Set-Content -Path (Join-Path $root 'worker.exit') -Value $p.ExitCode
+"#,
+            root = ps_quote(&root),
+            exe = ps_quote(exe),
+            workdir = ps_quote(workdir),
+        )
+    }
+
+    /// The launcher: install/verify the binary, absorb the first-run scan, write the
+    /// bootstrap, start it detached.
+    pub fn launcher_script(
+        session_id: &str,
+        binary: Option<&RemoteBinary>,
+        workdir: &str,
+    ) -> String {
+        let root = root(session_id);
+        let (exe, install) = match binary {
+            Some(b) => {
+                let dir = format!("C:\\ProgramData\\devin-outposts\\remote\\{}", b.sha);
+                let exe = format!("{dir}\\devin-remote.exe");
+                let install = format!(
+                    r#"$dir = {dir}
+$exe = {exe}
+New-Item -ItemType Directory -Force -Path $dir | Out-Null
+$ok = (Test-Path $exe) -and ((Get-FileHash -Algorithm SHA256 $exe).Hash.ToLower() -eq {sum})
+if (-not $ok) {{
+  $part = "$exe.partial"
+  & curl.exe --fail --location --retry 3 --silent --show-error -o $part {url}
+  if ($LASTEXITCODE -ne 0) {{ Write-Error 'download failed'; exit 3 }}
+  if ((Get-FileHash -Algorithm SHA256 $part).Hash.ToLower() -ne {sum}) {{ Remove-Item -Force $part; Write-Error 'checksum mismatch'; exit 4 }}
+  Move-Item -Force $part $exe
+  & $exe --help | Out-Null
+}}
+"#,
+                    dir = ps_quote(&dir),
+                    exe = ps_quote(&exe),
+                    sum = ps_quote(&b.sha256),
+                    url = ps_quote(&b.url),
+                );
+                (exe, install)
+            }
+            None => ("devin.exe".to_string(), String::new()),
+        };
+        let bootstrap = bootstrap_script(session_id, &exe, workdir);
+        format!(
+            r#"$ErrorActionPreference = 'Stop'
+$root = {root}
+New-Item -ItemType Directory -Force -Path $root | Out-Null
+{install}$pidFile = Join-Path $root 'worker.pid'
+if (Test-Path $pidFile) {{
+  $old = Get-Process -Id ([int](Get-Content $pidFile)) -ErrorAction SilentlyContinue
+  if ($old -and $old.Path -eq {exe}) {{ Write-Output "already running $($old.Id)"; exit 0 }}
+}}
+Remove-Item -Force -ErrorAction SilentlyContinue (Join-Path $root 'worker.exit')
+$boot = Join-Path $root 'bootstrap.ps1'
+Set-Content -Path $boot -Value {bootstrap}
+$stdin = Join-Path $root 'bootstrap.stdin'
+Set-Content -Path $stdin -Value ''
+Start-Process -FilePath 'powershell.exe' -ArgumentList @('-NoProfile','-NonInteractive','-ExecutionPolicy','Bypass','-File',$boot) -WindowStyle Hidden -RedirectStandardInput $stdin -RedirectStandardOutput (Join-Path $root 'bootstrap.out.log') -RedirectStandardError (Join-Path $root 'bootstrap.err.log')
+Write-Output 'launched'
+"#,
+            root = ps_quote(&root),
+            exe = ps_quote(&exe),
+            bootstrap = ps_quote(&bootstrap),
+        )
+    }
+
+    pub fn check_script(session_id: &str) -> String {
+        format!(
+            r#"$root = {root}
+$pidFile = Join-Path $root 'worker.pid'
+$exitFile = Join-Path $root 'worker.exit'
+if ((Test-Path $pidFile) -and (Get-Process -Id ([int](Get-Content $pidFile)) -ErrorAction SilentlyContinue)) {{ Write-Output "running $(Get-Content $pidFile)" }}
+elseif (Test-Path $exitFile) {{ Write-Output "exited $(Get-Content $exitFile)" }}
+else {{ Write-Output 'absent' }}
+"#,
+            root = ps_quote(&root(session_id))
+        )
+    }
+
+    pub fn command(script: &str) -> String {
+        format!(
+            "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {}",
+            encode_powershell(script)
+        )
+    }
+
+    pub async fn launch(
+        provider: &dyn Provider,
+        sandbox_id: &str,
+        plan: &LaunchPlan,
+        env: BTreeMap<String, Secret>,
+    ) -> Result<(), RemoteError> {
+        let launch_json = serde_json::json!({
+            "environment": env.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.expose().to_string()))).collect::<serde_json::Map<_, _>>()
+        });
+        let path = format!("{}\\launch.json", root(&plan.session_id));
+        provider
+            .write_file(sandbox_id, &path, launch_json.to_string().as_bytes())
+            .await?;
+        let script = launcher_script(&plan.session_id, plan.binary.as_ref(), &plan.workdir);
+        let req = ExecRequest {
+            cmd: crate::provider::Cmd::Shell(command(&script)),
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout: Some(std::time::Duration::from_secs(600)),
+        };
+        let out = provider.exec(sandbox_id, &req).await?;
+        match out.exit_code {
+            0 => Ok(()),
+            4 => Err(RemoteError::ChecksumMismatch(last_line(
+                &out.stderr,
+                &out.stdout,
+            ))),
+            code => Err(RemoteError::Launch {
+                code,
+                output: last_line(&out.stderr, &out.stdout),
+            }),
+        }
+    }
+
+    pub async fn check(
+        provider: &dyn Provider,
+        sandbox_id: &str,
+        session_id: &str,
+    ) -> Result<Liveness, RemoteError> {
+        let req = ExecRequest {
+            cmd: crate::provider::Cmd::Shell(command(&check_script(session_id))),
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout: Some(std::time::Duration::from_secs(60)),
+        };
+        let out = provider.exec(sandbox_id, &req).await?;
+        Ok(parse_liveness(&out.stdout))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes_and_shas() {
+        assert_eq!(suffix_for(Platform::Linux, "x86_64"), "linux_x64");
+        assert_eq!(suffix_for(Platform::Linux, "aarch64\n"), "linux_arm64");
+        assert_eq!(suffix_for(Platform::Unknown, ""), "linux_x64");
+        assert_eq!(suffix_for(Platform::Windows, "x86_64"), "windows_x64.exe");
+        assert!(valid_sha("412f0e9b19"));
+        assert!(!valid_sha("412f0e"));
+        assert!(!valid_sha("412f0e9b1z"));
+        assert!(!valid_sha("../../etc"));
+    }
+
+    #[test]
+    fn checksum_bodies() {
+        let d = "a".repeat(64);
+        assert_eq!(parse_checksum(&format!("{d}\n")), Some(d.clone()));
+        assert_eq!(
+            parse_checksum(&format!("{}  devin-remote\n", d.to_uppercase())),
+            Some(d.clone())
+        );
+        assert_eq!(parse_checksum("nope"), None);
+        assert_eq!(parse_checksum(&"b".repeat(65)), None);
+    }
+
+    #[test]
+    fn safe_ids_are_bounded_and_distinct() {
+        assert!(safe_id("devin-abc123").starts_with("devin-abc123-"));
+        let hostile = safe_id("../../etc/passwd");
+        assert!(
+            !hostile.contains('/') && !hostile.contains(".."),
+            "{hostile}"
+        );
+        assert_ne!(safe_id("a/b"), safe_id("a-b"));
+        assert!(safe_id(&"x".repeat(500)).len() <= 53);
+        assert_eq!(safe_id("日本").len(), 12);
+    }
+
+    #[test]
+    fn liveness_parsing() {
+        assert_eq!(parse_liveness("running 42\n"), Liveness::Running(42));
+        assert_eq!(parse_liveness("exited 0"), Liveness::Exited(0));
+        assert_eq!(parse_liveness("exited \n"), Liveness::Exited(-1));
+        assert_eq!(parse_liveness("absent"), Liveness::Absent);
+        assert_eq!(parse_liveness(""), Liveness::Absent);
+    }
+
+    fn plan(mode: LaunchMode) -> LaunchPlan {
+        LaunchPlan {
+            session_id: "devin-1".into(),
+            platform: Platform::Windows,
+            mode,
+            workdir: "C:\\repos".into(),
+            binary: Some(RemoteBinary {
+                sha: "412f0e9b19".into(),
+                suffix: "windows_x64.exe",
+                url: "http://x/devin-remote_412f0e9b19_windows_x64.exe".into(),
+                sha256: "a".repeat(64),
+            }),
+            gateway_url: "wss://g".into(),
+            connect_token: Secret::new("connect-token-SECRET-123"),
+            chrome_path: None,
+        }
+    }
+
+    #[test]
+    fn windows_commands_never_carry_the_token() {
+        let p = plan(LaunchMode::Remote);
+        let script = windows::launcher_script(&p.session_id, p.binary.as_ref(), &p.workdir);
+        let cmd = windows::command(&script);
+        assert!(!cmd.contains("connect-token-SECRET-123"));
+        assert!(!script.contains("connect-token-SECRET-123"));
+        assert!(cmd.starts_with("powershell.exe "));
+        // The encoded form decodes back to the script.
+        let b64 = cmd.rsplit(' ').next().unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap();
+        let units: Vec<u16> = bytes
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        assert_eq!(String::from_utf16(&units).unwrap(), script);
+        assert!(
+            script.contains("Remove-Item -Force $launch"),
+            "bootstrap deletes the launch file"
+        );
+        // The token goes to the environment hand-off only.
+        assert_eq!(
+            remote_env(&p)["DEVIN_OUTPOST_CONNECT_TOKEN"].expose(),
+            "connect-token-SECRET-123"
+        );
+    }
+
+    #[test]
+    fn cli_mode_uses_the_session_token_and_no_account_token() {
+        let env = remote_env(&plan(LaunchMode::Cli));
+        assert_eq!(
+            env["DEVIN_REMOTE_SESSION_TOKEN"].expose(),
+            "connect-token-SECRET-123"
+        );
+        assert!(!env.contains_key("DEVIN_OUTPOST_CONNECT_TOKEN"));
+        assert_eq!(
+            env["DEVIN_OUTPOSTS_TOKEN"].expose(),
+            "placeholder-direct-serve"
+        );
+    }
+
+    #[test]
+    fn linux_scripts_take_values_from_the_environment_only() {
+        for s in [LINUX_INSTALL, LINUX_LAUNCH, LINUX_CHECK] {
+            assert!(!s.contains("TOKEN=\""), "no inline values");
+        }
+        assert!(
+            LINUX_LAUNCH.contains("unset"),
+            "the remote gets a clean environment"
+        );
+    }
+}

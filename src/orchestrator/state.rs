@@ -1,0 +1,306 @@
+//! The orchestrator's state dir: acceptor id and watch cursor per outpost, a status snapshot,
+//! and an exclusive lock. Directory 0700, files 0600, every write temp+fsync+rename, and never a
+//! secret (session tokens live only in memory).
+//!
+//! Layout:
+//! ```text
+//! STATE_DIR/orchestrator.lock                      held for the orchestrator's lifetime
+//! STATE_DIR/outposts/<sha256(outpost_id)>/acceptor_id
+//! STATE_DIR/outposts/<sha256(outpost_id)>/watch_cursor
+//! STATE_DIR/outposts/<sha256(outpost_id)>/status.json
+//! ```
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::{Context, Result};
+use fs2::FileExt;
+use sha2::{Digest, Sha256};
+
+use crate::error::CliError;
+
+/// The state dir, opened (and created) with safe permissions.
+#[derive(Debug, Clone)]
+pub struct StateDir {
+    root: PathBuf,
+}
+
+/// The lock; dropping it (or the process dying) releases it.
+#[derive(Debug)]
+pub struct StateLock {
+    _file: File,
+}
+
+impl StateDir {
+    pub fn open(root: &Path) -> Result<StateDir> {
+        create_private_dir(root)?;
+        Ok(StateDir {
+            root: root.to_path_buf(),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Take the exclusive lock, or fail (exit 2) naming the holder.
+    pub fn lock(&self) -> Result<StateLock> {
+        let path = self.root.join("orchestrator.lock");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        set_mode(&path, 0o600);
+        if FileExt::try_lock_exclusive(&file).is_err() {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            let holder = holder.trim();
+            let who = if holder.is_empty() {
+                String::new()
+            } else {
+                format!(" (pid {holder})")
+            };
+            return Err(CliError::usage(
+                format!("another orchestrator{who} is using the state dir {}", self.root.display()),
+                Some("run one orchestrator per state dir; give a second one its own STATE_DIR (and so its own acceptor id)".to_string()),
+            )
+            .into());
+        }
+        file.set_len(0)?;
+        write!(file, "{}", std::process::id())?;
+        file.sync_all()?;
+        Ok(StateLock { _file: file })
+    }
+
+    /// Is some process holding the lock right now?
+    pub fn is_locked(&self) -> bool {
+        let path = self.root.join("orchestrator.lock");
+        match File::open(&path) {
+            Ok(f) => match FileExt::try_lock_shared(&f) {
+                Ok(()) => {
+                    let _ = FileExt::unlock(&f);
+                    false
+                }
+                Err(_) => true,
+            },
+            Err(_) => false,
+        }
+    }
+
+    /// The per-outpost directory (`outposts/<sha256(outpost)>`), created on demand.
+    pub fn outpost(&self, outpost_id: &str) -> Result<OutpostState> {
+        let dir = self
+            .root
+            .join("outposts")
+            .join(hex::encode(Sha256::digest(outpost_id.as_bytes())));
+        create_private_dir(&self.root.join("outposts"))?;
+        create_private_dir(&dir)?;
+        Ok(OutpostState { dir })
+    }
+}
+
+/// State of one outpost.
+#[derive(Debug, Clone)]
+pub struct OutpostState {
+    dir: PathBuf,
+}
+
+impl OutpostState {
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The persisted acceptor id, or a new `devin-outposts-<uuid>` saved for next time.
+    /// `configured` (ACCEPTOR_ID) wins and is saved too. A corrupt file is an error, not a
+    /// silent new identity: a new identity would orphan this instance's claims.
+    pub fn acceptor_id(&self, configured: Option<&str>) -> Result<String> {
+        let path = self.dir.join("acceptor_id");
+        if let Some(id) = configured {
+            validate_acceptor(id).map_err(|p| {
+                CliError::usage(
+                    format!("ACCEPTOR_ID {p}"),
+                    Some("use letters, digits, `-`, `_`, `.` (≤ 128)".to_string()),
+                )
+            })?;
+            write_atomic(&path, id.as_bytes())?;
+            return Ok(id.to_string());
+        }
+        match fs::read(&path) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).unwrap_or_default();
+                let id = text.trim();
+                validate_acceptor(id).map_err(|p| {
+                    CliError::usage(
+                        format!("the acceptor id in {} {p}", path.display()),
+                        Some("restore the file from a backup, or delete it to start with a new identity (claims held by the old one then expire)".to_string()),
+                    )
+                })?;
+                Ok(id.to_string())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let id = format!("devin-outposts-{}", uuid::Uuid::new_v4().simple());
+                write_atomic(&path, id.as_bytes())?;
+                Ok(id)
+            }
+            Err(e) => Err(anyhow::Error::new(e).context(format!("cannot read {}", path.display()))),
+        }
+    }
+
+    /// The saved watch cursor and its age in seconds. An unreadable file is ignored (the
+    /// cursor only saves a relist).
+    pub fn cursor(&self) -> Option<(String, f64)> {
+        let path = self.dir.join("watch_cursor");
+        let text = fs::read_to_string(&path).ok()?;
+        let c = text.trim();
+        if c.is_empty() || c.len() > 4096 || c.chars().any(char::is_control) {
+            tracing::warn!("ignoring an unreadable watch cursor in {}", path.display());
+            return None;
+        }
+        let age = fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|m| SystemTime::now().duration_since(m).ok())
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        Some((c.to_string(), age))
+    }
+
+    pub fn save_cursor(&self, cursor: &str) -> Result<()> {
+        write_atomic(&self.dir.join("watch_cursor"), cursor.as_bytes())
+    }
+
+    pub fn save_status(&self, status: &serde_json::Value) -> Result<()> {
+        write_atomic(
+            &self.dir.join("status.json"),
+            serde_json::to_string_pretty(status)?.as_bytes(),
+        )
+    }
+
+    pub fn status(&self) -> Option<serde_json::Value> {
+        let text = fs::read_to_string(self.dir.join("status.json")).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+}
+
+fn validate_acceptor(id: &str) -> Result<(), String> {
+    if id.is_empty() {
+        return Err("is empty".into());
+    }
+    if id.len() > 128
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err("is not a valid acceptor id".into());
+    }
+    Ok(())
+}
+
+fn create_private_dir(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    set_mode(dir, 0o700);
+    Ok(())
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = fs::set_permissions(path, fs::Permissions::from_mode(mode));
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+}
+
+/// Write `bytes` to `path` so that a crash leaves either the old or the new content: a 0600
+/// temp file in the same directory, fsync, rename, fsync the directory.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    set_mode(tmp.path(), 0o600);
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)
+        .map_err(|e| anyhow::anyhow!("cannot replace {}: {}", path.display(), e.error))?;
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acceptor_id_is_stable_and_private() {
+        let d = tempfile::tempdir().unwrap();
+        let sd = StateDir::open(&d.path().join("s")).unwrap();
+        let o = sd.outpost("outpost_env-1").unwrap();
+        let a = o.acceptor_id(None).unwrap();
+        assert!(a.starts_with("devin-outposts-"));
+        assert_eq!(o.acceptor_id(None).unwrap(), a);
+        // Another outpost, another identity.
+        assert_ne!(
+            sd.outpost("outpost_env-2")
+                .unwrap()
+                .acceptor_id(None)
+                .unwrap(),
+            a
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(sd.root()), 0o700);
+            assert_eq!(mode(o.dir()), 0o700);
+            assert_eq!(mode(&o.dir().join("acceptor_id")), 0o600);
+        }
+    }
+
+    #[test]
+    fn corrupt_acceptor_is_an_error_not_a_new_identity() {
+        let d = tempfile::tempdir().unwrap();
+        let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
+        fs::write(o.dir().join("acceptor_id"), b"\x00\xffgarbage").unwrap();
+        let err = o.acceptor_id(None).unwrap_err();
+        assert!(err.to_string().contains("acceptor id"), "{err}");
+        fs::write(o.dir().join("acceptor_id"), b"").unwrap();
+        assert!(o.acceptor_id(None).is_err());
+        assert_eq!(o.acceptor_id(Some("fixed-1")).unwrap(), "fixed-1");
+        assert_eq!(o.acceptor_id(None).unwrap(), "fixed-1");
+    }
+
+    #[test]
+    fn cursor_round_trip_and_garbage_ignored() {
+        let d = tempfile::tempdir().unwrap();
+        let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
+        assert!(o.cursor().is_none());
+        o.save_cursor("djE6MTc4MTA1MDAwMC4w").unwrap();
+        assert_eq!(o.cursor().unwrap().0, "djE6MTc4MTA1MDAwMC4w");
+        fs::write(o.dir().join("watch_cursor"), b"bad\x07cursor").unwrap();
+        assert!(o.cursor().is_none());
+    }
+
+    #[test]
+    fn second_lock_fails_with_usage_error() {
+        let d = tempfile::tempdir().unwrap();
+        let sd = StateDir::open(d.path()).unwrap();
+        let _held = sd.lock().unwrap();
+        assert!(sd.is_locked());
+        let err = sd.lock().unwrap_err();
+        assert!(matches!(
+            err.downcast_ref::<CliError>(),
+            Some(CliError::Usage { .. })
+        ));
+        assert!(err.to_string().contains("another orchestrator"));
+    }
+}
