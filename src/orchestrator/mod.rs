@@ -3,6 +3,84 @@
 //! `plan.rs` decides (pure), `run.rs` carries actions out, `remote.rs` installs and launches
 //! `devin-remote`, `janitor.rs` sweeps leaked sandboxes, `state.rs` owns the state dir.
 
+use sha2::{Digest, Sha256};
+
+pub mod janitor;
 pub mod plan;
 pub mod remote;
 pub mod state;
+
+/// Label naming the session a sandbox serves.
+pub const LABEL_SESSION: &str = "devin.session_id";
+/// Label naming the outpost whose queue the session came from.
+pub const LABEL_OUTPOST: &str = "devin.outpost_id";
+
+/// The session's sandbox name: `devin-<safe id>-<sha256(id)[:24]>`, at most 63 characters, so it
+/// is a valid name on every provider and the same on every replica (the idempotency handle).
+pub fn sandbox_name(session_id: &str) -> String {
+    let hash = &hex::encode(Sha256::digest(session_id.as_bytes()))[..24];
+    let safe: String = session_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    // 63 - len("devin-") - len("-") - 24 = 32 characters for the readable part.
+    let safe: String = safe.chars().take(32).collect();
+    let safe = safe.trim_end_matches('-');
+    if safe.is_empty() {
+        format!("devin-{hash}")
+    } else {
+        format!("devin-{safe}-{hash}")
+    }
+}
+
+/// The labels a session's sandbox carries.
+pub fn sandbox_labels(
+    session_id: &str,
+    outpost_id: &str,
+) -> std::collections::BTreeMap<String, String> {
+    [
+        (LABEL_SESSION.to_string(), session_id.to_string()),
+        (LABEL_OUTPOST.to_string(), outpost_id.to_string()),
+    ]
+    .into_iter()
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_names_are_valid_stable_and_distinct() {
+        let n = sandbox_name("devin-0123456789abcdef");
+        assert!(n.starts_with("devin-devin-0123456789abcdef-"), "{n}");
+        assert_eq!(n, sandbox_name("devin-0123456789abcdef"));
+        for id in [
+            "../../etc/passwd",
+            &"x".repeat(300),
+            "UPPER case ünïcode\u{0}",
+            "",
+            "---",
+        ] {
+            let n = sandbox_name(id);
+            assert!(n.len() <= 63, "{n}");
+            assert!(
+                n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{n}"
+            );
+            assert!(!n.contains("--") && !n.ends_with('-'), "{n}");
+        }
+        assert_ne!(sandbox_name("a/b"), sandbox_name("a-b"));
+    }
+}

@@ -1,0 +1,277 @@
+//! The janitor: sweeps sandboxes that carry our outpost's label but that no live work of ours
+//! explains — a crash between create and record, a lost stop, a terminated session nobody
+//! deleted.
+//!
+//! It fails closed: a sandbox is touched only when an exact GET of its session (not the
+//! eventually consistent list) says what to do, the sandbox is older than the creation grace,
+//! nobody holds the session's claim, and this instance is not working on it. It deletes only
+//! sandboxes of `terminated` sessions; absent or suspended sessions' sandboxes are stopped
+//! with their disks kept.
+
+use crate::api::devin_types::{Phase, QueueEntry, SessionStatus};
+use crate::provider::{SandboxInfo, SandboxState};
+
+use super::{LABEL_OUTPOST, LABEL_SESSION};
+
+/// The exact lookup of a sandbox's session.
+#[derive(Debug, Clone)]
+pub enum Lookup {
+    /// The queue could not be read: do nothing.
+    Failed,
+    /// 404: the session is suspended or gone (never proof of termination).
+    Absent,
+    Found(Box<QueueEntry>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Skip(&'static str),
+    Stop,
+    Delete,
+}
+
+/// The session a sandbox belongs to, if its labels say it is ours.
+pub fn owner<'a>(sandbox: &'a SandboxInfo, outpost_id: &str) -> Option<&'a str> {
+    if sandbox.labels.get(LABEL_OUTPOST).map(String::as_str) != Some(outpost_id) {
+        return None;
+    }
+    sandbox
+        .labels
+        .get(LABEL_SESSION)
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+/// Decide for one sandbox. `age` is seconds since it was created (or first seen, when the
+/// provider does not say); `active` means this instance is working on the session.
+pub fn decide(
+    sandbox: &SandboxInfo,
+    outpost_id: &str,
+    age: f64,
+    grace: f64,
+    active: bool,
+    lookup: &Lookup,
+) -> Verdict {
+    if owner(sandbox, outpost_id).is_none() {
+        return Verdict::Skip("labels are not ours");
+    }
+    if active {
+        return Verdict::Skip("this instance is serving the session");
+    }
+    if age < grace {
+        return Verdict::Skip("younger than the creation grace");
+    }
+    if matches!(
+        sandbox.state,
+        SandboxState::Deleting | SandboxState::Deleted
+    ) {
+        return Verdict::Skip("already going away");
+    }
+    let stopped = matches!(
+        sandbox.state,
+        SandboxState::Stopped | SandboxState::Stopping
+    );
+    match lookup {
+        Lookup::Failed => Verdict::Skip("the queue could not be read"),
+        Lookup::Found(e) if e.phase == Phase::Claimed => Verdict::Skip("someone holds the claim"),
+        Lookup::Found(e) => match e.session_status {
+            SessionStatus::Terminated => Verdict::Delete,
+            SessionStatus::Suspended if !stopped => Verdict::Stop,
+            SessionStatus::Suspended => Verdict::Skip("asleep and already stopped"),
+            SessionStatus::Pending | SessionStatus::Running => {
+                Verdict::Skip("waiting to be claimed")
+            }
+            SessionStatus::Unknown => Verdict::Skip("status unknown"),
+        },
+        Lookup::Absent if !stopped => Verdict::Stop,
+        Lookup::Absent => Verdict::Skip("absent and already stopped"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::devin_types::{Kind, Platform};
+    use std::collections::BTreeMap;
+
+    fn sandbox(state: SandboxState, outpost: Option<&str>, session: Option<&str>) -> SandboxInfo {
+        let mut labels = BTreeMap::new();
+        if let Some(o) = outpost {
+            labels.insert(LABEL_OUTPOST.to_string(), o.to_string());
+        }
+        if let Some(s) = session {
+            labels.insert(LABEL_SESSION.to_string(), s.to_string());
+        }
+        SandboxInfo {
+            id: "sb".into(),
+            name: "n".into(),
+            state,
+            raw_state: String::new(),
+            labels,
+            created_at: None,
+            error_reason: None,
+            containers: vec![],
+        }
+    }
+
+    fn found(phase: Phase, status: SessionStatus) -> Lookup {
+        Lookup::Found(Box::new(QueueEntry {
+            session_id: "s".into(),
+            outpost_id: None,
+            created_at: None,
+            updated_at: None,
+            kind: Kind::New,
+            platform: Platform::Linux,
+            remote_binary_sha: None,
+            network_policy: None,
+            phase,
+            acceptor_id: None,
+            claim_deadline: None,
+            session_status: status,
+            connect_token: None,
+            gateway_url: None,
+        }))
+    }
+
+    #[test]
+    fn table() {
+        use SandboxState::*;
+        use Verdict::*;
+        let ours = |st| sandbox(st, Some("o"), Some("s"));
+        let rows: Vec<(SandboxInfo, f64, bool, Lookup, Verdict)> = vec![
+            // Not ours: never touched, whatever the queue says.
+            (
+                sandbox(Started, Some("other"), Some("s")),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Terminated),
+                Skip("labels are not ours"),
+            ),
+            (
+                sandbox(Started, Some("o"), None),
+                999.0,
+                false,
+                Lookup::Absent,
+                Skip("labels are not ours"),
+            ),
+            (
+                sandbox(Started, None, None),
+                999.0,
+                false,
+                Lookup::Absent,
+                Skip("labels are not ours"),
+            ),
+            // Ours but busy, young, or unreadable queue: fail closed.
+            (
+                ours(Started),
+                999.0,
+                true,
+                found(Phase::Pending, SessionStatus::Terminated),
+                Skip("this instance is serving the session"),
+            ),
+            (
+                ours(Started),
+                10.0,
+                false,
+                found(Phase::Pending, SessionStatus::Terminated),
+                Skip("younger than the creation grace"),
+            ),
+            (
+                ours(Started),
+                999.0,
+                false,
+                Lookup::Failed,
+                Skip("the queue could not be read"),
+            ),
+            // Claimed by anyone: hands off.
+            (
+                ours(Started),
+                999.0,
+                false,
+                found(Phase::Claimed, SessionStatus::Running),
+                Skip("someone holds the claim"),
+            ),
+            (
+                ours(Started),
+                999.0,
+                false,
+                found(Phase::Claimed, SessionStatus::Terminated),
+                Skip("someone holds the claim"),
+            ),
+            // Terminated and unclaimed: delete (also when stopped).
+            (
+                ours(Started),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Terminated),
+                Delete,
+            ),
+            (
+                ours(Stopped),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Terminated),
+                Delete,
+            ),
+            // Asleep or absent: stop, keep the disk; never delete.
+            (
+                ours(Started),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Suspended),
+                Stop,
+            ),
+            (
+                ours(Stopped),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Suspended),
+                Skip("asleep and already stopped"),
+            ),
+            (ours(Started), 999.0, false, Lookup::Absent, Stop),
+            (
+                ours(Stopped),
+                999.0,
+                false,
+                Lookup::Absent,
+                Skip("absent and already stopped"),
+            ),
+            // Waiting to be claimed (maybe by us next pass), or unknown: leave it.
+            (
+                ours(Stopped),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Pending),
+                Skip("waiting to be claimed"),
+            ),
+            (
+                ours(Started),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Running),
+                Skip("waiting to be claimed"),
+            ),
+            (
+                ours(Started),
+                999.0,
+                false,
+                found(Phase::Unknown, SessionStatus::Unknown),
+                Skip("status unknown"),
+            ),
+            (
+                ours(Deleting),
+                999.0,
+                false,
+                found(Phase::Pending, SessionStatus::Terminated),
+                Skip("already going away"),
+            ),
+        ];
+        for (i, (sb, age, active, lookup, want)) in rows.into_iter().enumerate() {
+            assert_eq!(
+                decide(&sb, "o", age, 60.0, active, &lookup),
+                want,
+                "row {i}"
+            );
+        }
+    }
+}
