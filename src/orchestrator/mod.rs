@@ -6,6 +6,7 @@
 use sha2::{Digest, Sha256};
 
 pub mod janitor;
+pub mod metrics;
 pub mod plan;
 pub mod remote;
 pub mod state;

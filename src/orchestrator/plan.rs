@@ -88,6 +88,8 @@ pub struct Track {
     pub lost_race: bool,
     /// When this instance last re-read the status (rate-limits re-reads).
     pub last_reread: Option<f64>,
+    /// Ending failed (e.g. the release did not go through): try again after this time.
+    pub end_retry_at: Option<f64>,
 }
 
 impl Track {
@@ -269,6 +271,9 @@ fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
     let backing_off = t.retry_at.is_some_and(|r| r > now);
 
     // Ending wins over everything else.
+    if t.end_retry_at.is_some_and(|r| r > now) {
+        return None;
+    }
     if t.terminated {
         return Some(Action::End {
             session,
