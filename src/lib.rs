@@ -14,3 +14,4 @@ pub mod orchestrator;
 pub mod output;
 pub mod provider;
 pub mod secrets;
+pub mod verify;
