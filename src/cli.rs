@@ -19,7 +19,7 @@ Exit codes:
   4 authentication required or rejected · 130 interrupted
 
 Configuration: flag > environment > .env (or --env-file) > outposts.toml (--config) > default.
-Run `outposts help-env` for every variable.";
+Run `outposts help-env` (or `outposts --help`) for every variable.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -31,6 +31,7 @@ command, checkout and browser action of a session runs in a sandbox that `outpos
 deletes — on Daytona, CoreWeave or the local machine. `outposts emulator` serves all three remote APIs on \
 loopback, so everything also runs offline.",
     after_help = ROOT_AFTER_HELP,
+    after_long_help = format!("{ROOT_AFTER_HELP}\n\n{}", crate::env::help_text()),
     propagate_version = true,
     max_term_width = 100
 )]
@@ -85,6 +86,11 @@ pub enum Command {
     Emulator(commands::emulator::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     HelpEnv,
+    /// Print a shell completion script.
+    Completions(commands::generate::CompletionsArgs),
+    /// Write completions/ and man/ from the CLI definition (for maintainers).
+    #[command(hide = true)]
+    Generate(commands::generate::GenerateArgs),
 }
 
 impl Command {

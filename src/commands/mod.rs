@@ -12,6 +12,7 @@ use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
 pub mod emulator;
+pub mod generate;
 pub mod queue;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
@@ -94,6 +95,8 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     match cli.command {
         Command::Queue(args) => queue::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
+        Command::Completions(args) => generate::completions(&ctx, args).await,
+        Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)

@@ -1,0 +1,149 @@
+//! `outposts completions SHELL` and the hidden `outposts generate`: shell completions and man
+//! pages rendered from the clap definition. The committed copies in `completions/` and `man/`
+//! are checked against this rendering by a test.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use super::Ctx;
+use crate::cli::Cli;
+use crate::error::ExitStatus;
+
+const COMPLETIONS_AFTER_HELP: &str = "\
+Install:
+  bash        outposts completions bash > ~/.local/share/bash-completion/completions/outposts
+  zsh         outposts completions zsh > \"${fpath[1]}/_outposts\"   # then: autoload -U compinit && compinit
+  fish        outposts completions fish > ~/.config/fish/completions/outposts.fish
+  elvish      outposts completions elvish >> ~/.config/elvish/rc.elv
+  powershell  outposts completions powershell | Out-String | Invoke-Expression   # add to $PROFILE
+
+Packagers: the same scripts are committed under completions/.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = COMPLETIONS_AFTER_HELP)]
+pub struct CompletionsArgs {
+    /// Shell to generate completions for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// Repository root to write `completions/` and `man/` into.
+    #[arg(long, default_value = ".")]
+    pub dir: PathBuf,
+    /// Only compare; exit 1 listing the files that differ.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// File name of each shell's completion script under `completions/`.
+pub fn completion_file(shell: Shell) -> &'static str {
+    match shell {
+        Shell::Bash => "outposts.bash",
+        Shell::Zsh => "_outposts",
+        Shell::Fish => "outposts.fish",
+        Shell::Elvish => "outposts.elv",
+        Shell::PowerShell => "_outposts.ps1",
+        _ => "outposts.unknown",
+    }
+}
+
+fn completion(shell: Shell) -> Vec<u8> {
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "outposts", &mut buf);
+    buf
+}
+
+/// Every generated file, as (path relative to the repository root, bytes).
+pub fn render_all() -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let mut out = Vec::new();
+    for shell in [
+        Shell::Bash,
+        Shell::Zsh,
+        Shell::Fish,
+        Shell::Elvish,
+        Shell::PowerShell,
+    ] {
+        out.push((
+            Path::new("completions").join(completion_file(shell)),
+            completion(shell),
+        ));
+    }
+    let mut root = Cli::command().disable_help_subcommand(true);
+    root.build();
+    render_man(&root, &mut out)?;
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+fn render_man(cmd: &clap::Command, out: &mut Vec<(PathBuf, Vec<u8>)>) -> Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        render_man(sub, out)?;
+    }
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut buf = Vec::new();
+    man.render(&mut buf)?;
+    out.push((Path::new("man").join(man.get_filename()), buf));
+    Ok(())
+}
+
+pub async fn completions(_ctx: &Ctx, args: CompletionsArgs) -> Result<ExitStatus> {
+    use std::io::Write;
+    std::io::stdout().write_all(&completion(args.shell))?;
+    Ok(ExitStatus::Success)
+}
+
+pub async fn generate(ctx: &Ctx, args: GenerateArgs) -> Result<ExitStatus> {
+    let files = render_all()?;
+    let mut drifted = Vec::new();
+    for (rel, bytes) in &files {
+        let path = args.dir.join(rel);
+        if std::fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+            drifted.push(rel.display().to_string());
+            if !args.check {
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("cannot create {}", parent.display()))?;
+                }
+                std::fs::write(&path, bytes)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+    }
+    // Stale pages of removed commands.
+    let expected: std::collections::BTreeSet<PathBuf> =
+        files.iter().map(|(p, _)| p.clone()).collect();
+    for dir in ["completions", "man"] {
+        if let Ok(entries) = std::fs::read_dir(args.dir.join(dir)) {
+            for e in entries.flatten() {
+                let rel = Path::new(dir).join(e.file_name());
+                if !expected.contains(&rel) {
+                    drifted.push(format!("{} (stale)", rel.display()));
+                    if !args.check {
+                        std::fs::remove_file(e.path())?;
+                    }
+                }
+            }
+        }
+    }
+    let verb = if args.check { "differ" } else { "updated" };
+    ctx.printer.result(
+        &serde_json::json!({"files": files.len(), verb: drifted}),
+        || {
+            if drifted.is_empty() {
+                format!("{} generated files up to date", files.len())
+            } else {
+                format!("{verb}: {}", drifted.join(", "))
+            }
+        },
+    );
+    Ok(if args.check && !drifted.is_empty() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
