@@ -26,7 +26,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ours = fds
         .file
         .iter()
-        .filter(|f| f.name.as_deref().is_some_and(|n| n.starts_with("coreweave/")))
+        .filter(|f| {
+            f.name
+                .as_deref()
+                .is_some_and(|n| n.starts_with("coreweave/"))
+        })
         .count();
     if ours != FILES.len() {
         return Err(format!("{FDSET} lacks one of {FILES:?}").into());
