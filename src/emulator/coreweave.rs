@@ -42,13 +42,18 @@ pub const DEVIN_CLI_IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
 /// What a container image means for the local sandbox behind it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImageProfile {
-    /// Extra environment for the main process and execs (e.g. a `PATH` with a fake CLI).
+    /// Extra environment of the main process.
     pub env: BTreeMap<String, String>,
+    /// Read-only binds `(host path, sandbox path)`, e.g. a fake `devin` CLI.
+    pub ro_binds: Vec<(std::path::PathBuf, String)>,
+    /// Sandbox directories put first on `PATH`.
+    pub extra_path: Vec<String>,
 }
 
 /// Hook: how an image maps onto a local sandbox. Every image runs on the host's userland inside
-/// bubblewrap; the Devin CLI image is where a fake `devin` CLI gets put on `PATH` once it
-/// exists (it is built separately — extend this match, nothing else needs to change).
+/// bubblewrap. The Devin CLI image is where a fake `devin` CLI gets bound read-only and put on
+/// `PATH` (`ro_binds` + `extra_path`) once it exists — it is built separately; extend this
+/// match, nothing else needs to change.
 pub fn image_profile(image: &str) -> ImageProfile {
     match image {
         DEVIN_CLI_IMAGE => ImageProfile::default(),
@@ -89,7 +94,10 @@ impl CoreweaveEmu {
     pub fn env_pairs(&self, base_url: &str) -> Vec<(String, String)> {
         vec![
             ("CWSANDBOX_BASE_URL".into(), base_url.to_string()),
-            ("CWSANDBOX_API_KEY".into(), self.api_key.expose().to_string()),
+            (
+                "CWSANDBOX_API_KEY".into(),
+                self.api_key.expose().to_string(),
+            ),
         ]
     }
 
@@ -157,7 +165,8 @@ async fn grpc(State(shared): State<AppState>, req: Request) -> Response {
     let mut server = SandboxServiceServer::new(service::EmuService::new(shared))
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
-    let ready = futures::future::poll_fn(|cx| server.poll_ready(cx)).await;
+    let ready =
+        futures::future::poll_fn(|cx| Service::<Request>::poll_ready(&mut server, cx)).await;
     let result = match ready {
         Ok(()) => server.call(req).await,
         Err(e) => Err(e),

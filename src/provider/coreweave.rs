@@ -89,11 +89,7 @@ impl CoreweaveProvider {
             .list_sandboxes(std::slice::from_ref(&tag), true)
             .await
             .map_err(err)?;
-        found.retain(|s| {
-            s.spec
-                .as_ref()
-                .is_some_and(|spec| spec.tags.contains(&tag))
-        });
+        found.retain(|s| s.spec.as_ref().is_some_and(|spec| spec.tags.contains(&tag)));
         found.sort_by_key(|s| {
             let active = !is_terminal(state_of(s));
             let created = s

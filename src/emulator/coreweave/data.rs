@@ -10,10 +10,12 @@ use tonic::{Request, Status, Streaming};
 
 use super::lifecycle::{Phase, local, not_found, ts};
 use super::service::invalid;
-use crate::api::coreweave::error::{REASON_FILE_NOT_FOUND, REASON_FILE_TOO_LARGE, status_with_reason};
+use crate::api::coreweave::error::{
+    REASON_FILE_NOT_FOUND, REASON_FILE_TOO_LARGE, status_with_reason,
+};
 use crate::api::coreweave::{MAX_FILE, pb};
 use crate::emulator::AppState;
-use crate::provider::{Cmd, ExecOutput, ExecRequest, LogOptions, ProviderError};
+use crate::provider::{Cmd, ExecOutput, ExecRequest, LogOptions, Provider, ProviderError};
 use crate::secrets::Secret;
 
 use pb::exec_stream_output::Stream as OutStream;
@@ -170,9 +172,7 @@ pub(super) async fn stream_exec(
                     Some(In::Stdin(b)) => stdin.extend_from_slice(&b),
                     Some(In::Close(_)) => break,
                     Some(In::Init(_)) => {
-                        let _ = tx
-                            .send(Err(invalid("init", "may only be sent once")))
-                            .await;
+                        let _ = tx.send(Err(invalid("init", "may only be sent once"))).await;
                         return;
                     }
                     Some(In::Resize(_)) | None => {}
@@ -352,7 +352,10 @@ fn file_status(id: &str, path: &str, e: ProviderError) -> Status {
     }
 }
 
-pub(super) async fn read_file(shared: &AppState, req: pb::ReadFileRequest) -> Result<Bytes, Status> {
+pub(super) async fn read_file(
+    shared: &AppState,
+    req: pb::ReadFileRequest,
+) -> Result<Bytes, Status> {
     let local_id = running(shared, &req.sandbox_id)?;
     if req.path.is_empty() {
         return Err(invalid("path", "is required"));
@@ -389,7 +392,10 @@ pub(super) async fn write_file(shared: &AppState, req: pb::WriteFileRequest) -> 
     if req.content.len() > MAX_FILE {
         return Err(status_with_reason(
             tonic::Code::FailedPrecondition,
-            format!("the content is larger than the {} MiB unary limit", MAX_FILE / (1024 * 1024)),
+            format!(
+                "the content is larger than the {} MiB unary limit",
+                MAX_FILE / (1024 * 1024)
+            ),
             REASON_FILE_TOO_LARGE,
             BTreeMap::from([("max_bytes".to_string(), MAX_FILE.to_string())]),
             None,

@@ -21,9 +21,8 @@ use super::image_profile;
 use crate::api::coreweave::error::{REASON_SANDBOX_NOT_FOUND, status_with_reason};
 use crate::api::coreweave::pb;
 use crate::emulator::{AppState, Shared};
-use crate::provider::{
-    ContainerStatus, Provider, SandboxInfo, SandboxSpec, SandboxState, Source,
-};
+use crate::provider::local::{LocalProvider, SandboxOptions};
+use crate::provider::{ContainerStatus, Provider, SandboxInfo, SandboxSpec, SandboxState, Source};
 use crate::secrets::Secret;
 
 /// Label on every local sandbox made for the CoreWeave API.
@@ -81,7 +80,7 @@ pub struct Entry {
 }
 
 /// The local provider behind the emulated API.
-pub(super) fn local(shared: &Shared) -> &dyn Provider {
+pub(super) fn local(shared: &Shared) -> &LocalProvider {
     shared.sandboxes.provider()
 }
 
@@ -155,21 +154,13 @@ pub(super) fn to_pb(e: &Entry) -> pb::Sandbox {
 /// A local container status in CoreWeave terms. A main process waiting to be restarted after a
 /// failure shows as FAILED with its exit code (the sandbox itself stays RUNNING).
 fn container_pb(name: &str, c: &ContainerStatus) -> pb::ContainerStatus {
-    let state = match c.state.to_ascii_lowercase().as_str() {
-        "running" | "started" => pb::State::Running,
-        "completed" | "exited" | "succeeded" if c.exit_code.unwrap_or(0) == 0 => {
-            pb::State::Completed
-        }
-        "completed" | "exited" | "failed" | "waiting" | "restarting" | "backoff"
-        | "crashloopbackoff" | "error" => {
-            if c.exit_code.is_some() {
-                pb::State::Failed
-            } else {
-                pb::State::Pending
-            }
-        }
-        "creating" | "starting" | "pending" => pb::State::Creating,
-        "stopped" | "terminated" | "killed" => pb::State::Terminated,
+    let state = match (c.state.to_ascii_lowercase().as_str(), c.exit_code) {
+        ("running" | "started", _) => pb::State::Running,
+        ("waiting" | "restarting" | "failed", Some(_)) => pb::State::Failed,
+        ("waiting" | "restarting" | "creating" | "starting" | "pending", _) => pb::State::Pending,
+        ("terminated" | "completed" | "exited", Some(0)) => pb::State::Completed,
+        ("terminated" | "completed" | "exited", Some(_)) => pb::State::Failed,
+        ("terminated" | "stopped", None) => pb::State::Terminated,
         _ => pb::State::Unspecified,
     };
     pb::ContainerStatus {
@@ -178,6 +169,13 @@ fn container_pb(name: &str, c: &ContainerStatus) -> pb::ContainerStatus {
         exit_code: c.exit_code.unwrap_or(0),
         restart_count: c.restart_count.min(i32::MAX as u32) as i32,
     }
+}
+
+/// The main process exited 0 on its own (the local provider keeps such a sandbox "started"
+/// with raw state `completed`).
+fn completed(info: &SandboxInfo) -> bool {
+    info.raw_state == "completed"
+        || main_container(info).is_some_and(|c| c.state == "terminated" && c.exit_code == Some(0))
 }
 
 fn main_container(info: &SandboxInfo) -> Option<&ContainerStatus> {
@@ -196,10 +194,7 @@ fn apply(e: &mut Entry, observed: crate::provider::Result<Option<SandboxInfo>>) 
             if let Some(c) = &main {
                 e.containers = vec![container_pb(&e.container_name, c)];
             }
-            let completed = main.as_ref().is_some_and(|c| {
-                c.state.eq_ignore_ascii_case("completed") && c.exit_code.unwrap_or(0) == 0
-            });
-            if completed {
+            if completed(&info) {
                 e.phase = Phase::Finished {
                     state: pb::State::Completed,
                     exit_code: Some(0),
@@ -267,7 +262,7 @@ pub(super) fn local_spec(
     id: &str,
     container: &pb::Container,
     secrets: BTreeMap<String, Secret>,
-) -> SandboxSpec {
+) -> (SandboxSpec, SandboxOptions) {
     let mut spec = SandboxSpec::new(format!("cw-{id}"), Source::Image(container.image.clone()));
     spec.labels.insert(LABEL_API.into(), "coreweave".into());
     spec.labels.insert(LABEL_ID.into(), id.to_string());
@@ -303,7 +298,11 @@ pub(super) fn local_spec(
         .as_ref()
         .and_then(|s| s.run_as_user)
         .map(|u| u.to_string());
-    spec
+    let extra = SandboxOptions {
+        ro_binds: profile.ro_binds,
+        extra_path: profile.extra_path,
+    };
+    (spec, extra)
 }
 
 /// Create the local sandbox for a CREATING entry (in the background; `guard` is its ops lock).
@@ -311,13 +310,14 @@ pub(super) fn spawn_create(
     shared: AppState,
     id: String,
     spec: SandboxSpec,
+    extra: SandboxOptions,
     files: Vec<pb::FileMount>,
     lifetime: Option<Duration>,
     guard: tokio::sync::OwnedMutexGuard<()>,
 ) {
     tokio::spawn(async move {
         let provider = local(&shared);
-        let result = provider.create(&spec).await;
+        let result = provider.create_with(&spec, &extra).await;
         let outcome = match result {
             Ok(info) => {
                 let mut failed = None;
@@ -414,8 +414,8 @@ pub(super) async fn finish_delete(shared: &AppState, id: &str, grace: Duration, 
         if let Ok(Some(info)) = provider.get(local_id).await
             && let Some(c) = main_container(&info)
         {
-            if c.state.eq_ignore_ascii_case("completed") {
-                code = c.exit_code.unwrap_or(0);
+            if completed(&info) {
+                code = 0;
             }
             observed = Some(c.restart_count);
         }

@@ -164,10 +164,7 @@ impl SandboxService for EmuService {
                 } else {
                     m.env_var.clone()
                 };
-                match st
-                    .secrets
-                    .get(&(store.store_name.clone(), m.path.clone()))
-                {
+                match st.secrets.get(&(store.store_name.clone(), m.path.clone())) {
                     Some(v) => {
                         secrets.insert(env_var, v.clone());
                     }
@@ -216,13 +213,14 @@ impl SandboxService for EmuService {
                 .insert(req.request_id.clone(), (id.clone(), fingerprint));
         }
         drop(st);
-        let local_spec = lifecycle::local_spec(&id, &container, secrets);
+        let (local_spec, extra) = lifecycle::local_spec(&id, &container, secrets);
         let lifetime = (spec.max_lifetime_seconds > 0)
             .then(|| Duration::from_secs(spec.max_lifetime_seconds as u64));
         lifecycle::spawn_create(
             self.shared.clone(),
             id,
             local_spec,
+            extra,
             container.files.clone(),
             lifetime,
             guard,
