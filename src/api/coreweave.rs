@@ -87,10 +87,12 @@ impl Default for ClientOptions {
     }
 }
 
-/// The client. Cheap to clone (one HTTP/2 channel underneath).
+/// The client. Cheap to clone (one HTTP/2 channel underneath, opened on the first call within
+/// the tokio runtime that makes it; use one client per runtime).
 #[derive(Clone)]
 pub struct CoreweaveClient {
-    client: SandboxServiceClient<Channel>,
+    endpoint: Endpoint,
+    channel: Arc<std::sync::OnceLock<Channel>>,
     auth: Arc<Auth>,
     base: BaseUrl,
     retry: RetryPolicy,
@@ -121,11 +123,9 @@ impl CoreweaveClient {
                 .tls_config(ClientTlsConfig::new().with_webpki_roots())
                 .map_err(|e| anyhow::anyhow!("cannot set up TLS for {}: {e}", base.url))?;
         }
-        let client = SandboxServiceClient::new(endpoint.connect_lazy())
-            .max_decoding_message_size(MAX_MESSAGE)
-            .max_encoding_message_size(MAX_MESSAGE);
         Ok(CoreweaveClient {
-            client,
+            endpoint,
+            channel: Arc::new(std::sync::OnceLock::new()),
             auth: Arc::new(auth),
             base,
             retry: opts.retry,
@@ -155,6 +155,17 @@ impl CoreweaveClient {
 
     pub fn auth(&self) -> &Auth {
         &self.auth
+    }
+
+    /// The generated client on the shared channel (created lazily: it needs a runtime).
+    fn grpc(&self) -> SandboxServiceClient<Channel> {
+        let channel = self
+            .channel
+            .get_or_init(|| self.endpoint.connect_lazy())
+            .clone();
+        SandboxServiceClient::new(channel)
+            .max_decoding_message_size(MAX_MESSAGE)
+            .max_encoding_message_size(MAX_MESSAGE)
     }
 
     fn request<T>(&self, msg: T, deadline: Option<Duration>) -> tonic::Request<T> {
@@ -188,10 +199,7 @@ impl CoreweaveClient {
         loop {
             let started = Instant::now();
             tracing::debug!("→ CoreWeave {method}");
-            let fut = call(
-                self.client.clone(),
-                self.request(msg.clone(), Some(deadline)),
-            );
+            let fut = call(self.grpc(), self.request(msg.clone(), Some(deadline)));
             let mut err = match tokio::time::timeout(deadline, fut).await {
                 Ok(Ok(resp)) => {
                     tracing::debug!(

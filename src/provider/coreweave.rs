@@ -690,39 +690,7 @@ impl Provider for CoreweaveProvider {
     }
 
     async fn git_clone(&self, id: &str, req: &GitClone) -> Result<()> {
-        let mut argv: Vec<String> = vec!["git".into()];
-        let mut exec = ExecRequest::argv(Vec::<String>::new());
-        exec.env.insert(
-            "GIT_TERMINAL_PROMPT".into(),
-            crate::secrets::Secret::new("0"),
-        );
-        if let Some(password) = &req.password {
-            // A credential helper that reads the exec's env: the secret never enters argv or
-            // the URL, and the helper text names variables only.
-            argv.extend([
-                "-c".into(),
-                "credential.helper=".into(),
-                "-c".into(),
-                "credential.helper=!f() { test \"$1\" = get && echo \"username=${OUTPOSTS_GIT_USERNAME}\" && echo \"password=${OUTPOSTS_GIT_PASSWORD}\"; }; f".into(),
-            ]);
-            exec.env
-                .insert("OUTPOSTS_GIT_PASSWORD".into(), password.clone());
-            exec.env.insert(
-                "OUTPOSTS_GIT_USERNAME".into(),
-                crate::secrets::Secret::new(
-                    req.username
-                        .clone()
-                        .unwrap_or_else(|| "x-access-token".into()),
-                ),
-            );
-        }
-        argv.push("clone".into());
-        if let Some(b) = req.branch.as_deref().filter(|b| !b.is_empty()) {
-            argv.extend(["--branch".into(), b.to_string()]);
-        }
-        argv.extend(["--".into(), req.url.clone(), req.path.clone()]);
-        exec.cmd = super::Cmd::Argv(argv);
-        exec.timeout = Some(Duration::from_secs(900));
+        let exec = git_clone_request(req);
         let out = self.exec(id, &exec).await?;
         if out.exit_code != 0 {
             let detail = if out.stderr.trim().is_empty() {
@@ -769,6 +737,43 @@ impl Provider for CoreweaveProvider {
         let chunks = self.client.stream_logs(req).await.map_err(err)?;
         Ok(lines(chunks))
     }
+}
+
+/// The exec that clones a repository. Credentials go in the exec's env and reach git through
+/// an inline credential helper that names the variables only: never in the URL or argv.
+pub fn git_clone_request(req: &GitClone) -> ExecRequest {
+    let mut argv: Vec<String> = vec!["git".into()];
+    let mut exec = ExecRequest::argv(Vec::<String>::new());
+    exec.env.insert(
+        "GIT_TERMINAL_PROMPT".into(),
+        crate::secrets::Secret::new("0"),
+    );
+    if let Some(password) = &req.password {
+        argv.extend([
+            "-c".into(),
+            "credential.helper=".into(),
+            "-c".into(),
+            "credential.helper=!f() { test \"$1\" = get && echo \"username=${OUTPOSTS_GIT_USERNAME}\" && echo \"password=${OUTPOSTS_GIT_PASSWORD}\"; }; f".into(),
+        ]);
+        exec.env
+            .insert("OUTPOSTS_GIT_PASSWORD".into(), password.clone());
+        exec.env.insert(
+            "OUTPOSTS_GIT_USERNAME".into(),
+            crate::secrets::Secret::new(
+                req.username
+                    .clone()
+                    .unwrap_or_else(|| "x-access-token".into()),
+            ),
+        );
+    }
+    argv.push("clone".into());
+    if let Some(b) = req.branch.as_deref().filter(|b| !b.is_empty()) {
+        argv.extend(["--branch".into(), b.to_string()]);
+    }
+    argv.extend(["--".into(), req.url.clone(), req.path.clone()]);
+    exec.cmd = super::Cmd::Argv(argv);
+    exec.timeout = Some(Duration::from_secs(900));
+    exec
 }
 
 fn is_sandbox_missing(e: &CoreweaveError) -> bool {
@@ -970,6 +975,40 @@ mod tests {
             e(tonic::Code::AlreadyExists),
             ProviderError::AlreadyExists(_)
         ));
+    }
+
+    #[test]
+    fn git_credentials_travel_in_env_only() {
+        let req = GitClone {
+            url: "https://github.com/o/r.git".into(),
+            path: "/workspace/r".into(),
+            branch: Some("main".into()),
+            username: Some("bot".into()),
+            password: Some(Secret::new("ghp_secretvalue123456")),
+        };
+        let exec = git_clone_request(&req);
+        let Cmd::Argv(argv) = &exec.cmd else {
+            panic!("argv expected")
+        };
+        assert!(argv.iter().all(|a| !a.contains("ghp_secretvalue123456")));
+        assert!(argv.ends_with(&[
+            "clone".into(),
+            "--branch".into(),
+            "main".into(),
+            "--".into(),
+            "https://github.com/o/r.git".into(),
+            "/workspace/r".into()
+        ]));
+        assert_eq!(
+            exec.env["OUTPOSTS_GIT_PASSWORD"].expose(),
+            "ghp_secretvalue123456"
+        );
+        assert_eq!(exec.env["OUTPOSTS_GIT_USERNAME"].expose(), "bot");
+        let anonymous = git_clone_request(&GitClone {
+            password: None,
+            ..req
+        });
+        assert!(!anonymous.env.contains_key("OUTPOSTS_GIT_PASSWORD"));
     }
 
     #[test]

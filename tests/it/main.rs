@@ -4,4 +4,6 @@
 mod support;
 
 mod cli_basics;
+mod coreweave_provider;
+mod coreweave_sdk;
 mod local_provider;

@@ -211,6 +211,28 @@ impl CoreweaveError {
                 }
             }
         }
+        // tonic reports a non-gRPC answer (a proxy's or load balancer's error page) as an
+        // INTERNAL/UNKNOWN protocol error naming the HTTP status; classify it like gRPC's
+        // HTTP-to-status mapping would.
+        if matches!(code, tonic::Code::Internal | tonic::Code::Unknown)
+            && let Some(http) = http_status_in(status.message())
+        {
+            err.kind = match http {
+                401 => ErrorKind::Unauthenticated,
+                403 => ErrorKind::PermissionDenied,
+                404 => ErrorKind::Unimplemented,
+                429 | 502 | 503 | 504 => ErrorKind::Unavailable,
+                _ => err.kind,
+            };
+            err.message = format!(
+                "the server answered HTTP {http} instead of gRPC (a proxy, or not the Sandbox \
+                 API?)"
+            );
+        }
+        // tonic's own client-side deadline surfaces as CANCELLED "Timeout expired".
+        if code == tonic::Code::Cancelled && status.message().contains("Timeout expired") {
+            err.kind = ErrorKind::DeadlineExceeded;
+        }
         // Reasons refine the code where the SDK does the same.
         match err.reason.as_deref() {
             Some(REASON_SANDBOX_NOT_FOUND | REASON_FILE_NOT_FOUND) => {
@@ -292,6 +314,13 @@ impl CoreweaveError {
             _ => None,
         }
     }
+}
+
+/// The HTTP status in tonic's "… while receiving response with status: 503 …" messages.
+fn http_status_in(message: &str) -> Option<u16> {
+    let rest = &message[message.find("with status: ")? + "with status: ".len()..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok().filter(|s| (100..600).contains(s))
 }
 
 fn kind_of(code: tonic::Code) -> ErrorKind {
@@ -527,6 +556,25 @@ mod tests {
         let s =
             tonic::Status::with_details(tonic::Code::NotFound, "x", foreign.encode_to_vec().into());
         assert!(CoreweaveError::from_status("ReadFile", &s).reason.is_none());
+    }
+
+    #[test]
+    fn http_error_pages_are_classified_by_status() {
+        let s = tonic::Status::internal(
+            "protocol error: received message with invalid compression flag: 123 (valid flags \
+             are 0 and 1) while receiving response with status: 503 Service Unavailable",
+        );
+        let e = CoreweaveError::from_status("ListSandboxes", &s);
+        assert_eq!(e.kind, ErrorKind::Unavailable);
+        assert!(e.is_retryable());
+        assert!(e.to_string().contains("HTTP 503"), "{e}");
+        let s = tonic::Status::unknown("… while receiving response with status: 401 Unauthorized");
+        assert!(CoreweaveError::from_status("GetSandbox", &s).is_auth());
+        let s = tonic::Status::cancelled("Timeout expired");
+        assert_eq!(
+            CoreweaveError::from_status("Exec", &s).kind,
+            ErrorKind::DeadlineExceeded
+        );
     }
 
     #[test]
