@@ -157,8 +157,9 @@ impl CoreweaveClient {
         &self.auth
     }
 
-    /// The generated client on the shared channel (created lazily: it needs a runtime).
-    fn grpc(&self) -> SandboxServiceClient<Channel> {
+    /// The generated client on the shared channel, for RPCs without a wrapper here (StreamExec,
+    /// snapshots). Pair it with [`Self::authorized`]. Created lazily: it needs a runtime.
+    pub fn grpc(&self) -> SandboxServiceClient<Channel> {
         let channel = self
             .channel
             .get_or_init(|| self.endpoint.connect_lazy())
@@ -166,6 +167,11 @@ impl CoreweaveClient {
         SandboxServiceClient::new(channel)
             .max_decoding_message_size(MAX_MESSAGE)
             .max_encoding_message_size(MAX_MESSAGE)
+    }
+
+    /// A request carrying the auth metadata.
+    pub fn authorized<T>(&self, msg: T) -> tonic::Request<T> {
+        self.request(msg, None)
     }
 
     fn request<T>(&self, msg: T, deadline: Option<Duration>) -> tonic::Request<T> {
@@ -304,15 +310,7 @@ impl CoreweaveClient {
                 show_terminated,
                 ..Default::default()
             };
-            let page = self
-                .unary(
-                    "ListSandboxes",
-                    msg,
-                    LIST_PAGE_DEADLINE.min(left),
-                    Retry::Idempotent,
-                    |mut c, r| async move { c.list_sandboxes(r).await },
-                )
-                .await?;
+            let page = self.list_page(msg, LIST_PAGE_DEADLINE.min(left)).await?;
             out.extend(page.sandboxes);
             if page.next_page_token.is_empty() {
                 return Ok(out);
@@ -331,6 +329,22 @@ impl CoreweaveClient {
             ErrorKind::Other,
             format!("more than {MAX_PAGES} pages; narrow the tags"),
         ))
+    }
+
+    /// One ListSandboxes page, as asked.
+    pub async fn list_page(
+        &self,
+        req: pb::ListSandboxesRequest,
+        deadline: Duration,
+    ) -> Result<pb::ListSandboxesResponse, CoreweaveError> {
+        self.unary(
+            "ListSandboxes",
+            req,
+            deadline,
+            Retry::Idempotent,
+            |mut c, r| async move { c.list_sandboxes(r).await },
+        )
+        .await
     }
 
     /// DeleteSandbox with a grace period (0 = kill now). `Ok(None)` when the sandbox is gone

@@ -4,6 +4,7 @@
 mod support;
 
 mod cli_basics;
+mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
 mod local_provider;
