@@ -41,7 +41,7 @@ pub use lifecycle::{Entry, Phase};
 pub const SERVICE: &str = "coreweave.sandbox.v1.SandboxService";
 
 /// The image CoreWeave workers run; mapped by [`image_profile`].
-pub const DEVIN_CLI_IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
+pub const DEVIN_CLI_IMAGE: &str = crate::provider::coreweave::DEFAULT_IMAGE;
 
 /// What a container image means for the local sandbox behind it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -60,6 +60,8 @@ pub struct ImageProfile {
 /// match, nothing else needs to change.
 pub fn image_profile(image: &str) -> ImageProfile {
     match image {
+        // The fake CLI's hook: e.g. `ro_binds: [(<host dir with devin>, "/opt/devin/bin")]`,
+        // `extra_path: ["/opt/devin/bin"]`.
         DEVIN_CLI_IMAGE => ImageProfile::default(),
         _ => ImageProfile::default(),
     }
