@@ -591,3 +591,60 @@ async fn next_log_chunk(mut st: LogState) -> Option<(Result<Bytes, CoreweaveErro
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(url: &str, attempts: u32) -> CoreweaveClient {
+        CoreweaveClient::new(
+            parse_base_url(url).unwrap(),
+            Auth::ApiKey(crate::secrets::Secret::new("cw-test-key-000000")),
+            ClientOptions {
+                connect_timeout: Duration::from_secs(2),
+                retry: RetryPolicy {
+                    attempts,
+                    base: Duration::from_millis(10),
+                    cap: Duration::from_millis(20),
+                    retry_after_cap: Duration::from_secs(1),
+                },
+            },
+        )
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn unreachable_endpoints_are_unavailable_for_tls_and_plaintext() {
+        // Port 1 on loopback refuses connections: no network needed.
+        for url in ["https://127.0.0.1:1", "http://127.0.0.1:1"] {
+            let c = client(url, 2);
+            let err = c.get_sandbox("sb-1").await.unwrap_err();
+            assert_eq!(err.kind, ErrorKind::Unavailable, "{url}: {err}");
+            assert!(
+                err.hint()
+                    .unwrap_or_default()
+                    .contains("CWSANDBOX_BASE_URL")
+            );
+            assert!(!err.to_string().contains("cw-test-key-000000"));
+        }
+    }
+
+    #[tokio::test]
+    async fn oversized_files_are_refused_before_sending() {
+        let c = client("http://127.0.0.1:1", 1);
+        let err = c
+            .write_file("sb-1", "/big", Bytes::from(vec![0u8; MAX_FILE + 1]))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Invalid);
+        assert!(err.to_string().contains("32 MiB"), "{err}");
+    }
+
+    #[test]
+    fn debug_never_shows_the_key() {
+        // No runtime needed: the channel opens on the first call.
+        let c = client("https://api.cwsandbox.com", 1);
+        let text = format!("{c:?}");
+        assert!(text.contains("api.cwsandbox.com") && !text.contains("cw-test-key-000000"));
+    }
+}
