@@ -94,6 +94,16 @@ fn official_sdk_runs_the_guide_flow_with_an_api_key() {
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
     let key = emu.env_value("CWSANDBOX_API_KEY");
+    // The base URL is the emulator's own, without a path; `emulator env` exports both.
+    assert_eq!(emu.env_value("CWSANDBOX_BASE_URL"), emu.base_url);
+    let exported = env.run(&["emulator", "env"]);
+    exported.ok();
+    assert!(
+        exported.stdout.contains("CWSANDBOX_BASE_URL")
+            && exported.stdout.contains("CWSANDBOX_API_KEY"),
+        "{}",
+        exported.stdout
+    );
     let (stdout, stderr) = run_sdk(&env);
     let done = steps(&stdout);
     for step in [
