@@ -92,6 +92,20 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
         if let Some(e) = cause.downcast_ref::<ConfigError>() {
             return (Code::Usage, Some(e.hint().to_string()));
         }
+        // A provider's API failure (ProviderError::Api is transparent, so the ApiError itself
+        // is not in the chain).
+        if let Some(outposts::provider::ProviderError::Api(e)) =
+            cause.downcast_ref::<outposts::provider::ProviderError>()
+        {
+            return (
+                if e.is_auth() {
+                    Code::Auth
+                } else {
+                    Code::Failure
+                },
+                e.hint(),
+            );
+        }
         if let Some(e) = cause.downcast_ref::<ApiError>() {
             return (
                 if e.is_auth() {

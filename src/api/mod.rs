@@ -3,5 +3,6 @@
 pub mod http;
 
 pub use http::{ApiError, ApiRequest, ApiResponse, HttpClient, HttpOptions, Service};
+pub mod coreweave;
 pub mod devin_types;
 pub mod emulator;

@@ -1,19 +1,83 @@
 //! Local sandboxes behind the emulated Daytona and CoreWeave APIs.
+//!
+//! Both halves create real local sandboxes (bubblewrap, see [`crate::provider::local`]) in
+//! `<data_dir>/sandboxes`, so a session's shell, files and processes are real. The CoreWeave half
+//! can expose extra host files (e.g. a fake `devin` CLI) per sandbox with
+//! [`LocalProvider::create_with`] and `SandboxOptions`.
 
 use std::path::{Path, PathBuf};
 
+use crate::provider::local::{LocalOptions, LocalProvider};
+
 pub struct Sandboxes {
     pub root: PathBuf,
+    provider: LocalProvider,
 }
 
 impl Sandboxes {
+    /// Sandboxes under `root`. Unisolated mode follows `OUTPOSTS_LOCAL_UNISOLATED` of the
+    /// emulator's environment; without bubblewrap and without it, creating a sandbox fails with
+    /// an error naming the package.
     pub fn new(root: &Path) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(root)?;
+        let opts = LocalOptions {
+            allow_unisolated: std::env::var("OUTPOSTS_LOCAL_UNISOLATED")
+                .is_ok_and(|v| matches!(v.trim(), "1" | "true" | "yes" | "on")),
+            // Sandbox processes of an emulator are test fixtures: stop them promptly.
+            stop_grace: std::time::Duration::from_secs(2),
+            ..LocalOptions::default()
+        };
+        Self::with_options(root, opts)
+    }
+
+    pub fn with_options(root: &Path, opts: LocalOptions) -> anyhow::Result<Self> {
+        let provider = LocalProvider::new(root, opts)?;
         Ok(Sandboxes {
-            root: root.to_path_buf(),
+            root: provider.root().to_path_buf(),
+            provider,
         })
     }
 
-    /// Stop every sandbox process (the emulator is exiting).
-    pub async fn shutdown(&self) {}
+    /// The provider every emulated sandbox lives in.
+    pub fn provider(&self) -> &LocalProvider {
+        &self.provider
+    }
+
+    /// Stop every sandbox process (the emulator is exiting). Files stay on disk.
+    pub async fn shutdown(&self) {
+        self.provider.stop_all().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::{ExecRequest, Provider, SandboxSpec, SandboxState, Source};
+
+    #[tokio::test]
+    async fn shutdown_leaves_nothing_running_and_keeps_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let sb = Sandboxes::new(&dir.path().join("sandboxes")).unwrap();
+        let p = sb.provider();
+        let mut spec = SandboxSpec::new("emu-worker", Source::Default);
+        spec.command = Some(vec!["sleep".into(), "60".into()]);
+        let s = p.create(&spec).await.unwrap();
+        let out = p
+            .exec(
+                &s.id,
+                &ExecRequest::shell("echo kept > /workspace/f; nohup sleep 60 >/dev/null 2>&1 &"),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out.exit_code, 0, "{}", out.stderr);
+        assert!(!p.processes(&s.id).unwrap().is_empty());
+        sb.shutdown().await;
+        assert!(p.processes(&s.id).unwrap().is_empty());
+        let info = p.get(&s.id).await.unwrap().unwrap();
+        assert_eq!(info.state, SandboxState::Stopped);
+        assert_eq!(
+            p.read_file(&s.id, "/workspace/f").await.unwrap().unwrap(),
+            b"kept\n"
+        );
+        p.delete(&s.id).await.unwrap();
+    }
 }

@@ -13,6 +13,9 @@ use serde::Serialize;
 
 use crate::secrets::Secret;
 
+pub mod coreweave;
+pub mod local;
+
 /// Which provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]

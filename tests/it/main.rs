@@ -4,4 +4,8 @@
 mod support;
 
 mod cli_basics;
+mod coreweave_emulator;
+mod coreweave_provider;
+mod coreweave_sdk;
 mod generated;
+mod local_provider;

@@ -1,0 +1,225 @@
+//! `outposts orchestrator run|status`.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use super::Ctx;
+use crate::api::devin::DevinClient;
+use crate::env;
+use crate::error::{CliError, ExitStatus};
+use crate::orchestrator::plan::Limits;
+use crate::orchestrator::remote::LaunchMode;
+use crate::orchestrator::run::{Orchestrator, RunOptions};
+use crate::orchestrator::state::StateDir;
+use crate::provider::{self, ProviderKind, Resources, Source};
+use crate::secrets::Secret;
+
+const AFTER_HELP: &str = "\
+Examples:
+  outposts orchestrator run                          # Daytona, settings from .env
+  outposts orchestrator run --provider local         # sandboxes on this machine
+  outposts orchestrator run --metrics-addr 127.0.0.1:9464 --log-format json
+  outposts orchestrator status --json
+
+Notes:
+  One orchestrator per STATE_DIR (a second exits 2). SIGTERM/SIGINT stop claiming and exit
+  within 30 s, leaving sandboxes and remotes running; the next start reattaches. A second
+  signal exits at once. Several replicas may serve one outpost, each with its own STATE_DIR.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: OrchestratorCommand,
+}
+
+impl Args {
+    pub fn is_daemon(&self) -> bool {
+        matches!(self.command, OrchestratorCommand::Run(_))
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OrchestratorCommand {
+    /// Serve the outpost's queue: one sandbox per session, until SIGTERM.
+    Run(RunArgs),
+    /// Show this instance's identity, cursor age and the sessions it holds.
+    Status(StatusArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Where sessions run [default: OUTPOSTS_PROVIDER or daytona].
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderKind>,
+    /// How the session is served inside the sandbox.
+    #[arg(long, value_enum, default_value_t = LaunchMode::Remote)]
+    pub launch: LaunchMode,
+    /// Outpost id [default: OUTPOST_ID].
+    #[arg(long)]
+    pub outpost: Option<String>,
+    /// Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5].
+    #[arg(long)]
+    pub max_concurrent_sessions: Option<u32>,
+    /// Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default].
+    #[arg(long)]
+    pub snapshot: Option<String>,
+    /// Image new sandboxes start from, instead of a snapshot.
+    #[arg(long, conflicts_with = "snapshot")]
+    pub image: Option<String>,
+    /// Serve Prometheus `/metrics` and `/healthz` here (off by default).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+    /// Seconds a new sandbox is safe from the janitor.
+    #[arg(long, default_value = "300", value_parser = crate::config::parse_duration)]
+    pub janitor_grace: Duration,
+    /// Longest wait for a sandbox to start.
+    #[arg(long, default_value = "300", value_parser = crate::config::parse_duration)]
+    pub ready_timeout: Duration,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Outpost id [default: OUTPOST_ID].
+    #[arg(long)]
+    pub outpost: Option<String>,
+}
+
+pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
+    match args.command {
+        OrchestratorCommand::Run(a) => run_cmd(ctx, a).await,
+        OrchestratorCommand::Status(a) => status(ctx, a).await,
+    }
+}
+
+fn outpost_id(ctx: &Ctx, flag: Option<String>) -> Result<String> {
+    let mut config = ctx.config.clone();
+    config.set_flag(&env::OUTPOST_ID, flag);
+    Ok(config.require(&env::OUTPOST_ID, "pass --outpost, set OUTPOST_ID, or run `outposts connect`")?.value)
+}
+
+/// Build `RunOptions` from flags and configuration.
+pub fn run_options(ctx: &Ctx, a: &RunArgs, kind: ProviderKind, outpost: String, acceptor: String) -> Result<RunOptions> {
+    let c = &ctx.config;
+    let mut config = c.clone();
+    config.set_flag(&env::MAX_CONCURRENT_SESSIONS, a.max_concurrent_sessions.map(|n| n.to_string()));
+    let cap = config.positive(&env::MAX_CONCURRENT_SESSIONS)?.unwrap_or(5) as usize;
+    let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
+        (Some(img), _, _) => Source::Image(img.clone()),
+        (None, Some(s), _) => Source::Snapshot(s.clone()),
+        (None, None, Some(s)) => Source::Snapshot(s),
+        (None, None, None) if kind == ProviderKind::Daytona => Source::Snapshot(crate::commands::snapshot::default_snapshot_name()),
+        _ => Source::Default,
+    };
+    let repos = config.value(&env::REPOS).map(|r| r.split([',', ' ', '\n']).filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_string()).collect()).unwrap_or_default();
+    Ok(RunOptions {
+        outpost_id: outpost,
+        acceptor_id: acceptor,
+        limits: Limits {
+            cap,
+            renew_margin: config.duration(&env::CLAIM_RENEW_MARGIN)?.unwrap_or(Duration::from_secs(60)).as_secs_f64(),
+            ..Limits::default()
+        },
+        reconcile_interval: config.duration(&env::RECONCILE_INTERVAL)?.unwrap_or(Duration::from_secs(30)),
+        janitor_interval: config.duration(&env::JANITOR_INTERVAL)?.unwrap_or(Duration::from_secs(60)),
+        janitor_grace: a.janitor_grace,
+        launch: a.launch,
+        source,
+        resources: Resources::default(),
+        workdir: config.value(&env::WORKDIR).unwrap_or_else(|| "/home/daytona/workspace".into()),
+        windows_workdir: config.value(&env::WINDOWS_WORKDIR).unwrap_or_else(|| "C:\\repos".into()),
+        repos,
+        git_username: config.value(&env::GIT_USERNAME).unwrap_or_else(|| "x-access-token".into()),
+        git_token: config.value(&env::GIT_TOKEN).map(Secret::new),
+        chrome_path: config.value(&env::DEVIN_CHROME_PATH),
+        windows_chrome_path: config.value(&env::DEVIN_WINDOWS_CHROME_PATH),
+        static_base: config.url(&env::DEVIN_WORKER_STATIC_BASE_URL)?.unwrap_or_default(),
+        gateway_fallback: config.value(&env::DEVIN_OUTPOST_GATEWAY_URL),
+        ready_timeout: a.ready_timeout,
+    })
+}
+
+async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
+    let kind = match a.provider {
+        Some(k) => k,
+        None => ctx.config.parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?.unwrap_or(ProviderKind::Daytona),
+    };
+    let outpost = outpost_id(ctx, a.outpost.clone())?;
+    let http = ctx.http()?;
+    let devin = DevinClient::from_config(&ctx.config, http.clone())?;
+    let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
+    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
+    let _lock = state_dir.lock()?;
+    let outpost_state = state_dir.outpost(&outpost)?;
+    let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
+    let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
+    let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
+    if let Some(addr) = a.metrics_addr {
+        let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
+        ctx.printer.note(&format!("metrics on http://{bound}/metrics"));
+    }
+    ctx.printer.note(&format!("orchestrator for outpost {outpost} on {kind} (acceptor {acceptor}); Ctrl-C to stop"));
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let printer = ctx.printer.clone();
+    tokio::spawn(async move {
+        super::emulator::wait_for_signal().await;
+        printer.note("stopping: no new claims; sandboxes and remotes keep running (send the signal again to exit now)");
+        let _ = tx.send(true);
+        super::emulator::wait_for_signal().await;
+        std::process::exit(130);
+    });
+    orch.run(rx).await?;
+    ctx.printer.note("orchestrator stopped");
+    Ok(ExitStatus::Success)
+}
+
+async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
+    let outpost = outpost_id(ctx, a.outpost)?;
+    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
+    let o = state_dir.outpost(&outpost)?;
+    let running = state_dir.is_locked();
+    let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id")).ok().map(|s| s.trim().to_string());
+    let Some(acceptor) = acceptor else {
+        return Err(CliError::usage(
+            format!("no orchestrator state for outpost {outpost} in {}", state_dir.root().display()),
+            Some("start one with `outposts orchestrator run`, or point STATE_DIR at its state dir".to_string()),
+        )
+        .into());
+    };
+    let cursor_age = o.cursor().map(|(_, age)| age);
+    let snapshot = o.status().unwrap_or_else(|| serde_json::json!({}));
+    let sessions = snapshot.get("sessions").cloned().unwrap_or_else(|| serde_json::json!([]));
+    let doc = serde_json::json!({
+        "outpost_id": outpost,
+        "acceptor_id": acceptor,
+        "running": running,
+        "pid": snapshot.get("pid"),
+        "state_dir": state_dir.root(),
+        "cursor_age_seconds": cursor_age,
+        "status_updated_at": snapshot.get("updated_at"),
+        "sessions": sessions,
+    });
+    ctx.printer.result(&doc, || {
+        let mut out = format!(
+            "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
+            if running { "yes" } else { "no" },
+            cursor_age.map(|a| format!("{a:.0}s")).unwrap_or_else(|| "no cursor".into())
+        );
+        let list = sessions.as_array().cloned().unwrap_or_default();
+        if list.is_empty() {
+            out.push_str("sessions     none held\n");
+        } else {
+            out.push_str(&format!("{:<40} {:<20} {:<14} {}\n", "SESSION", "STATUS", "REMOTE", "SANDBOX"));
+            for s in list {
+                let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+                out.push_str(&format!("{:<40} {:<20} {:<14} {}\n", f("session_id"), f("session_status"), f("remote"), f("sandbox_id")));
+            }
+        }
+        out
+    });
+    Ok(ExitStatus::Success)
+}

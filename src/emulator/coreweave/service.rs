@@ -1,0 +1,394 @@
+//! The SandboxService RPCs: lifecycle here, data-plane calls in [`super::data`]. Methods not
+//! implemented (ConnectSandbox, templates, snapshots, purge) answer UNIMPLEMENTED, which is what
+//! the official SDK expects for ConnectSandbox (it then uses these gateway calls).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use prost::Message;
+use tonic::{Request, Response, Status, Streaming};
+
+use super::data;
+use super::lifecycle::{self, Entry, Phase, not_found, observe, to_pb};
+use crate::api::coreweave::error::{
+    BAD_REQUEST_TYPE, BadRequest, ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorInfo, FieldViolation,
+    REASON_INVALID_REQUEST, REASON_REQUEST_ID_CONFLICT, RpcStatus, status_with_reason,
+};
+use crate::api::coreweave::pb;
+use crate::api::coreweave::pb::sandbox_service_server::SandboxService;
+use crate::emulator::AppState;
+use crate::secrets::Secret;
+
+const MAX_LIFETIME_SECS: i32 = 30 * 24 * 3600;
+const DEFAULT_PAGE: usize = 100;
+const MAX_PAGE: usize = 1000;
+
+pub struct EmuService {
+    pub(super) shared: AppState,
+}
+
+impl EmuService {
+    pub fn new(shared: AppState) -> Self {
+        EmuService { shared }
+    }
+}
+
+/// INVALID_ARGUMENT with a `BadRequest` field violation and an `ErrorInfo`, as the backend.
+pub(super) fn invalid(field: &str, description: impl Into<String>) -> Status {
+    let description = description.into();
+    let message = format!("{field}: {description}");
+    let details = RpcStatus {
+        code: tonic::Code::InvalidArgument as i32,
+        message: message.clone(),
+        details: vec![
+            prost_types::Any {
+                type_url: ERROR_INFO_TYPE.into(),
+                value: ErrorInfo {
+                    reason: REASON_INVALID_REQUEST.into(),
+                    domain: ERROR_DOMAIN.into(),
+                    metadata: BTreeMap::new(),
+                }
+                .encode_to_vec(),
+            },
+            prost_types::Any {
+                type_url: BAD_REQUEST_TYPE.into(),
+                value: BadRequest {
+                    field_violations: vec![FieldViolation {
+                        field: field.into(),
+                        description,
+                    }],
+                }
+                .encode_to_vec(),
+            },
+        ],
+    };
+    Status::with_details(
+        tonic::Code::InvalidArgument,
+        message,
+        details.encode_to_vec().into(),
+    )
+}
+
+/// Check a create request; returns the primary container.
+fn validate(sandbox: Option<&pb::Sandbox>) -> Result<(pb::SandboxSpec, pb::Container), Status> {
+    let sandbox = sandbox.ok_or_else(|| invalid("sandbox", "is required"))?;
+    let spec = sandbox
+        .spec
+        .clone()
+        .ok_or_else(|| invalid("sandbox.spec", "is required"))?;
+    if spec.containers.is_empty() {
+        return Err(invalid(
+            "sandbox.spec.containers",
+            "needs at least one container",
+        ));
+    }
+    if spec.containers.len() > 1 {
+        return Err(invalid(
+            "sandbox.spec.containers",
+            "the emulator runs one container per sandbox",
+        ));
+    }
+    let container = spec.containers[0].clone();
+    if container.image.trim().is_empty() {
+        return Err(invalid("sandbox.spec.containers[0].image", "is required"));
+    }
+    if !(0..=MAX_LIFETIME_SECS).contains(&spec.max_lifetime_seconds) {
+        return Err(invalid(
+            "sandbox.spec.max_lifetime_seconds",
+            format!("must be between 0 and {MAX_LIFETIME_SECS}"),
+        ));
+    }
+    for (i, f) in container.files.iter().enumerate() {
+        if !f.path.starts_with('/') {
+            return Err(invalid(
+                &format!("sandbox.spec.containers[0].files[{i}].path"),
+                "must be an absolute path",
+            ));
+        }
+    }
+    Ok((spec, container))
+}
+
+#[tonic::async_trait]
+impl SandboxService for EmuService {
+    async fn create_sandbox(
+        &self,
+        request: Request<pb::CreateSandboxRequest>,
+    ) -> Result<Response<pb::Sandbox>, Status> {
+        let req = request.into_inner();
+        let (spec, mut container) = validate(req.sandbox.as_ref())?;
+        let display_name = req
+            .sandbox
+            .as_ref()
+            .map(|s| s.display_name.clone())
+            .unwrap_or_default();
+        if container.name.is_empty() {
+            container.name = "main".into();
+        }
+        let fingerprint = req
+            .sandbox
+            .as_ref()
+            .map(|s| s.encode_to_vec())
+            .unwrap_or_default();
+        let cw = &self.shared.coreweave;
+        let mut st = cw.lock();
+        if !req.request_id.is_empty()
+            && let Some((id, fp)) = st.request_ids.get(&req.request_id).cloned()
+        {
+            if fp != fingerprint {
+                return Err(status_with_reason(
+                    tonic::Code::AlreadyExists,
+                    format!(
+                        "request_id {} was already used for a different sandbox ({id})",
+                        req.request_id
+                    ),
+                    REASON_REQUEST_ID_CONFLICT,
+                    BTreeMap::from([("sandbox_id".to_string(), id.clone())]),
+                    None,
+                ));
+            }
+            // A retry of the same creation: the same sandbox.
+            return st
+                .sandboxes
+                .get(&id)
+                .map(|e| Response::new(to_pb(e)))
+                .ok_or_else(|| not_found(&id));
+        }
+        // Secret-store references resolve to values provisioned in the emulator.
+        let mut secrets: BTreeMap<String, Secret> = BTreeMap::new();
+        for store in &container.secret_stores {
+            for m in &store.secrets {
+                let env_var = if m.env_var.is_empty() {
+                    m.path.clone()
+                } else {
+                    m.env_var.clone()
+                };
+                match st.secrets.get(&(store.store_name.clone(), m.path.clone())) {
+                    Some(v) => {
+                        secrets.insert(env_var, v.clone());
+                    }
+                    None => {
+                        return Err(status_with_reason(
+                            tonic::Code::FailedPrecondition,
+                            format!(
+                                "secret {} is not provisioned in store {} (emulator: PUT \
+                                 /_emulator/coreweave/secrets with {{\"store\",\"path\",\"value\"}})",
+                                m.path, store.store_name
+                            ),
+                            "CWSANDBOX_SECRET_STORE_NOT_PROVISIONED",
+                            BTreeMap::from([
+                                ("store_name".to_string(), store.store_name.clone()),
+                                ("path".to_string(), m.path.clone()),
+                            ]),
+                            None,
+                        ));
+                    }
+                }
+            }
+        }
+        let id = cw.next_id(&mut st);
+        let ops = Arc::new(tokio::sync::Mutex::new(()));
+        let guard = ops
+            .clone()
+            .try_lock_owned()
+            .map_err(|_| Status::internal("a fresh lock is already held"))?;
+        let entry = Entry {
+            id: id.clone(),
+            spec: spec.clone(),
+            display_name,
+            phase: Phase::Creating,
+            local_id: None,
+            container_name: container.name.clone(),
+            create_time: SystemTime::now(),
+            start_time: None,
+            end_time: None,
+            containers: Vec::new(),
+            ops,
+        };
+        let body = to_pb(&entry);
+        st.sandboxes.insert(id.clone(), entry);
+        if !req.request_id.is_empty() {
+            st.request_ids
+                .insert(req.request_id.clone(), (id.clone(), fingerprint));
+        }
+        drop(st);
+        let (local_spec, extra) = lifecycle::local_spec(&id, &container, secrets);
+        let lifetime = (spec.max_lifetime_seconds > 0)
+            .then(|| Duration::from_secs(spec.max_lifetime_seconds as u64));
+        lifecycle::spawn_create(
+            self.shared.clone(),
+            id,
+            local_spec,
+            extra,
+            container.files.clone(),
+            lifetime,
+            guard,
+        );
+        Ok(Response::new(body))
+    }
+
+    async fn get_sandbox(
+        &self,
+        request: Request<pb::GetSandboxRequest>,
+    ) -> Result<Response<pb::Sandbox>, Status> {
+        let id = request.into_inner().sandbox_id;
+        if id.is_empty() {
+            return Err(invalid("sandbox_id", "is required"));
+        }
+        observe(&self.shared, &id).await.map(Response::new)
+    }
+
+    async fn list_sandboxes(
+        &self,
+        request: Request<pb::ListSandboxesRequest>,
+    ) -> Result<Response<pb::ListSandboxesResponse>, Status> {
+        let req = request.into_inner();
+        let offset: usize = if req.page_token.is_empty() {
+            0
+        } else {
+            req.page_token
+                .strip_prefix("o")
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| invalid("page_token", "is not a token this server issued"))?
+        };
+        let page_size = match req.page_size {
+            n if n < 0 => return Err(invalid("page_size", "must not be negative")),
+            0 => DEFAULT_PAGE,
+            n => (n as usize).min(MAX_PAGE),
+        };
+        let mut ids: Vec<(SystemTime, String)> = {
+            let st = self.shared.coreweave.lock();
+            st.sandboxes
+                .values()
+                .filter(|e| req.tags.iter().all(|t| e.spec.tags.contains(t)))
+                .map(|e| (e.create_time, e.id.clone()))
+                .collect()
+        };
+        ids.sort();
+        if req.sort_direction == pb::SortDirection::Descending as i32 {
+            ids.reverse();
+        }
+        let mut matching = Vec::new();
+        for (_, id) in ids {
+            let sb = match observe(&self.shared, &id).await {
+                Ok(sb) => sb,
+                Err(_) => continue,
+            };
+            let state = sb.status.as_ref().map(|s| s.state).unwrap_or(0);
+            let terminal = [
+                pb::State::Completed as i32,
+                pb::State::Failed as i32,
+                pb::State::Terminated as i32,
+            ]
+            .contains(&state);
+            if terminal && !req.show_terminated && req.state == 0 {
+                continue;
+            }
+            if req.state != 0 && req.state != state {
+                continue;
+            }
+            matching.push(sb);
+        }
+        let total = matching.len();
+        let sandboxes: Vec<pb::Sandbox> =
+            matching.into_iter().skip(offset).take(page_size).collect();
+        let next = offset + sandboxes.len();
+        Ok(Response::new(pb::ListSandboxesResponse {
+            sandboxes,
+            next_page_token: if next < total {
+                format!("o{next}")
+            } else {
+                String::new()
+            },
+        }))
+    }
+
+    async fn delete_sandbox(
+        &self,
+        request: Request<pb::DeleteSandboxRequest>,
+    ) -> Result<Response<pb::DeleteSandboxResponse>, Status> {
+        let req = request.into_inner();
+        if req.grace_period_seconds < 0 {
+            return Err(invalid("grace_period_seconds", "must not be negative"));
+        }
+        let id = req.sandbox_id;
+        // Observe first so a main process that already finished is recorded as such.
+        match observe(&self.shared, &id).await {
+            Ok(_) => {}
+            Err(s) if s.code() == tonic::Code::NotFound && req.allow_missing => {
+                return Ok(Response::new(pb::DeleteSandboxResponse::default()));
+            }
+            Err(s) => return Err(s),
+        }
+        let start = {
+            let mut st = self.shared.coreweave.lock();
+            let e = st.sandboxes.get_mut(&id).ok_or_else(|| not_found(&id))?;
+            match e.phase {
+                Phase::Creating | Phase::Running => {
+                    e.phase = Phase::Terminating;
+                    true
+                }
+                // Already going or gone: deleting again changes nothing.
+                _ => false,
+            }
+        };
+        if start {
+            let shared = self.shared.clone();
+            let grace = Duration::from_secs(req.grace_period_seconds as u64);
+            let id2 = id.clone();
+            tokio::spawn(async move {
+                lifecycle::finish_delete(&shared, &id2, grace, String::new()).await;
+            });
+        }
+        let st = self.shared.coreweave.lock();
+        let sandbox = st.sandboxes.get(&id).map(to_pb);
+        Ok(Response::new(pb::DeleteSandboxResponse {
+            sandbox,
+            file_system_snapshot_ids: Vec::new(),
+        }))
+    }
+
+    async fn exec(
+        &self,
+        request: Request<pb::ExecRequest>,
+    ) -> Result<Response<pb::ExecResponse>, Status> {
+        data::exec(&self.shared, request).await.map(Response::new)
+    }
+
+    async fn stream_exec(
+        &self,
+        request: Request<Streaming<pb::ExecStreamRequest>>,
+    ) -> Result<Response<tonic::codegen::BoxStream<pb::ExecStreamResponse>>, Status> {
+        data::stream_exec(&self.shared, request)
+            .await
+            .map(Response::new)
+    }
+
+    async fn stream_logs(
+        &self,
+        request: Request<pb::StreamLogsRequest>,
+    ) -> Result<Response<tonic::codegen::BoxStream<pb::LogEntry>>, Status> {
+        data::stream_logs(&self.shared, request.into_inner())
+            .await
+            .map(Response::new)
+    }
+
+    async fn write_file(
+        &self,
+        request: Request<pb::WriteFileRequest>,
+    ) -> Result<Response<pb::WriteFileResponse>, Status> {
+        data::write_file(&self.shared, request.into_inner())
+            .await
+            .map(|_| Response::new(pb::WriteFileResponse {}))
+    }
+
+    async fn read_file(
+        &self,
+        request: Request<pb::ReadFileRequest>,
+    ) -> Result<Response<pb::ReadFileResponse>, Status> {
+        data::read_file(&self.shared, request.into_inner())
+            .await
+            .map(|content| Response::new(pb::ReadFileResponse { content }))
+    }
+}
