@@ -4,3 +4,7 @@
 mod support;
 
 mod cli_basics;
+mod devin_admin;
+mod devin_queue;
+mod devin_remote;
+mod devin_watch;
