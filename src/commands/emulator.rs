@@ -150,13 +150,13 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         sweep_delay: a.sweep_delay,
     };
     let emulator = Emulator::start(opts).await.map_err(|e| {
-        CliError::usage(
-            format!("{e:#}"),
-            Some(
-                "another process may hold the port; pick one with --port (0 = any free port)"
-                    .to_string(),
-            ),
-        )
+        let message = format!("{e:#}");
+        let hint = if message.contains("emulator state") {
+            "move the --state file away to start with a fresh queue"
+        } else {
+            "another process may hold the port; pick one with --port (0 = any free port)"
+        };
+        CliError::usage(message, Some(hint.to_string()))
     })?;
     let info = emulator.info();
     let port = emulator.addr.port();

@@ -36,18 +36,66 @@ pub struct SessionArgs {
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Enqueue new sessions (what Devin does when a user starts one on the outpost).
+    #[command(after_help = NEW_HELP)]
     New(NewArgs),
     /// Every session the emulator knows.
+    #[command(after_help = LIST_HELP)]
     List(PortArgs),
     /// Put a session to sleep: its remote exits; the row leaves the queue once released.
+    #[command(after_help = SUSPEND_HELP)]
     Suspend(IdArgs),
     /// Wake a suspended session: it comes back as a pending `kind=resume` entry.
+    #[command(after_help = RESUME_HELP)]
     Resume(IdArgs),
     /// End a session for good.
+    #[command(after_help = TERMINATE_HELP)]
     Terminate(IdArgs),
     /// Give a session's remote a task (proof-file text or `sh: <command>`).
+    #[command(after_help = TASK_HELP)]
     Task(TaskArgs),
 }
+
+const NEW_HELP: &str = "\
+Examples:
+  outposts emulator session new
+  outposts emulator session new --count 3 --platform windows --sha 412f0e9b19
+  outposts emulator session new --status running          # brain-side running, not yet claimed
+  outposts emulator session new --task \"sh: uname -a\"
+  id=$(outposts emulator session new)                      # one id per line on stdout
+
+Scripting: --json prints a JSON array of the created sessions.";
+
+const LIST_HELP: &str = "\
+Examples:
+  outposts emulator session list
+  outposts emulator session list --json | jq '.[] | select(.session_status == \"running\")'";
+
+const SUSPEND_HELP: &str = "\
+Examples:
+  outposts emulator session suspend devin-0a1b…
+
+The remote is told to exit (0). The entry stays as pending+suspended until it is released (or its
+claim expires), then is swept after --sweep-delay and watchers see DELETED.";
+
+const RESUME_HELP: &str = "\
+Examples:
+  outposts emulator session resume devin-0a1b…
+
+Only a suspended session can be resumed; it is enqueued again with kind=resume and the next
+generation number.";
+
+const TERMINATE_HELP: &str = "\
+Examples:
+  outposts emulator session terminate devin-0a1b…
+
+The remote is told to exit (0); the entry is swept once released.";
+
+const TASK_HELP: &str = "\
+Examples:
+  outposts emulator session task devin-0a1b… \"Write the exact text proof-1 to /workspace/outpost-proof.txt and read the file back. Report its contents.\"
+  outposts emulator session task devin-0a1b… \"sh: git status\"
+
+Results (done/failed, output) show in `session list --json` under tasks.";
 
 #[derive(Debug, clap::Args)]
 pub struct NewArgs {

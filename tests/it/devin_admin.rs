@@ -293,3 +293,27 @@ fn state_survives_a_restart() {
     r.code(2);
     assert!(r.stderr.contains("emu-state.json"), "{}", r.stderr);
 }
+
+#[test]
+fn every_devin_command_has_examples_in_its_help() {
+    let env = TestEnv::new();
+    for cmd in [
+        vec!["queue"],
+        vec!["queue", "list"],
+        vec!["queue", "watch"],
+        vec!["emulator", "status"],
+        vec!["emulator", "session"],
+        vec!["emulator", "session", "new"],
+        vec!["emulator", "session", "list"],
+        vec!["emulator", "session", "suspend"],
+        vec!["emulator", "session", "resume"],
+        vec!["emulator", "session", "terminate"],
+        vec!["emulator", "session", "task"],
+    ] {
+        let mut args = cmd.clone();
+        args.push("--help");
+        let r = env.run(&args);
+        r.ok();
+        assert!(r.stdout.contains("Examples:"), "{cmd:?}: {}", r.stdout);
+    }
+}

@@ -444,3 +444,53 @@ fn missing_or_rejected_tokens_exit_4_with_the_connect_hint() {
     let r = env.run(&["queue", "watch", "--cursor", "djE6MQ=="]);
     r.code(4);
 }
+
+#[test]
+fn list_dedupes_with_later_pages_winning_and_stops_on_a_repeated_cursor() {
+    let (env, emu) = emu_env(&[]);
+    let entry = |id: &str, phase: &str| serde_json::json!({"metadata": {"session_id": id}, "status": {"phase": phase, "session_status": "pending"}});
+    let page1 = serde_json::json!({"items": [entry("devin-a", "pending"), entry("devin-b", "pending")], "cursor": "c1", "has_next_page": true, "total": 3});
+    let page2 = serde_json::json!({"items": [entry("devin-b", "claimed"), entry("devin-c", "pending")], "cursor": "c2", "has_next_page": false, "total": 3});
+    let rules = serde_json::json!([
+        {"path": "/opbeta/outposts/devins$", "nth": 1, "action": {"kind": "body", "body": page1.to_string()}},
+        {"path": "/opbeta/outposts/devins$", "nth": 2, "action": {"kind": "body", "body": page2.to_string()}},
+    ]);
+    block_on(emu.client().add_faults(&rules.to_string())).unwrap();
+    let r = env.run(&["queue", "list", "--json"]);
+    r.ok();
+    let items = r.json();
+    let got: Vec<(String, String)> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["metadata"]["session_id"].as_str().unwrap().to_string(),
+                e["status"]["phase"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("devin-a".into(), "pending".into()),
+            ("devin-b".into(), "claimed".into()),
+            ("devin-c".into(), "pending".into())
+        ]
+    );
+    let lists = list_requests(&emu);
+    assert!(lists[1].query.as_deref().unwrap().contains("cursor=c1"));
+
+    let stuck = serde_json::json!({"items": [entry("devin-a", "pending")], "cursor": "same", "has_next_page": true});
+    let rule = serde_json::json!({"path": "/opbeta/outposts/devins$", "times": 0, "action": {"kind": "body", "body": stuck.to_string()}});
+    block_on(emu.client().add_faults(&rule.to_string())).unwrap();
+    let before = list_requests(&emu).len();
+    let r = env.run(&["queue", "list"]);
+    r.code(1);
+    assert!(r.stderr.contains("does not advance"), "{}", r.stderr);
+    assert_eq!(
+        list_requests(&emu).len(),
+        before + 2,
+        "stops at the first repeat"
+    );
+}

@@ -166,8 +166,9 @@ while :; do
     run)
       printf %s "$a" | base64 -d > "$work/cmd.sh"
       echo "execute_tool shell $task"
-      (cd "$home_dir" && sh "$work/cmd.sh") >"$work/out" 2>&1 </dev/null
+      (cd "$home_dir" && sh "$work/cmd.sh") >"$work/full" 2>&1 </dev/null
       rc=$?
+      head -c 65536 "$work/full" > "$work/out"
       if [ "$rc" -eq 0 ]; then report "$task" ok 0; else report "$task" error "$rc"; fi ;;
     *)
       printf 'unknown instruction: %s\n' "$verb" > "$work/out"

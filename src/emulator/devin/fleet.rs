@@ -16,10 +16,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use super::state::{
-    ClaimResult, ListFilter, Queue, ReleaseResult, RowPhase, Scope, decode_cursor,
-    decode_outpost_cursor, encode_cursor,
-};
+use super::outposts::decode_outpost_cursor;
+use super::queue::{ClaimResult, ListFilter, ReleaseResult};
+use super::state::{Queue, RowPhase, Scope, decode_cursor, encode_cursor};
 use crate::emulator::AppState;
 
 pub fn routes() -> Router<AppState> {

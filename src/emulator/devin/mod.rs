@@ -31,6 +31,8 @@ mod admin;
 mod fleet;
 mod gateway;
 mod lifecycle;
+mod outposts;
+mod queue;
 pub mod remote;
 mod state;
 mod tasks;
