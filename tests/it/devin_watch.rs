@@ -264,3 +264,45 @@ fn malformed_and_unknown_events_are_skipped_or_passed_on() {
     assert!(r.stderr.contains("not JSON"), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"));
 }
+
+#[test]
+fn a_stalled_stream_is_detected_by_the_read_timeout_and_reopened() {
+    let (mut env, emu) = emu_env(&["--keepalive", "30s"]);
+    env.set("OUTPOSTS_READ_TIMEOUT", "1");
+    let start = now_cursor(&emu);
+    let mut child = env
+        .cmd(&[
+            "queue", "watch", "--json", "--cursor", &start, "--limit", "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    let created = new_sessions(&emu, count(1));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the watch never recovered");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{err}");
+    assert_eq!(ids_of(&ndjson(&out)), created);
+    assert!(err.contains("stalled"), "{err}");
+}
