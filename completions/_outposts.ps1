@@ -60,6 +60,67 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every queued session of the outpost (all pages)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;queue;list' {
+            [CompletionResult]::new('--phase', '--phase', [CompletionResultType]::ParameterName, 'Only entries in this phase')
+            [CompletionResult]::new('--acceptor', '--acceptor', [CompletionResultType]::ParameterName, 'Only entries claimed by this acceptor id')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;queue;watch' {
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost to watch [default: OUTPOST_ID; every outpost when unset]')
+            [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Resume after this cursor (from a previous event or `queue list`)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Exit 0 after this many events')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--from-start', '--from-start', [CompletionResultType]::ParameterName, 'Replay the whole queue first instead of starting from now')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;queue;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every queued session of the outpost (all pages)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;queue;help;list' {
+            break
+        }
+        'outposts;queue;help;watch' {
+            break
+        }
+        'outposts;queue;help;help' {
             break
         }
         'outposts;emulator' {
@@ -80,6 +141,8 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Serve the emulated APIs on loopback until SIGINT/SIGTERM')
             [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print `export` lines that point every client at a running emulator')
+            [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Outposts and sessions of a running emulator')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -92,6 +155,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--claim-ttl', '--claim-ttl', [CompletionResultType]::ParameterName, 'Claim lifetime')
             [CompletionResult]::new('--max-stream', '--max-stream', [CompletionResultType]::ParameterName, 'Longest a watch stream stays open')
             [CompletionResult]::new('--keepalive', '--keepalive', [CompletionResultType]::ParameterName, 'Interval of keepalive comments on idle watch streams')
+            [CompletionResult]::new('--sweep-delay', '--sweep-delay', [CompletionResultType]::ParameterName, 'How long a released suspended/terminated session''s row lingers before it is swept')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
@@ -128,9 +192,208 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'outposts;emulator;session' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Enqueue new sessions (what Devin does when a user starts one on the outpost)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every session the emulator knows')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Put a session to sleep: its remote exits; the row leaves the queue once released')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Wake a suspended session: it comes back as a pending `kind=resume` entry')
+            [CompletionResult]::new('terminate', 'terminate', [CompletionResultType]::ParameterValue, 'End a session for good')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Give a session''s remote a task (proof-file text or `sh: <command>`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;emulator;session;new' {
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id or name [default: the emulator''s first outpost]')
+            [CompletionResult]::new('--platform', '--platform', [CompletionResultType]::ParameterName, 'linux, windows or macos')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'new or resume')
+            [CompletionResult]::new('--sha', '--sha', [CompletionResultType]::ParameterName, 'Pin `remote_binary_sha` (7–64 hex digits)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Initial session_status: pending, running, suspended or terminated')
+            [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'A task for the session''s remote')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many sessions (1–1000)')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this session id instead of a generated `devin-…` one')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;emulator;session;list' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;emulator;session;suspend' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;emulator;session;resume' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;emulator;session;terminate' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;emulator;session;task' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;emulator;session;help' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Enqueue new sessions (what Devin does when a user starts one on the outpost)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every session the emulator knows')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Put a session to sleep: its remote exits; the row leaves the queue once released')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Wake a suspended session: it comes back as a pending `kind=resume` entry')
+            [CompletionResult]::new('terminate', 'terminate', [CompletionResultType]::ParameterValue, 'End a session for good')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Give a session''s remote a task (proof-file text or `sh: <command>`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;emulator;session;help;new' {
+            break
+        }
+        'outposts;emulator;session;help;list' {
+            break
+        }
+        'outposts;emulator;session;help;suspend' {
+            break
+        }
+        'outposts;emulator;session;help;resume' {
+            break
+        }
+        'outposts;emulator;session;help;terminate' {
+            break
+        }
+        'outposts;emulator;session;help;task' {
+            break
+        }
+        'outposts;emulator;session;help;help' {
+            break
+        }
+        'outposts;emulator;status' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'outposts;emulator;help' {
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Serve the emulated APIs on loopback until SIGINT/SIGTERM')
             [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print `export` lines that point every client at a running emulator')
+            [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Outposts and sessions of a running emulator')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -138,6 +401,36 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;emulator;help;env' {
+            break
+        }
+        'outposts;emulator;help;session' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Enqueue new sessions (what Devin does when a user starts one on the outpost)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every session the emulator knows')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Put a session to sleep: its remote exits; the row leaves the queue once released')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Wake a suspended session: it comes back as a pending `kind=resume` entry')
+            [CompletionResult]::new('terminate', 'terminate', [CompletionResultType]::ParameterValue, 'End a session for good')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Give a session''s remote a task (proof-file text or `sh: <command>`)')
+            break
+        }
+        'outposts;emulator;help;session;new' {
+            break
+        }
+        'outposts;emulator;help;session;list' {
+            break
+        }
+        'outposts;emulator;help;session;suspend' {
+            break
+        }
+        'outposts;emulator;help;session;resume' {
+            break
+        }
+        'outposts;emulator;help;session;terminate' {
+            break
+        }
+        'outposts;emulator;help;session;task' {
+            break
+        }
+        'outposts;emulator;help;status' {
             break
         }
         'outposts;emulator;help;help' {
@@ -209,17 +502,57 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;help;queue' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every queued session of the outpost (all pages)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)')
+            break
+        }
+        'outposts;help;queue;list' {
+            break
+        }
+        'outposts;help;queue;watch' {
             break
         }
         'outposts;help;emulator' {
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Serve the emulated APIs on loopback until SIGINT/SIGTERM')
             [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Print `export` lines that point every client at a running emulator')
+            [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Outposts and sessions of a running emulator')
             break
         }
         'outposts;help;emulator;start' {
             break
         }
         'outposts;help;emulator;env' {
+            break
+        }
+        'outposts;help;emulator;session' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Enqueue new sessions (what Devin does when a user starts one on the outpost)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every session the emulator knows')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Put a session to sleep: its remote exits; the row leaves the queue once released')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Wake a suspended session: it comes back as a pending `kind=resume` entry')
+            [CompletionResult]::new('terminate', 'terminate', [CompletionResultType]::ParameterValue, 'End a session for good')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Give a session''s remote a task (proof-file text or `sh: <command>`)')
+            break
+        }
+        'outposts;help;emulator;session;new' {
+            break
+        }
+        'outposts;help;emulator;session;list' {
+            break
+        }
+        'outposts;help;emulator;session;suspend' {
+            break
+        }
+        'outposts;help;emulator;session;resume' {
+            break
+        }
+        'outposts;help;emulator;session;terminate' {
+            break
+        }
+        'outposts;help;emulator;session;task' {
+            break
+        }
+        'outposts;help;emulator;status' {
             break
         }
         'outposts;help;help-env' {

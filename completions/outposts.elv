@@ -56,6 +56,61 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand list 'List every queued session of the outpost (all pages)'
+            cand watch 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;queue;list'= {
+            cand --phase 'Only entries in this phase'
+            cand --acceptor 'Only entries claimed by this acceptor id'
+            cand --outpost 'Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;queue;watch'= {
+            cand --outpost 'Outpost to watch [default: OUTPOST_ID; every outpost when unset]'
+            cand --cursor 'Resume after this cursor (from a previous event or `queue list`)'
+            cand --limit 'Exit 0 after this many events'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --from-start 'Replay the whole queue first instead of starting from now'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;queue;help'= {
+            cand list 'List every queued session of the outpost (all pages)'
+            cand watch 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;queue;help;list'= {
+        }
+        &'outposts;queue;help;watch'= {
+        }
+        &'outposts;queue;help;help'= {
         }
         &'outposts;emulator'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -75,6 +130,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
             cand start 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
             cand env 'Print `export` lines that point every client at a running emulator'
+            cand session 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
+            cand status 'Outposts and sessions of a running emulator'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;emulator;start'= {
@@ -86,6 +143,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --claim-ttl 'Claim lifetime'
             cand --max-stream 'Longest a watch stream stays open'
             cand --keepalive 'Interval of keepalive comments on idle watch streams'
+            cand --sweep-delay 'How long a released suspended/terminated session''s row lingers before it is swept'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -120,14 +178,219 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'outposts;emulator;session'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand new 'Enqueue new sessions (what Devin does when a user starts one on the outpost)'
+            cand list 'Every session the emulator knows'
+            cand suspend 'Put a session to sleep: its remote exits; the row leaves the queue once released'
+            cand resume 'Wake a suspended session: it comes back as a pending `kind=resume` entry'
+            cand terminate 'End a session for good'
+            cand task 'Give a session''s remote a task (proof-file text or `sh: <command>`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;emulator;session;new'= {
+            cand --outpost 'Outpost id or name [default: the emulator''s first outpost]'
+            cand --platform 'linux, windows or macos'
+            cand --kind 'new or resume'
+            cand --sha 'Pin `remote_binary_sha` (7–64 hex digits)'
+            cand --status 'Initial session_status: pending, running, suspended or terminated'
+            cand --task 'A task for the session''s remote'
+            cand --count 'How many sessions (1–1000)'
+            cand --id 'Use this session id instead of a generated `devin-…` one'
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;emulator;session;list'= {
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;emulator;session;suspend'= {
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;emulator;session;resume'= {
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;emulator;session;terminate'= {
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;emulator;session;task'= {
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;emulator;session;help'= {
+            cand new 'Enqueue new sessions (what Devin does when a user starts one on the outpost)'
+            cand list 'Every session the emulator knows'
+            cand suspend 'Put a session to sleep: its remote exits; the row leaves the queue once released'
+            cand resume 'Wake a suspended session: it comes back as a pending `kind=resume` entry'
+            cand terminate 'End a session for good'
+            cand task 'Give a session''s remote a task (proof-file text or `sh: <command>`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;emulator;session;help;new'= {
+        }
+        &'outposts;emulator;session;help;list'= {
+        }
+        &'outposts;emulator;session;help;suspend'= {
+        }
+        &'outposts;emulator;session;help;resume'= {
+        }
+        &'outposts;emulator;session;help;terminate'= {
+        }
+        &'outposts;emulator;session;help;task'= {
+        }
+        &'outposts;emulator;session;help;help'= {
+        }
+        &'outposts;emulator;status'= {
+            cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'outposts;emulator;help'= {
             cand start 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
             cand env 'Print `export` lines that point every client at a running emulator'
+            cand session 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
+            cand status 'Outposts and sessions of a running emulator'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;emulator;help;start'= {
         }
         &'outposts;emulator;help;env'= {
+        }
+        &'outposts;emulator;help;session'= {
+            cand new 'Enqueue new sessions (what Devin does when a user starts one on the outpost)'
+            cand list 'Every session the emulator knows'
+            cand suspend 'Put a session to sleep: its remote exits; the row leaves the queue once released'
+            cand resume 'Wake a suspended session: it comes back as a pending `kind=resume` entry'
+            cand terminate 'End a session for good'
+            cand task 'Give a session''s remote a task (proof-file text or `sh: <command>`)'
+        }
+        &'outposts;emulator;help;session;new'= {
+        }
+        &'outposts;emulator;help;session;list'= {
+        }
+        &'outposts;emulator;help;session;suspend'= {
+        }
+        &'outposts;emulator;help;session;resume'= {
+        }
+        &'outposts;emulator;help;session;terminate'= {
+        }
+        &'outposts;emulator;help;session;task'= {
+        }
+        &'outposts;emulator;help;status'= {
         }
         &'outposts;emulator;help;help'= {
         }
@@ -193,14 +456,44 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;help;queue'= {
+            cand list 'List every queued session of the outpost (all pages)'
+            cand watch 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
+        }
+        &'outposts;help;queue;list'= {
+        }
+        &'outposts;help;queue;watch'= {
         }
         &'outposts;help;emulator'= {
             cand start 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
             cand env 'Print `export` lines that point every client at a running emulator'
+            cand session 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
+            cand status 'Outposts and sessions of a running emulator'
         }
         &'outposts;help;emulator;start'= {
         }
         &'outposts;help;emulator;env'= {
+        }
+        &'outposts;help;emulator;session'= {
+            cand new 'Enqueue new sessions (what Devin does when a user starts one on the outpost)'
+            cand list 'Every session the emulator knows'
+            cand suspend 'Put a session to sleep: its remote exits; the row leaves the queue once released'
+            cand resume 'Wake a suspended session: it comes back as a pending `kind=resume` entry'
+            cand terminate 'End a session for good'
+            cand task 'Give a session''s remote a task (proof-file text or `sh: <command>`)'
+        }
+        &'outposts;help;emulator;session;new'= {
+        }
+        &'outposts;help;emulator;session;list'= {
+        }
+        &'outposts;help;emulator;session;suspend'= {
+        }
+        &'outposts;help;emulator;session;resume'= {
+        }
+        &'outposts;help;emulator;session;terminate'= {
+        }
+        &'outposts;help;emulator;session;task'= {
+        }
+        &'outposts;help;emulator;status'= {
         }
         &'outposts;help;help-env'= {
         }

@@ -43,35 +43,77 @@ complete -c outposts -n "__fish_outposts_needs_command" -f -a "help-env" -d 'Pri
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand queue" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -f -a "list" -d 'List every queued session of the outpost (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l phase -d 'Only entries in this phase' -r -f -a "pending\t''
+claimed\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l acceptor -d 'Only entries claimed by this acceptor id' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l outpost -d 'Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -f -a "start" -d 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l outpost -d 'Outpost to watch [default: OUTPOST_ID; every outpost when unset]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l cursor -d 'Resume after this cursor (from a previous event or `queue list`)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l limit -d 'Exit 0 after this many events' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l from-start -d 'Replay the whole queue first instead of starting from now'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every queued session of the outpost (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -f -a "start" -d 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -f -a "status" -d 'Outposts and sessions of a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l port -d 'Port to listen on (0 picks a free one) [default: OUTPOSTS_EMULATOR_PORT or 8790]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l data-dir -d 'Keep sandboxes and the request log here (default: a temporary directory removed at exit)' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l state -d 'Load the Devin queue from this file at start and save it at exit' -r -F
@@ -80,6 +122,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l claim-ttl -d 'Claim lifetime' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l max-stream -d 'Longest a watch stream stays open' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l keepalive -d 'Interval of keepalive comments on idle watch streams' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sweep-delay -d 'How long a released suspended/terminated session\'s row lingers before it is swept' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -107,8 +150,44 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from env" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from env" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from env" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "new" -d 'Enqueue new sessions (what Devin does when a user starts one on the outpost)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "list" -d 'Every session the emulator knows'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "suspend" -d 'Put a session to sleep: its remote exits; the row leaves the queue once released'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "resume" -d 'Wake a suspended session: it comes back as a pending `kind=resume` entry'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "terminate" -d 'End a session for good'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "task" -d 'Give a session\'s remote a task (proof-file text or `sh: <command>`)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from session" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -l port -d 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "start" -d 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "status" -d 'Outposts and sessions of a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help-env" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -157,5 +236,9 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "start" -d 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "status" -d 'Outposts and sessions of a running emulator'

@@ -1,7 +1,14 @@
 //! Client of the emulator's admin API (`/_emulator/...`), used by `outposts emulator …` commands
 //! and by tests.
 
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use crate::api::devin::path_segment;
 use crate::api::http::{self, ApiError, ApiRequest, HttpClient};
+use crate::emulator::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
 use crate::emulator::{Info, RequestRecord};
 
 #[derive(Clone)]
@@ -67,5 +74,106 @@ impl EmulatorClient {
             ))
             .await?;
         Ok(())
+    }
+
+    async fn post_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> Result<T, ApiError> {
+        self.http
+            .send_json(ApiRequest::post(http::EMULATOR, self.url(path)).json(body))
+            .await
+    }
+
+    fn session_path(id: &str, action: &str) -> Result<String, ApiError> {
+        Ok(format!("/_emulator/sessions/{}{action}", path_segment(id)?))
+    }
+
+    /// Enqueue sessions (`POST /_emulator/sessions`).
+    pub async fn new_sessions(&self, spec: &NewSession) -> Result<Vec<SessionInfo>, ApiError> {
+        let body = serde_json::to_value(spec).unwrap_or_default();
+        self.post_json("/_emulator/sessions", &body).await
+    }
+
+    /// Every session the emulator knows, oldest first.
+    pub async fn sessions(&self) -> Result<Vec<SessionInfo>, ApiError> {
+        self.http
+            .send_json(ApiRequest::get(
+                http::EMULATOR,
+                self.url("/_emulator/sessions"),
+            ))
+            .await
+    }
+
+    /// One session; `None` when the emulator never had it.
+    pub async fn session(&self, id: &str) -> Result<Option<SessionInfo>, ApiError> {
+        let req = ApiRequest::get(http::EMULATOR, self.url(&Self::session_path(id, "")?));
+        match self.http.send_json(req).await {
+            Ok(s) => Ok(Some(s)),
+            Err(ApiError::NotFound { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Put the session to sleep: its remote is told to exit; the row is swept once released.
+    pub async fn suspend(&self, id: &str) -> Result<SessionInfo, ApiError> {
+        self.post_json(&Self::session_path(id, "/suspend")?, &json!({}))
+            .await
+    }
+
+    /// Wake a suspended session: a new pending row with `kind=resume`.
+    pub async fn resume(&self, id: &str) -> Result<SessionInfo, ApiError> {
+        self.post_json(&Self::session_path(id, "/resume")?, &json!({}))
+            .await
+    }
+
+    /// End the session for good.
+    pub async fn terminate(&self, id: &str) -> Result<SessionInfo, ApiError> {
+        self.post_json(&Self::session_path(id, "/terminate")?, &json!({}))
+            .await
+    }
+
+    /// Set `session_status` directly (`pending|running|suspended|terminated`).
+    pub async fn set_status(&self, id: &str, status: &str) -> Result<SessionInfo, ApiError> {
+        self.post_json(
+            &Self::session_path(id, "/status")?,
+            &json!({"status": status}),
+        )
+        .await
+    }
+
+    /// Make the session read `suspended` for `dur`, then go back (a transient blip).
+    pub async fn blip(&self, id: &str, dur: Duration) -> Result<SessionInfo, ApiError> {
+        self.post_json(
+            &Self::session_path(id, "/blip")?,
+            &json!({"ms": dur.as_millis() as u64}),
+        )
+        .await
+    }
+
+    /// Give the session's remote a task (see `emulator::devin::plan_task` for the grammar).
+    pub async fn add_task(&self, id: &str, task: &str) -> Result<TaskInfo, ApiError> {
+        self.post_json(&Self::session_path(id, "/task")?, &json!({"task": task}))
+            .await
+    }
+
+    /// Claims, releases, status changes, enqueues and removals, in order.
+    pub async fn history(&self, session: Option<&str>) -> Result<Vec<HistoryRecord>, ApiError> {
+        let mut req = ApiRequest::get(http::EMULATOR, self.url("/_emulator/history"));
+        if let Some(s) = session {
+            req = req.query("session", s);
+        }
+        self.http.send_json(req).await
+    }
+
+    /// The emulator's outposts in wire shape, with live queue depth and active claims.
+    pub async fn outposts(&self) -> Result<Vec<serde_json::Value>, ApiError> {
+        self.http
+            .send_json(ApiRequest::get(
+                http::EMULATOR,
+                self.url("/_emulator/outposts"),
+            ))
+            .await
     }
 }

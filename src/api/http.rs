@@ -106,6 +106,9 @@ pub enum ApiError {
         url: String,
         detail: String,
     },
+    /// A value we refuse to put on the wire (e.g. an id that cannot be one URL path segment).
+    #[error("cannot send this to {}: {detail}", service.name)]
+    InvalidInput { service: Service, detail: String },
 }
 
 impl ApiError {

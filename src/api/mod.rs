@@ -4,5 +4,7 @@ pub mod http;
 
 pub use http::{ApiError, ApiRequest, ApiResponse, HttpClient, HttpOptions, Service};
 pub mod coreweave;
+pub mod devin;
 pub mod devin_types;
 pub mod emulator;
+pub mod sse;

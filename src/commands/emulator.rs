@@ -13,11 +13,22 @@ use crate::emulator::{Emulator, EmulatorOptions, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 
+pub use super::emulator_session::SessionArgs;
+
+const STATUS_HELP: &str = "\
+Examples:
+  outposts emulator status
+  outposts emulator status --json | jq '.sessions | length'
+
+Scripting: --json prints {\"outposts\": [...], \"sessions\": [...]} (the admin API's shapes).";
+
 const AFTER_HELP: &str = "\
 Examples:
   outposts emulator start                      # serve on 127.0.0.1:8790 until Ctrl-C
   eval \"$(outposts emulator env)\"             # point every client at it
   outposts emulator start --port 0 --json      # any free port; first stdout line is JSON
+  outposts emulator session new --count 3      # enqueue three Devin sessions
+  outposts emulator status                     # sessions and outposts at a glance
 
 Scripting: `start --json` prints one JSON line {\"event\":\"ready\",\"base_url\":…} once it listens.";
 
@@ -40,6 +51,11 @@ pub enum EmulatorCommand {
     Start(StartArgs),
     /// Print `export` lines that point every client at a running emulator.
     Env(PortArgs),
+    /// Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks.
+    Session(SessionArgs),
+    /// Outposts and sessions of a running emulator.
+    #[command(after_help = STATUS_HELP)]
+    Status(PortArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -75,12 +91,17 @@ pub struct StartArgs {
     /// Interval of keepalive comments on idle watch streams.
     #[arg(long, value_parser = parse_duration, default_value = "15s")]
     pub keepalive: Duration,
+    /// How long a released suspended/terminated session's row lingers before it is swept.
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub sweep_delay: Duration,
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         EmulatorCommand::Start(a) => start(ctx, a).await,
         EmulatorCommand::Env(a) => env_cmd(ctx, a).await,
+        EmulatorCommand::Session(a) => super::emulator_session::run(ctx, a).await,
+        EmulatorCommand::Status(a) => super::emulator_session::status(ctx, a).await,
     }
 }
 
@@ -126,15 +147,16 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         claim_ttl: a.claim_ttl,
         max_stream: a.max_stream,
         keepalive: a.keepalive,
+        sweep_delay: a.sweep_delay,
     };
     let emulator = Emulator::start(opts).await.map_err(|e| {
-        CliError::usage(
-            format!("{e:#}"),
-            Some(
-                "another process may hold the port; pick one with --port (0 = any free port)"
-                    .to_string(),
-            ),
-        )
+        let message = format!("{e:#}");
+        let hint = if message.contains("emulator state") {
+            "move the --state file away to start with a fresh queue"
+        } else {
+            "another process may hold the port; pick one with --port (0 = any free port)"
+        };
+        CliError::usage(message, Some(hint.to_string()))
     })?;
     let info = emulator.info();
     let port = emulator.addr.port();

@@ -12,6 +12,7 @@ use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
 pub mod emulator;
+pub mod emulator_session;
 pub mod generate;
 pub mod queue;
 

@@ -58,6 +58,9 @@ pub enum FaultAction {
     Reset,
     /// Serve normally but cut the body after `bytes` bytes.
     Truncate { bytes: usize },
+    /// Stream the body as it is produced (SSE) and break the connection after `bytes` bytes,
+    /// e.g. in the middle of a watch event.
+    CutStream { bytes: usize },
 }
 
 fn ok() -> u16 {

@@ -45,6 +45,8 @@ pub struct EmulatorOptions {
     pub max_stream: Duration,
     /// Interval of `: keepalive` comments on idle watch streams.
     pub keepalive: Duration,
+    /// How long a released suspended/terminated row lingers before it is swept (tombstoned).
+    pub sweep_delay: Duration,
 }
 
 impl Default for EmulatorOptions {
@@ -58,6 +60,7 @@ impl Default for EmulatorOptions {
             claim_ttl: Duration::from_secs(300),
             max_stream: Duration::from_secs(300),
             keepalive: Duration::from_secs(15),
+            sweep_delay: Duration::from_secs(5),
         }
     }
 }
@@ -440,6 +443,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
                 .insert("content-type", HeaderValue::from_static("application/json"));
             r
         }
+        Some(FaultAction::CutStream { bytes }) => cut_stream(next.run(req).await, bytes),
     };
     s.log.push(RequestRecord {
         seq: 0,
@@ -453,6 +457,40 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         fault: fault_name,
     });
     response
+}
+
+/// Pass a (streaming) body through, then break the connection after `limit` bytes.
+fn cut_stream(resp: Response, limit: usize) -> Response {
+    use futures::StreamExt;
+    enum Cut {
+        Passing(axum::body::BodyDataStream, usize),
+        Failing,
+        Done,
+    }
+    let (parts, body) = resp.into_parts();
+    let stream = futures::stream::unfold(
+        Cut::Passing(body.into_data_stream(), limit),
+        |state| async move {
+            match state {
+                Cut::Passing(_, 0) | Cut::Failing => {
+                    // Let the server flush what it sent, so the break lands mid-stream.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    Some((Err(std::io::Error::other("stream cut by fault")), Cut::Done))
+                }
+                Cut::Passing(mut s, left) => match s.next().await {
+                    Some(Ok(chunk)) if chunk.len() < left => {
+                        let left = left - chunk.len();
+                        Some((Ok(chunk), Cut::Passing(s, left)))
+                    }
+                    Some(Ok(chunk)) => Some((Ok(chunk.slice(..left)), Cut::Failing)),
+                    Some(Err(e)) => Some((Err(std::io::Error::other(e.to_string())), Cut::Done)),
+                    None => None,
+                },
+                Cut::Done => None,
+            }
+        },
+    );
+    Response::from_parts(parts, Body::from_stream(stream))
 }
 
 /// A response whose body fails at once: the client sees the connection break.

@@ -1,0 +1,301 @@
+//! `outposts emulator session …` and `outposts emulator status`: drive the emulated Devin
+//! sessions through the emulator's admin API.
+
+use anyhow::Result;
+use clap::Subcommand;
+use serde_json::json;
+
+use super::Ctx;
+use super::emulator::{PortArgs, admin};
+use super::queue::{now_secs, relative, table};
+use crate::api::devin::Outpost;
+use crate::emulator::devin::{NewSession, SessionInfo};
+use crate::error::{CliError, ExitStatus};
+
+const AFTER_HELP: &str = "\
+Examples:
+  outposts emulator session new                              # one pending Linux session
+  outposts emulator session new --count 250 --json           # many, as a JSON array
+  outposts emulator session new --task \"Write the exact text proof-1 to /workspace/outpost-proof.txt and read the file back. Report its contents.\"
+  outposts emulator session list
+  outposts emulator session suspend devin-0a1b…              # the remote is told to exit
+  outposts emulator session resume devin-0a1b…               # back as kind=resume
+  outposts emulator session terminate devin-0a1b…
+  outposts emulator session task devin-0a1b… \"sh: ls -la\"
+
+Every command takes --port [default: OUTPOSTS_EMULATOR_PORT or 8790].
+Scripting: `new` prints one session id per line (or a JSON array of sessions with --json).";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct SessionArgs {
+    #[command(subcommand)]
+    pub command: SessionCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionCommand {
+    /// Enqueue new sessions (what Devin does when a user starts one on the outpost).
+    #[command(after_help = NEW_HELP)]
+    New(NewArgs),
+    /// Every session the emulator knows.
+    #[command(after_help = LIST_HELP)]
+    List(PortArgs),
+    /// Put a session to sleep: its remote exits; the row leaves the queue once released.
+    #[command(after_help = SUSPEND_HELP)]
+    Suspend(IdArgs),
+    /// Wake a suspended session: it comes back as a pending `kind=resume` entry.
+    #[command(after_help = RESUME_HELP)]
+    Resume(IdArgs),
+    /// End a session for good.
+    #[command(after_help = TERMINATE_HELP)]
+    Terminate(IdArgs),
+    /// Give a session's remote a task (proof-file text or `sh: <command>`).
+    #[command(after_help = TASK_HELP)]
+    Task(TaskArgs),
+}
+
+const NEW_HELP: &str = "\
+Examples:
+  outposts emulator session new
+  outposts emulator session new --count 3 --platform windows --sha 412f0e9b19
+  outposts emulator session new --status running          # brain-side running, not yet claimed
+  outposts emulator session new --task \"sh: uname -a\"
+  id=$(outposts emulator session new)                      # one id per line on stdout
+
+Scripting: --json prints a JSON array of the created sessions.";
+
+const LIST_HELP: &str = "\
+Examples:
+  outposts emulator session list
+  outposts emulator session list --json | jq '.[] | select(.session_status == \"running\")'";
+
+const SUSPEND_HELP: &str = "\
+Examples:
+  outposts emulator session suspend devin-0a1b…
+
+The remote is told to exit (0). The entry stays as pending+suspended until it is released (or its
+claim expires), then is swept after --sweep-delay and watchers see DELETED.";
+
+const RESUME_HELP: &str = "\
+Examples:
+  outposts emulator session resume devin-0a1b…
+
+Only a suspended session can be resumed; it is enqueued again with kind=resume and the next
+generation number.";
+
+const TERMINATE_HELP: &str = "\
+Examples:
+  outposts emulator session terminate devin-0a1b…
+
+The remote is told to exit (0); the entry is swept once released.";
+
+const TASK_HELP: &str = "\
+Examples:
+  outposts emulator session task devin-0a1b… \"Write the exact text proof-1 to /workspace/outpost-proof.txt and read the file back. Report its contents.\"
+  outposts emulator session task devin-0a1b… \"sh: git status\"
+
+Results (done/failed, output) show in `session list --json` under tasks.";
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// Outpost id or name [default: the emulator's first outpost].
+    #[arg(long, value_name = "ID")]
+    pub outpost: Option<String>,
+    /// linux, windows or macos.
+    #[arg(long, value_name = "P", default_value = "linux")]
+    pub platform: String,
+    /// new or resume.
+    #[arg(long, value_name = "K", default_value = "new")]
+    pub kind: String,
+    /// Pin `remote_binary_sha` (7–64 hex digits).
+    #[arg(long, value_name = "SHA")]
+    pub sha: Option<String>,
+    /// Initial session_status: pending, running, suspended or terminated.
+    #[arg(long, value_name = "S", default_value = "pending")]
+    pub status: String,
+    /// A task for the session's remote.
+    #[arg(long, value_name = "TEXT")]
+    pub task: Option<String>,
+    /// How many sessions (1–1000).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub count: u32,
+    /// Use this session id instead of a generated `devin-…` one.
+    #[arg(long, value_name = "ID", conflicts_with = "count")]
+    pub id: Option<String>,
+    #[command(flatten)]
+    pub port: PortArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdArgs {
+    /// Session id.
+    pub id: String,
+    #[command(flatten)]
+    pub port: PortArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TaskArgs {
+    /// Session id.
+    pub id: String,
+    /// Task text.
+    pub text: String,
+    #[command(flatten)]
+    pub port: PortArgs,
+}
+
+pub async fn run(ctx: &Ctx, args: SessionArgs) -> Result<ExitStatus> {
+    match args.command {
+        SessionCommand::New(a) => new(ctx, a).await,
+        SessionCommand::List(a) => list(ctx, a).await,
+        SessionCommand::Suspend(a) => change(ctx, a, "suspend").await,
+        SessionCommand::Resume(a) => change(ctx, a, "resume").await,
+        SessionCommand::Terminate(a) => change(ctx, a, "terminate").await,
+        SessionCommand::Task(a) => task(ctx, a).await,
+    }
+}
+
+async fn new(ctx: &Ctx, a: NewArgs) -> Result<ExitStatus> {
+    if !(1..=1000).contains(&a.count) {
+        return Err(CliError::usage(
+            format!("--count must be between 1 and 1000 (got {})", a.count),
+            None,
+        )
+        .into());
+    }
+    let client = admin(ctx, a.port.port)?;
+    let spec = NewSession {
+        session_id: a.id,
+        outpost: a.outpost,
+        platform: Some(a.platform),
+        kind: Some(a.kind),
+        remote_binary_sha: a.sha,
+        status: Some(a.status),
+        task: a.task,
+        network_policy: None,
+        count: Some(a.count),
+    };
+    let created = client.new_sessions(&spec).await?;
+    ctx.printer.result(&created, || {
+        created
+            .iter()
+            .map(|s| format!("{}\n", s.session_id))
+            .collect()
+    });
+    Ok(ExitStatus::Success)
+}
+
+fn render_sessions(sessions: &[SessionInfo]) -> String {
+    if sessions.is_empty() {
+        return String::new();
+    }
+    let now = now_secs();
+    let rows: Vec<Vec<String>> = sessions
+        .iter()
+        .map(|s| {
+            let done = s.tasks.iter().filter(|t| t.status == "done").count();
+            let failed = s.tasks.iter().filter(|t| t.status == "failed").count();
+            vec![
+                s.session_id.clone(),
+                s.generation.to_string(),
+                s.phase.clone(),
+                if s.blip {
+                    format!("{} (blip)", s.session_status)
+                } else {
+                    s.session_status.clone()
+                },
+                s.kind.clone(),
+                s.acceptor_id.clone().unwrap_or_else(|| "-".into()),
+                if s.remote_connected { "connected" } else { "-" }.into(),
+                if s.tasks.is_empty() {
+                    "-".into()
+                } else {
+                    format!("{}/{} done, {failed} failed", done, s.tasks.len())
+                },
+                relative(s.updated_at as f64 - now),
+            ]
+        })
+        .collect();
+    table(
+        &[
+            "SESSION", "GEN", "PHASE", "STATUS", "KIND", "ACCEPTOR", "REMOTE", "TASKS", "UPDATED",
+        ],
+        &rows,
+    )
+}
+
+async fn list(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
+    let client = admin(ctx, a.port)?;
+    let sessions = client.sessions().await?;
+    ctx.printer.result(&sessions, || render_sessions(&sessions));
+    if sessions.is_empty() {
+        ctx.printer
+            .note("no sessions yet; create one with `outposts emulator session new`");
+    }
+    Ok(ExitStatus::Success)
+}
+
+async fn change(ctx: &Ctx, a: IdArgs, action: &str) -> Result<ExitStatus> {
+    let client = admin(ctx, a.port.port)?;
+    let info = match action {
+        "suspend" => client.suspend(&a.id).await?,
+        "resume" => client.resume(&a.id).await?,
+        _ => client.terminate(&a.id).await?,
+    };
+    ctx.printer.result(&info, || {
+        format!(
+            "{}  {}/{}  generation {}",
+            info.session_id, info.phase, info.session_status, info.generation
+        )
+    });
+    Ok(ExitStatus::Success)
+}
+
+async fn task(ctx: &Ctx, a: TaskArgs) -> Result<ExitStatus> {
+    let client = admin(ctx, a.port.port)?;
+    let t = client.add_task(&a.id, &a.text).await?;
+    ctx.printer
+        .result(&t, || format!("{}  {}  {}", t.id, t.action, t.status));
+    if let Some(d) = &t.detail {
+        ctx.printer.warn(d);
+    }
+    Ok(ExitStatus::Success)
+}
+
+pub async fn status(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
+    let client = admin(ctx, a.port)?;
+    let outposts = client.outposts().await?;
+    let sessions = client.sessions().await?;
+    let doc = json!({"base_url": client.base_url(), "outposts": outposts, "sessions": sessions});
+    ctx.printer.result(&doc, || {
+        let rows: Vec<Vec<String>> = outposts
+            .iter()
+            .filter_map(|v| Outpost::from_value(v).ok())
+            .map(|o| {
+                vec![
+                    o.outpost_id,
+                    o.name.unwrap_or_default(),
+                    o.platform
+                        .map(|p| p.to_string())
+                        .unwrap_or_else(|| "-".into()),
+                    o.queue_depth.unwrap_or(0).to_string(),
+                    o.active_claims.unwrap_or(0).to_string(),
+                ]
+            })
+            .collect();
+        let mut out = format!("emulator at {}\n\n", client.base_url());
+        out.push_str(&table(
+            &["OUTPOST", "NAME", "PLATFORM", "QUEUED", "CLAIMED"],
+            &rows,
+        ));
+        out.push('\n');
+        if sessions.is_empty() {
+            out.push_str("no sessions\n");
+        } else {
+            out.push_str(&render_sessions(&sessions));
+        }
+        out
+    });
+    Ok(ExitStatus::Success)
+}

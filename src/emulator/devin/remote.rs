@@ -1,0 +1,129 @@
+//! The remote distribution under `/static/devin-rs/remote/` (spec §8), serving the fake remote.
+//!
+//! - `latest_<suffix>` → [`CURRENT_SHA`] and a newline.
+//! - `devin-remote_<sha>_<suffix>` → the fake remote script with `<sha>` embedded, so every sha
+//!   has its own checksum. Any 7–64 hex sha is served.
+//! - `devin-remote_<sha>_<suffix>.sha256` → the bare hex SHA-256 of that file and a newline,
+//!   except for [`CORRUPT_SHA`], whose checksum deliberately does not match (checksum tests).
+//!
+//! Suffixes: `linux_x64`, `linux_arm64`, `macos_arm64`, `windows_x64.exe` (the latest pointer is
+//! served both as `latest_windows_x64` and `latest_windows_x64.exe`). Anything else is 404.
+
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+/// The sha `latest_*` points at.
+pub const CURRENT_SHA: &str = "5eed0f1ce0";
+/// A sha whose `.sha256` never matches its binary.
+pub const CORRUPT_SHA: &str = "badc0ffee0";
+
+pub const SUFFIXES: &[&str] = &["linux_x64", "linux_arm64", "macos_arm64", "windows_x64.exe"];
+
+const SCRIPT: &str = include_str!("fake_remote.sh");
+
+/// The fake remote's bytes for `sha` and `suffix`.
+pub fn script(sha: &str, suffix: &str) -> String {
+    SCRIPT.replace("@SHA@", sha).replace("@SUFFIX@", suffix)
+}
+
+/// Hex SHA-256 of the fake remote for `sha`/`suffix`.
+pub fn checksum(sha: &str, suffix: &str) -> String {
+    hex::encode(Sha256::digest(script(sha, suffix).as_bytes()))
+}
+
+enum Artifact {
+    Latest,
+    Binary(String, &'static str),
+    Checksum(String, &'static str),
+}
+
+fn suffix_of(s: &str) -> Option<&'static str> {
+    SUFFIXES.iter().copied().find(|x| *x == s)
+}
+
+fn parse(file: &str) -> Option<Artifact> {
+    if let Some(suffix) = file.strip_prefix("latest_") {
+        return (suffix_of(suffix).is_some() || suffix == "windows_x64")
+            .then_some(Artifact::Latest);
+    }
+    let rest = file.strip_prefix("devin-remote_")?;
+    let (sha, tail) = rest.split_once('_')?;
+    if !super::state::valid_sha(sha) {
+        return None;
+    }
+    if let Some(s) = tail.strip_suffix(".sha256") {
+        return Some(Artifact::Checksum(sha.to_string(), suffix_of(s)?));
+    }
+    Some(Artifact::Binary(sha.to_string(), suffix_of(tail)?))
+}
+
+pub async fn serve(Path(file): Path<String>) -> Response {
+    let text = |body: String| {
+        ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
+    };
+    match parse(&file) {
+        Some(Artifact::Latest) => text(format!("{CURRENT_SHA}\n")),
+        Some(Artifact::Checksum(sha, suffix)) => {
+            let sum = if sha.eq_ignore_ascii_case(CORRUPT_SHA) {
+                hex::encode(Sha256::digest(format!("corrupt {sha}").as_bytes()))
+            } else {
+                checksum(&sha, suffix)
+            };
+            text(format!("{sum}\n"))
+        }
+        Some(Artifact::Binary(sha, suffix)) => (
+            [
+                (header::CONTENT_TYPE, "application/octet-stream"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"devin-remote\"",
+                ),
+            ],
+            script(&sha, suffix),
+        )
+            .into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("no such artifact: {file}\n"),
+        )
+            .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn artifacts_parse() {
+        assert!(matches!(parse("latest_linux_x64"), Some(Artifact::Latest)));
+        assert!(matches!(
+            parse("latest_windows_x64"),
+            Some(Artifact::Latest)
+        ));
+        assert!(parse("latest_linux_x86").is_none());
+        assert!(
+            matches!(parse("devin-remote_412f0e9b19_linux_arm64"), Some(Artifact::Binary(s, "linux_arm64")) if s == "412f0e9b19")
+        );
+        assert!(matches!(
+            parse("devin-remote_412f0e9b19_windows_x64.exe.sha256"),
+            Some(Artifact::Checksum(_, "windows_x64.exe"))
+        ));
+        assert!(parse("devin-remote_xyz_linux_x64").is_none());
+        assert!(parse("devin-remote_412f0e9b19_linux_x64.md5").is_none());
+        assert!(parse("devin-remote_12_linux_x64").is_none());
+    }
+
+    #[test]
+    fn each_sha_has_its_own_checksum() {
+        assert_ne!(
+            checksum("412f0e9b19", "linux_x64"),
+            checksum(CURRENT_SHA, "linux_x64")
+        );
+        assert!(script("412f0e9b19", "linux_x64").contains("DEVIN_REMOTE_SHA='412f0e9b19'"));
+        assert!(script("412f0e9b19", "linux_x64").starts_with("#!/bin/sh\n"));
+    }
+}
