@@ -9,6 +9,7 @@ pub mod janitor;
 pub mod metrics;
 pub mod plan;
 pub mod remote;
+pub mod run;
 pub mod state;
 
 /// Label naming the session a sandbox serves.

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use futures::StreamExt;
 use serde::Serialize;
 use tokio::sync::{Notify, Semaphore, broadcast, watch};
 use tokio::task::JoinSet;
@@ -21,7 +20,8 @@ use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
 use super::state::OutpostState;
 use super::{LABEL_OUTPOST, sandbox_labels, sandbox_name};
 use crate::api::HttpClient;
-use crate::api::devin::{Claim, DevinClient, ListQuery, Release, WatchItem};
+use crate::api::devin::{ClaimOutcome as Claim, DevinClient, ListQuery, ReleaseOutcome as Release};
+use crate::api::sse::WatchItem;
 use crate::api::devin_types::{EventType, Phase, Platform, QueueEntry};
 use crate::provider::{GitClone, Provider, ProviderError, Resources, SandboxInfo, SandboxSpec, SandboxState, Source};
 use crate::secrets::Secret;
@@ -80,7 +80,6 @@ struct ClaimInfo {
     token: Secret,
     gateway: Option<String>,
     sha: Option<String>,
-    platform: Platform,
 }
 
 #[derive(Debug, Default)]
@@ -350,9 +349,9 @@ impl Orchestrator {
     }
 
     async fn watch_loop(self: Arc<Self>, cursor: Option<String>) {
-        let mut stream = Box::pin(self.devin.watch(Some(self.opts.outpost_id.clone()), cursor));
-        while let Some(item) = stream.next().await {
-            match item {
+        let mut watch = self.devin.watch(Some(&self.opts.outpost_id), cursor);
+        loop {
+            match watch.next().await {
                 WatchItem::Event(ev) => {
                     self.apply_event(ev.kind, ev.object);
                     if let Some(c) = &ev.cursor
@@ -361,7 +360,8 @@ impl Orchestrator {
                         tracing::warn!("cannot save the watch cursor: {e:#}");
                     }
                 }
-                WatchItem::Gap => {
+                WatchItem::Gap(gap) => {
+                    tracing::debug!("watch gap: {}", gap.detail);
                     self.lock().relist_due = true;
                 }
             }
@@ -445,7 +445,6 @@ impl Orchestrator {
                     token: token.clone(),
                     gateway: entry.gateway_url.clone(),
                     sha: entry.remote_binary_sha.clone().or(previous_sha),
-                    platform: entry.platform,
                 },
             );
         }
@@ -674,7 +673,8 @@ impl Orchestrator {
             t.rereads = 0;
         }
         t.remote = remote;
-        t.sandbox = SandboxKnown::Present { id: inner.sandboxes.get(session).cloned().unwrap_or_default(), running: true };
+        let id = inner.sandboxes.get(session).cloned().unwrap_or_default();
+        Self::track_mut(&mut inner, session).sandbox = SandboxKnown::Present { id, running: true };
     }
 
     /// Release on any provisioning failure; stop our sandbox (disk kept); back off.
@@ -769,12 +769,12 @@ impl Orchestrator {
 
     async fn release(&self, session: &str) -> bool {
         match self.devin.release(session, &self.opts.acceptor_id).await {
-            Ok(Release::Released) => {
+            Ok(Release::Released(_)) => {
                 Metrics::inc(&self.metrics.releases);
                 self.emit(OrchEvent::Released { session: session.into() });
                 true
             }
-            Ok(Release::AlreadyReleased) => true,
+            Ok(Release::AlreadyReleased { .. }) => true,
             Err(e) => {
                 self.metrics.api_error(e.status());
                 tracing::warn!(session, "release failed: {e}");
@@ -799,7 +799,8 @@ impl Orchestrator {
             Self::track_mut(&mut self.lock(), session).end_retry_at = Some(now() + 5.0);
             return;
         }
-        let sandbox = match self.lock().sandboxes.get(session).cloned() {
+        let known = self.lock().sandboxes.get(session).cloned();
+        let sandbox = match known {
             Some(id) => Some(id),
             None => self.provider.get(&sandbox_name(session)).await.ok().flatten().map(|sb| sb.id),
         };
