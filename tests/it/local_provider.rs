@@ -949,3 +949,124 @@ async fn without_bubblewrap_sandboxes_are_refused_unless_opted_in() {
     assert!(p.processes(&s.id).unwrap().is_empty());
     p.delete(&s.id).await.unwrap();
 }
+
+#[tokio::test]
+async fn sandboxes_come_back_after_their_processes_vanished() {
+    // What a host reboot does: every process gone, the records and files still there.
+    let (tmp, _reaper) = root();
+    let p = provider(tmp.path());
+    let plain = p.create(&spec("plain-reboot")).await.unwrap();
+    p.write_file(&plain.id, "/workspace/kept", b"yes")
+        .await
+        .unwrap();
+    let mut sp = spec("worker-reboot");
+    sp.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo run >> /workspace/runs; sleep 30".into(),
+    ]);
+    let worker = p.create(&sp).await.unwrap();
+    let runs = p.tree(&worker.id).unwrap().unwrap().join("workspace/runs");
+    eventually("the first run", || {
+        std::fs::read_to_string(&runs)
+            .unwrap_or_default()
+            .lines()
+            .count()
+            == 1
+    })
+    .await;
+    for id in [&plain.id, &worker.id] {
+        for pid in p.processes(id).unwrap() {
+            // SAFETY: kill(2) on processes of our own sandboxes.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+    eventually("everything to die", || {
+        p.processes(&plain.id).unwrap().is_empty() && p.processes(&worker.id).unwrap().is_empty()
+    })
+    .await;
+
+    // A new provider (the restarted orchestrator) tells the truth about them...
+    let again = provider(tmp.path());
+    assert_eq!(
+        again.get(&plain.id).await.unwrap().unwrap().state,
+        SandboxState::Started
+    );
+    let w = again.get(&worker.id).await.unwrap().unwrap();
+    assert_eq!(w.state, SandboxState::Error, "{w:?}");
+    assert!(w.error_reason.unwrap().contains("start"));
+    assert_eq!(w.containers[0].state, "terminated");
+
+    // ...an exec boots a plain sandbox again, with its files...
+    assert_eq!(
+        sh(&again, &plain.id, "cat /workspace/kept").await.stdout,
+        "yes"
+    );
+    // ...and start brings the main command back.
+    again.start(&worker.id).await.unwrap();
+    eventually("the second run", || {
+        std::fs::read_to_string(&runs)
+            .unwrap_or_default()
+            .lines()
+            .count()
+            == 2
+    })
+    .await;
+    let w = again.get(&worker.id).await.unwrap().unwrap();
+    assert_eq!(w.state, SandboxState::Started);
+    assert_eq!(w.containers[0].state, "running");
+    again.delete(&plain.id).await.unwrap();
+    again.delete(&worker.id).await.unwrap();
+    assert!(pids_with(&worker.id).is_empty());
+}
+
+#[tokio::test]
+async fn secrets_of_a_main_command_are_not_recovered_from_disk() {
+    let (tmp, _reaper) = root();
+    let p = provider(tmp.path());
+    let token = "cog_workertokennotondisk0123456789";
+    let mut sp = spec("token-worker");
+    sp.env
+        .insert("DEVIN_OUTPOSTS_TOKEN".into(), Secret::new(token));
+    sp.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo token=${#DEVIN_OUTPOSTS_TOKEN}; sleep 30".into(),
+    ]);
+    let s = p.create(&sp).await.unwrap();
+    p.stop(&s.id).await.unwrap();
+    // The same process still knows the value: start works.
+    p.start(&s.id).await.unwrap();
+    p.stop(&s.id).await.unwrap();
+
+    // A restarted process does not: start says so, names the variable, and starts nothing.
+    let again = provider(tmp.path());
+    let err = again.start(&s.id).await.unwrap_err().to_string();
+    assert!(
+        err.contains("DEVIN_OUTPOSTS_TOKEN") && !err.contains(token),
+        "{err}"
+    );
+    assert_eq!(
+        again.get(&s.id).await.unwrap().unwrap().state,
+        SandboxState::Stopped
+    );
+    again
+        .remember_secret_env(
+            &s.id,
+            &BTreeMap::from([("DEVIN_OUTPOSTS_TOKEN".to_string(), Secret::new(token))]),
+        )
+        .unwrap();
+    let log = tmp.path().join(&s.id).join("main.log");
+    let want = format!("token={}", token.len());
+    let seen = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == want)
+            .count()
+    };
+    let before = seen();
+    again.start(&s.id).await.unwrap();
+    eventually("the worker to see its token", || seen() > before).await;
+    again.delete(&s.id).await.unwrap();
+}

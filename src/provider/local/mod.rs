@@ -322,11 +322,14 @@ impl Provider for LocalProvider {
         let needs_main = {
             let _lock = self.store.lock_sandbox(&rec.id).await?;
             let mut rec = self.require(&rec.id)?;
-            let running = rec.state == Desired::Started && self.init_of(&rec).is_some();
+            let up = self.is_up(&rec);
+            let running = rec.state == Desired::Started && up;
+            // A main command needs relaunching unless it runs (or completed) in a live sandbox.
             let main_ok = rec.command.is_none()
-                || self.supervisor_alive(&rec).is_some()
-                || supervisor::read_status(&self.store.dir(&rec.id))
-                    .is_some_and(|s| s.state == "completed");
+                || (up
+                    && (self.supervisor_alive(&rec).is_some()
+                        || supervisor::read_status(&self.store.dir(&rec.id))
+                            .is_some_and(|s| s.state == "completed")));
             if running && main_ok {
                 return Ok(());
             }

@@ -218,6 +218,14 @@ impl LocalProvider {
         (Some(ns) != procs::pid_ns(0)).then_some(r)
     }
 
+    /// Whether the sandbox's namespaces are up (always, when unisolated: there are none).
+    pub(super) fn is_up(&self, rec: &Record) -> bool {
+        match self.isolation {
+            Isolation::Bubblewrap { .. } => self.init_of(rec).is_some(),
+            _ => true,
+        }
+    }
+
     /// Everything running for the sandbox (host pids).
     pub(super) fn members(&self, rec: &Record) -> Vec<i32> {
         let mut pids = procs::members(&rec.id);
@@ -329,7 +337,13 @@ impl LocalProvider {
             return Err(stopped());
         }
         let r = self.boot_locked(&mut fresh).await?;
-        self.store.event(&rec.id, "booted again");
+        self.store
+            .event(&rec.id, "booted again (its processes had gone)");
+        drop(_lock);
+        // The old supervisor, if any, entered namespaces that are gone: run the main command anew.
+        if fresh.command.is_some() {
+            self.launch_main(&rec.id).await?;
+        }
         Ok(r)
     }
 
@@ -408,15 +422,15 @@ impl LocalProvider {
             Desired::Started if rec.command.is_none() => (SandboxState::Started, "started"),
             Desired::Started => {
                 let status = supervisor::read_status(&dir);
-                let alive = self.supervisor_alive(rec).is_some();
+                let alive = self.supervisor_alive(rec).is_some() && self.is_up(rec);
                 containers.push(supervisor::container(status.as_ref(), alive));
                 match status {
                     Some(s) if s.state == "completed" => (SandboxState::Started, "completed"),
                     _ if alive => (SandboxState::Started, "started"),
                     _ => {
                         error_reason = Some(
-                            "the main command's supervisor is not running (was this machine \
-                             restarted?); `start` the sandbox to run it again"
+                            "the sandbox's processes are gone (was this machine restarted?); \
+                             `start` the sandbox to run its main command again"
                                 .to_string(),
                         );
                         (SandboxState::Error, "error")
