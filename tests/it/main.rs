@@ -5,3 +5,4 @@ mod support;
 
 mod cli_basics;
 mod local_provider;
+mod local_provider_procs;

@@ -71,20 +71,22 @@ impl Isolation {
         match (bwrap, nsenter) {
             (Some(bwrap), Some(nsenter)) => Isolation::Bubblewrap { bwrap, nsenter },
             _ if allow_unisolated => Isolation::Unisolated,
-            (None, _) => {
-                Isolation::Unavailable(unavailable_message("bubblewrap (`bwrap`) is not installed"))
-            }
+            (None, _) => Isolation::Unavailable(unavailable_message(
+                "bubblewrap (`bwrap`) is not installed",
+                BWRAP_PACKAGE,
+            )),
             (Some(_), None) => Isolation::Unavailable(unavailable_message(
-                "`nsenter` (package util-linux) is not installed",
+                "`nsenter` is not installed",
+                "util-linux",
             )),
         }
     }
 }
 
-pub(super) fn unavailable_message(problem: &str) -> String {
+pub(super) fn unavailable_message(problem: &str, package: &str) -> String {
     format!(
         "{problem}, and the local provider will not run sandboxes without isolation. Install the \
-         `{BWRAP_PACKAGE}` package (e.g. `apt-get install {BWRAP_PACKAGE}`), or set \
+         `{package}` package (e.g. `apt-get install {package}`), or set \
          OUTPOSTS_LOCAL_UNISOLATED=1 to run sandbox commands directly on this host (absolute \
          paths in commands then reach the host's files)"
     )
