@@ -16,6 +16,10 @@
 //! process environment (nsenter passes its own through), never as arguments, which would show
 //! in `/proc/<pid>/cmdline`.
 //!
+//! Limits: only uid/gid 0 exist in the sandbox's user namespace, so `chown` to another user
+//! fails inside (`TAR_OPTIONS=--no-same-owner` is set so that `tar` does not try); the sandbox
+//! shares the host's network namespace, so it can reach every service the host listens on.
+//!
 //! Without bubblewrap, sandboxes are refused unless `OUTPOSTS_LOCAL_UNISOLATED=1`: then processes
 //! run as plain host processes with the working directory and `HOME` mapped into the private
 //! tree — but an absolute path in a command is a host path. File operations through the

@@ -147,6 +147,9 @@ impl LocalProvider {
             "/bin/sh"
         };
         env.insert("SHELL".into(), shell.into());
+        // Only uid 0 is mapped in the sandbox's user namespace: extracting archives as "root"
+        // must not try to restore other owners (GNU tar would fail with "Invalid argument").
+        env.insert("TAR_OPTIONS".into(), "--no-same-owner".into());
         env.extend(rec.env.clone());
         if let Some(s) = self
             .secrets
