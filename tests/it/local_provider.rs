@@ -392,6 +392,25 @@ async fn exec_env_cwd_exit_codes_timeout_and_argv() {
     // A signal-killed command reports 128+signal.
     let out = sh(&p, &s.id, "kill -9 $$").await;
     assert_eq!(out.exit_code, 137);
+    // Output is capped (10 MiB per stream) and says so.
+    let out = sh(
+        &p,
+        &s.id,
+        "head -c 11000000 /dev/zero | tr '\\0' a; echo done >&2",
+    )
+    .await;
+    assert_eq!(out.exit_code, 0);
+    assert!(
+        out.stdout.len() < 10 * 1024 * 1024 + 200,
+        "{}",
+        out.stdout.len()
+    );
+    assert!(out.stdout.starts_with("aaaa"));
+    assert!(
+        out.stdout
+            .ends_with("[outposts: output truncated at 10 MiB]\n")
+    );
+    assert_eq!(out.stderr, "done\n");
     p.delete(&s.id).await.unwrap();
 }
 

@@ -405,3 +405,67 @@ async fn secrets_of_a_main_command_are_not_recovered_from_disk() {
     eventually("the worker to see its token", || seen() > before).await;
     again.delete(&s.id).await.unwrap();
 }
+
+/// Helper run in a child process by `the_supervisor_outlives_the_process_that_created_it`.
+#[tokio::test]
+#[ignore = "helper: runs only when spawned by another test"]
+async fn helper_create_worker_and_exit() {
+    let Ok(root) = std::env::var("OUTPOSTS_TEST_HELPER_ROOT") else {
+        return;
+    };
+    let p = provider(std::path::Path::new(&root));
+    let mut sp = spec("detached-worker");
+    sp.env.insert(
+        "WORKER_TOKEN".into(),
+        Secret::new("helper-secret-0123456789"),
+    );
+    sp.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo up ${#WORKER_TOKEN}; exit 1".into(),
+    ]);
+    p.create(&sp).await.unwrap();
+}
+
+#[tokio::test]
+async fn the_supervisor_outlives_the_process_that_created_it() {
+    let (tmp, _reaper) = root();
+    // Like `outposts worker launch`: a short-lived process creates the sandbox and exits.
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "local_provider_procs::helper_create_worker_and_exit",
+            "--ignored",
+            "--quiet",
+        ])
+        .env("OUTPOSTS_TEST_HELPER_ROOT", tmp.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let p = provider(tmp.path());
+    let id = p.get("detached-worker").await.unwrap().unwrap().id;
+    let restarts = || {
+        let p = &p;
+        let id = id.clone();
+        async move { p.get(&id).await.unwrap().unwrap().containers[0].restart_count }
+    };
+    let first = restarts().await;
+    let mut later = first;
+    for _ in 0..200 {
+        later = restarts().await;
+        if later >= first + 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        later >= first + 2,
+        "still restarting after its creator exited: {first} -> {later}"
+    );
+    // It still has the secret it was created with (held by the supervisor, not on disk).
+    let log = std::fs::read_to_string(tmp.path().join(&id).join("main.log")).unwrap();
+    assert!(log.lines().all(|l| l == "up 24"), "{log}");
+    p.delete(&id).await.unwrap();
+    assert!(pids_with(&id).is_empty());
+}
