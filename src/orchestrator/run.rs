@@ -21,9 +21,11 @@ use super::state::OutpostState;
 use super::{LABEL_OUTPOST, sandbox_labels, sandbox_name};
 use crate::api::HttpClient;
 use crate::api::devin::{ClaimOutcome as Claim, DevinClient, ListQuery, ReleaseOutcome as Release};
-use crate::api::sse::WatchItem;
 use crate::api::devin_types::{EventType, Phase, Platform, QueueEntry};
-use crate::provider::{GitClone, Provider, ProviderError, Resources, SandboxInfo, SandboxSpec, SandboxState, Source};
+use crate::api::sse::WatchItem;
+use crate::provider::{
+    GitClone, Provider, ProviderError, Resources, SandboxInfo, SandboxSpec, SandboxState, Source,
+};
 use crate::secrets::Secret;
 
 /// Everything `orchestrator run` was told.
@@ -57,21 +59,63 @@ pub struct RunOptions {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum OrchEvent {
-    Claimed { session: String },
-    ClaimConflict { session: String },
-    Adopted { session: String },
-    SandboxCreated { session: String, sandbox: String },
-    SandboxStarted { session: String, sandbox: String },
-    SandboxReady { session: String, sandbox: String },
-    RemoteLaunched { session: String, sandbox: String },
-    RemoteRunning { session: String, sandbox: String },
-    RemoteExited { session: String, code: i32 },
-    Released { session: String },
-    SandboxStopped { session: String, sandbox: String },
-    SandboxDeleted { session: String, sandbox: String },
-    SandboxLost { session: String, sandbox: String },
-    Failed { session: String, error: String },
-    Janitor { session: String, sandbox: String, action: String },
+    Claimed {
+        session: String,
+    },
+    ClaimConflict {
+        session: String,
+    },
+    Adopted {
+        session: String,
+    },
+    SandboxCreated {
+        session: String,
+        sandbox: String,
+    },
+    SandboxStarted {
+        session: String,
+        sandbox: String,
+    },
+    SandboxReady {
+        session: String,
+        sandbox: String,
+    },
+    RemoteLaunched {
+        session: String,
+        sandbox: String,
+    },
+    RemoteRunning {
+        session: String,
+        sandbox: String,
+    },
+    RemoteExited {
+        session: String,
+        code: i32,
+    },
+    Released {
+        session: String,
+    },
+    SandboxStopped {
+        session: String,
+        sandbox: String,
+    },
+    SandboxDeleted {
+        session: String,
+        sandbox: String,
+    },
+    SandboxLost {
+        session: String,
+        sandbox: String,
+    },
+    Failed {
+        session: String,
+        error: String,
+    },
+    Janitor {
+        session: String,
+        sandbox: String,
+        action: String,
+    },
 }
 
 /// The session's claim material, in memory only.
@@ -109,7 +153,10 @@ pub struct Orchestrator {
 }
 
 fn now() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
 }
 
 /// Per-session backoff after failures: 5 s, 10 s, … capped at 5 minutes.
@@ -121,7 +168,13 @@ fn backoff(failures: u32) -> f64 {
 const COOL_OFF: f64 = 600.0;
 
 impl Orchestrator {
-    pub fn new(devin: DevinClient, provider: Arc<dyn Provider>, http: HttpClient, opts: RunOptions, state: OutpostState) -> Arc<Self> {
+    pub fn new(
+        devin: DevinClient,
+        provider: Arc<dyn Provider>,
+        http: HttpClient,
+        opts: RunOptions,
+        state: OutpostState,
+    ) -> Arc<Self> {
         let (events, _) = broadcast::channel(1024);
         Arc::new(Orchestrator {
             devin,
@@ -129,7 +182,10 @@ impl Orchestrator {
             http,
             opts,
             state,
-            inner: Mutex::new(Inner { relist_due: true, ..Inner::default() }),
+            inner: Mutex::new(Inner {
+                relist_due: true,
+                ..Inner::default()
+            }),
             notify: Notify::new(),
             metrics: Arc::new(Metrics::default()),
             events,
@@ -164,8 +220,13 @@ impl Orchestrator {
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
     /// and return, leaving sandboxes and remotes running for the next start.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) -> Result<()> {
-        self.reattach().await.context("cannot read the claims this instance holds")?;
-        let cursor = self.relist().await.context("cannot list the session queue")?;
+        self.reattach()
+            .await
+            .context("cannot read the claims this instance holds")?;
+        let cursor = self
+            .relist()
+            .await
+            .context("cannot list the session queue")?;
         let watcher = tokio::spawn(self.clone().watch_loop(cursor));
         let permits = Arc::new(Semaphore::new(self.opts.limits.cap.max(1) + 2));
         let mut tasks: JoinSet<()> = JoinSet::new();
@@ -205,7 +266,9 @@ impl Orchestrator {
                     }
                 }
             }
-            if last_janitor.elapsed() >= self.opts.janitor_interval && janitor.as_ref().is_none_or(|j| j.is_finished()) {
+            if last_janitor.elapsed() >= self.opts.janitor_interval
+                && janitor.as_ref().is_none_or(|j| j.is_finished())
+            {
                 last_janitor = Instant::now();
                 janitor = Some(tokio::spawn(self.clone().janitor_sweep()));
             }
@@ -223,8 +286,12 @@ impl Orchestrator {
             }
             let micros = started.elapsed().as_micros() as u64;
             Metrics::inc(&self.metrics.reconciles);
-            self.metrics.reconcile_micros.fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
-            self.metrics.last_reconcile_micros.store(micros, std::sync::atomic::Ordering::Relaxed);
+            self.metrics
+                .reconcile_micros
+                .fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
+            self.metrics
+                .last_reconcile_micros
+                .store(micros, std::sync::atomic::Ordering::Relaxed);
             self.save_status();
         }
         watcher.abort();
@@ -240,7 +307,9 @@ impl Orchestrator {
     fn plan_now(&self) -> Vec<Action> {
         let inner = self.lock();
         let held = inner.tracks.values().filter(|t| t.held).count() as u64;
-        self.metrics.active_sessions.store(held, std::sync::atomic::Ordering::Relaxed);
+        self.metrics
+            .active_sessions
+            .store(held, std::sync::atomic::Ordering::Relaxed);
         plan::plan(&Observed {
             now: now(),
             acceptor_id: &self.opts.acceptor_id,
@@ -282,14 +351,22 @@ impl Orchestrator {
     }
 
     fn count_error(&self, e: &anyhow::Error) {
-        let status = e.chain().find_map(|c| c.downcast_ref::<crate::api::ApiError>()).and_then(|a| a.status());
+        let status = e
+            .chain()
+            .find_map(|c| c.downcast_ref::<crate::api::ApiError>())
+            .and_then(|a| a.status());
         self.metrics.api_error(status);
     }
 
     // ---- observation ----------------------------------------------------------------------
 
     async fn reattach(&self) -> Result<()> {
-        let q = ListQuery { outpost: Some(self.opts.outpost_id.clone()), phase: Some(Phase::Claimed), acceptor_id: Some(self.opts.acceptor_id.clone()), ..ListQuery::default() };
+        let q = ListQuery {
+            outpost: Some(self.opts.outpost_id.clone()),
+            phase: Some(Phase::Claimed),
+            acceptor_id: Some(self.opts.acceptor_id.clone()),
+            ..ListQuery::default()
+        };
         let list = self.devin.list(&q).await?;
         let mut inner = self.lock();
         for e in list.entries {
@@ -299,7 +376,9 @@ impl Orchestrator {
             let t = Self::track_mut(&mut inner, &e.session_id);
             t.held = true;
             t.claim_deadline = e.claim_deadline;
-            self.emit(OrchEvent::Adopted { session: e.session_id.clone() });
+            self.emit(OrchEvent::Adopted {
+                session: e.session_id.clone(),
+            });
             inner.queue.insert(e.session_id.clone(), e);
         }
         Ok(())
@@ -307,10 +386,17 @@ impl Orchestrator {
 
     /// Full list → the view. Returns the cursor to watch from.
     async fn relist(&self) -> Result<Option<String>> {
-        let q = ListQuery { outpost: Some(self.opts.outpost_id.clone()), ..ListQuery::default() };
+        let q = ListQuery {
+            outpost: Some(self.opts.outpost_id.clone()),
+            ..ListQuery::default()
+        };
         let list = self.devin.list(&q).await?;
         let mut inner = self.lock();
-        let fresh: BTreeMap<String, QueueEntry> = list.entries.into_iter().map(|e| (e.session_id.clone(), e)).collect();
+        let fresh: BTreeMap<String, QueueEntry> = list
+            .entries
+            .into_iter()
+            .map(|e| (e.session_id.clone(), e))
+            .collect();
         let me = self.opts.acceptor_id.clone();
         let ids: Vec<String> = inner.tracks.keys().cloned().collect();
         for id in ids {
@@ -321,7 +407,10 @@ impl Orchestrator {
                 continue;
             }
             match &entry {
-                Some(e) if e.phase == Phase::Claimed && e.acceptor_id.as_deref() != Some(me.as_str()) => {
+                Some(e)
+                    if e.phase == Phase::Claimed
+                        && e.acceptor_id.as_deref() != Some(me.as_str()) =>
+                {
                     tracing::warn!(session = %id, "another acceptor holds this session now; leaving it");
                     t.held = false;
                 }
@@ -336,7 +425,9 @@ impl Orchestrator {
         }
         // Forget idle, unheld tracks that no longer need remembering.
         let t_now = now();
-        inner.tracks.retain(|_, t| t.held || t.busy || t.retry_at.is_some_and(|r| r > t_now));
+        inner
+            .tracks
+            .retain(|_, t| t.held || t.busy || t.retry_at.is_some_and(|r| r > t_now));
         inner.queue = fresh;
         inner.status_dirty = true;
         drop(inner);
@@ -371,7 +462,11 @@ impl Orchestrator {
 
     fn apply_event(&self, kind: EventType, object: Option<QueueEntry>) {
         let Some(entry) = object else { return };
-        if entry.outpost_id.as_deref().is_some_and(|o| o != self.opts.outpost_id) {
+        if entry
+            .outpost_id
+            .as_deref()
+            .is_some_and(|o| o != self.opts.outpost_id)
+        {
             return;
         }
         let mut inner = self.lock();
@@ -390,7 +485,9 @@ impl Orchestrator {
                 if let Some(t) = inner.tracks.get_mut(&id)
                     && t.held
                 {
-                    if entry.phase == Phase::Claimed && entry.acceptor_id.as_deref() != Some(me.as_str()) {
+                    if entry.phase == Phase::Claimed
+                        && entry.acceptor_id.as_deref() != Some(me.as_str())
+                    {
                         t.held = false;
                     } else {
                         t.observe(Some(entry.session_status));
@@ -410,12 +507,16 @@ impl Orchestrator {
             Ok(Claim::Won(entry)) => {
                 Metrics::inc(&self.metrics.claims);
                 self.take_claim(session, &entry);
-                self.emit(OrchEvent::Claimed { session: session.into() });
+                self.emit(OrchEvent::Claimed {
+                    session: session.into(),
+                });
             }
             Ok(Claim::Conflict { .. }) => {
                 Metrics::inc(&self.metrics.claim_conflicts);
                 Self::track_mut(&mut self.lock(), session).lost_race = true;
-                self.emit(OrchEvent::ClaimConflict { session: session.into() });
+                self.emit(OrchEvent::ClaimConflict {
+                    session: session.into(),
+                });
             }
             Ok(Claim::Gone) => {
                 self.lock().queue.remove(session);
@@ -458,7 +559,9 @@ impl Orchestrator {
         t.held = true;
         t.claim_deadline = deadline;
         drop(inner);
-        self.emit(OrchEvent::Adopted { session: session.into() });
+        self.emit(OrchEvent::Adopted {
+            session: session.into(),
+        });
     }
 
     async fn do_renew(&self, session: &str) {
@@ -491,7 +594,12 @@ impl Orchestrator {
                     t.rereads = t.rereads.saturating_add(1);
                 }
                 match &entry {
-                    Some(e) if e.phase == Phase::Claimed && e.acceptor_id.as_deref() != Some(me.as_str()) => t.held = false,
+                    Some(e)
+                        if e.phase == Phase::Claimed
+                            && e.acceptor_id.as_deref() != Some(me.as_str()) =>
+                    {
+                        t.held = false
+                    }
                     Some(e) => t.observe(Some(e.session_status)),
                     None => t.observe(None),
                 }
@@ -525,19 +633,33 @@ impl Orchestrator {
                 match self.provider.create(&spec).await {
                     Ok(sb) => {
                         Metrics::inc(&self.metrics.sandboxes_created);
-                        self.emit(OrchEvent::SandboxCreated { session: session.into(), sandbox: sb.id.clone() });
+                        self.emit(OrchEvent::SandboxCreated {
+                            session: session.into(),
+                            sandbox: sb.id.clone(),
+                        });
                         sb
                     }
                     // Created by a call whose answer we lost, or by another replica: adopt it.
-                    Err(ProviderError::AlreadyExists(_)) => self.provider.get(&name).await?.ok_or_else(|| anyhow::anyhow!("sandbox {name} exists but cannot be read"))?,
+                    Err(ProviderError::AlreadyExists(_)) => {
+                        self.provider.get(&name).await?.ok_or_else(|| {
+                            anyhow::anyhow!("sandbox {name} exists but cannot be read")
+                        })?
+                    }
                     Err(e) => return Err(e.into()),
                 }
             }
         };
-        if sb.labels.get(super::LABEL_SESSION) != labels.get(super::LABEL_SESSION) || sb.labels.get(LABEL_OUTPOST) != labels.get(LABEL_OUTPOST) {
-            anyhow::bail!("sandbox {} ({name}) does not carry this session's labels; it is left untouched — rename or remove it", sb.id);
+        if sb.labels.get(super::LABEL_SESSION) != labels.get(super::LABEL_SESSION)
+            || sb.labels.get(LABEL_OUTPOST) != labels.get(LABEL_OUTPOST)
+        {
+            anyhow::bail!(
+                "sandbox {} ({name}) does not carry this session's labels; it is left untouched — rename or remove it",
+                sb.id
+            );
         }
-        self.lock().sandboxes.insert(session.to_string(), sb.id.clone());
+        self.lock()
+            .sandboxes
+            .insert(session.to_string(), sb.id.clone());
         let sb = self.wait_started(session, sb).await?;
         Ok(sb)
     }
@@ -549,25 +671,48 @@ impl Orchestrator {
         loop {
             match sb.state {
                 SandboxState::Started => {
-                    self.emit(OrchEvent::SandboxReady { session: session.into(), sandbox: sb.id.clone() });
+                    self.emit(OrchEvent::SandboxReady {
+                        session: session.into(),
+                        sandbox: sb.id.clone(),
+                    });
                     return Ok(sb);
                 }
                 SandboxState::Stopped if !started_it => {
                     self.provider.start(&sb.id).await?;
                     started_it = true;
                     Metrics::inc(&self.metrics.sandboxes_started);
-                    self.emit(OrchEvent::SandboxStarted { session: session.into(), sandbox: sb.id.clone() });
+                    self.emit(OrchEvent::SandboxStarted {
+                        session: session.into(),
+                        sandbox: sb.id.clone(),
+                    });
                 }
-                SandboxState::Error => anyhow::bail!("sandbox {} is in an error state: {}", sb.id, sb.error_reason.clone().unwrap_or_else(|| sb.raw_state.clone())),
-                SandboxState::Deleted | SandboxState::Deleting => anyhow::bail!("sandbox {} is being deleted", sb.id),
+                SandboxState::Error => anyhow::bail!(
+                    "sandbox {} is in an error state: {}",
+                    sb.id,
+                    sb.error_reason
+                        .clone()
+                        .unwrap_or_else(|| sb.raw_state.clone())
+                ),
+                SandboxState::Deleted | SandboxState::Deleting => {
+                    anyhow::bail!("sandbox {} is being deleted", sb.id)
+                }
                 _ => {}
             }
             if Instant::now() >= deadline {
-                anyhow::bail!("sandbox {} did not start within {:?} (state {})", sb.id, self.opts.ready_timeout, sb.raw_state);
+                anyhow::bail!(
+                    "sandbox {} did not start within {:?} (state {})",
+                    sb.id,
+                    self.opts.ready_timeout,
+                    sb.raw_state
+                );
             }
             tokio::time::sleep(delay).await;
             delay = (delay * 2).min(Duration::from_secs(5));
-            sb = self.provider.get(&sb.id).await?.ok_or_else(|| anyhow::anyhow!("sandbox {} vanished while starting", sb.id))?;
+            sb = self
+                .provider
+                .get(&sb.id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("sandbox {} vanished while starting", sb.id))?;
         }
     }
 
@@ -583,10 +728,17 @@ impl Orchestrator {
                 url: url.clone(),
                 path,
                 branch: None,
-                username: self.opts.git_token.as_ref().map(|_| self.opts.git_username.clone()),
+                username: self
+                    .opts
+                    .git_token
+                    .as_ref()
+                    .map(|_| self.opts.git_username.clone()),
                 password: self.opts.git_token.clone(),
             };
-            self.provider.git_clone(sandbox_id, &req).await.with_context(|| format!("cloning {url}"))?;
+            self.provider
+                .git_clone(sandbox_id, &req)
+                .await
+                .with_context(|| format!("cloning {url}"))?;
         }
         Ok(())
     }
@@ -599,22 +751,54 @@ impl Orchestrator {
     }
 
     async fn provision(&self, session: &str) -> Result<()> {
-        let platform = self.lock().queue.get(session).map(|e| e.platform).unwrap_or(Platform::Linux);
+        let platform = self
+            .lock()
+            .queue
+            .get(session)
+            .map(|e| e.platform)
+            .unwrap_or(Platform::Linux);
         let sb = self.ensure_sandbox(session).await?;
         let (workdir, chrome) = match platform {
-            Platform::Windows => (self.opts.windows_workdir.clone(), self.opts.windows_chrome_path.clone()),
+            Platform::Windows => (
+                self.opts.windows_workdir.clone(),
+                self.opts.windows_chrome_path.clone(),
+            ),
             _ => (self.opts.workdir.clone(), self.opts.chrome_path.clone()),
         };
         if platform != Platform::Windows && !self.opts.repos.is_empty() {
             self.clone_repos(&sb.id, &workdir).await?;
         }
         // A live remote of ours is never launched twice (restart, adopt).
-        let known_sha = self.lock().claims.get(session).and_then(|c| c.sha.clone()).or_else(|| self.lock().queue.get(session).and_then(|e| e.remote_binary_sha.clone()));
+        let known_sha = self
+            .lock()
+            .claims
+            .get(session)
+            .and_then(|c| c.sha.clone())
+            .or_else(|| {
+                self.lock()
+                    .queue
+                    .get(session)
+                    .and_then(|e| e.remote_binary_sha.clone())
+            });
         let suffix = remote::suffix_for(platform, "x86_64");
-        let name = known_sha.as_ref().map(|s| format!("devin-remote_{s}_{suffix}"));
-        if let Ok(Liveness::Running(_)) = remote::check(self.provider.as_ref(), &sb.id, session, platform, self.opts.launch, name.as_deref()).await {
+        let name = known_sha
+            .as_ref()
+            .map(|s| format!("devin-remote_{s}_{suffix}"));
+        if let Ok(Liveness::Running(_)) = remote::check(
+            self.provider.as_ref(),
+            &sb.id,
+            session,
+            platform,
+            self.opts.launch,
+            name.as_deref(),
+        )
+        .await
+        {
             self.set_remote(session, RemoteState::Running { checked_at: now() });
-            self.emit(OrchEvent::RemoteRunning { session: session.into(), sandbox: sb.id.clone() });
+            self.emit(OrchEvent::RemoteRunning {
+                session: session.into(),
+                sandbox: sb.id.clone(),
+            });
             return Ok(());
         }
         // We need a connect token: only a claim response carries one.
@@ -628,21 +812,41 @@ impl Orchestrator {
                 Claim::Gone => anyhow::bail!("the session left the queue before launching"),
             }
         }
-        let claim = self.lock().claims.get(session).cloned().ok_or_else(|| anyhow::anyhow!("no connect token for {session}"))?;
+        let claim = self
+            .lock()
+            .claims
+            .get(session)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("no connect token for {session}"))?;
         let gateway = claim
             .gateway
             .clone()
             .or_else(|| self.opts.gateway_fallback.clone())
-            .ok_or_else(|| anyhow::anyhow!("the claim carries no gateway_url and DEVIN_OUTPOST_GATEWAY_URL is not set"))?;
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the claim carries no gateway_url and DEVIN_OUTPOST_GATEWAY_URL is not set"
+                )
+            })?;
         let machine = if platform == Platform::Windows {
             "x86_64".to_string()
         } else {
-            let out = self.provider.exec(&sb.id, &crate::provider::ExecRequest::argv(["uname", "-m"])).await?;
+            let out = self
+                .provider
+                .exec(&sb.id, &crate::provider::ExecRequest::argv(["uname", "-m"]))
+                .await?;
             out.stdout.trim().to_string()
         };
         let suffix = remote::suffix_for(platform, &machine);
         let binary = match self.opts.launch {
-            LaunchMode::Remote => Some(remote::resolve(&self.http, &self.opts.static_base, claim.sha.as_deref(), suffix).await?),
+            LaunchMode::Remote => Some(
+                remote::resolve(
+                    &self.http,
+                    &self.opts.static_base,
+                    claim.sha.as_deref(),
+                    suffix,
+                )
+                .await?,
+            ),
             LaunchMode::Cli => None,
         };
         let plan = LaunchPlan {
@@ -659,9 +863,15 @@ impl Orchestrator {
         remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
         Metrics::inc(&self.metrics.remotes_launched);
         if let Some(b) = &plan.binary {
-            self.lock().claims.entry(session.to_string()).and_modify(|c| c.sha = Some(b.sha.clone()));
+            self.lock()
+                .claims
+                .entry(session.to_string())
+                .and_modify(|c| c.sha = Some(b.sha.clone()));
         }
-        self.emit(OrchEvent::RemoteLaunched { session: session.into(), sandbox: sb.id.clone() });
+        self.emit(OrchEvent::RemoteLaunched {
+            session: session.into(),
+            sandbox: sb.id.clone(),
+        });
         self.set_remote(session, RemoteState::Running { checked_at: now() });
         Ok(())
     }
@@ -669,7 +879,9 @@ impl Orchestrator {
     fn set_remote(&self, session: &str, remote: RemoteState) {
         let mut inner = self.lock();
         let t = Self::track_mut(&mut inner, session);
-        if matches!(remote, RemoteState::Running { .. }) && !matches!(t.remote, RemoteState::Running { .. }) {
+        if matches!(remote, RemoteState::Running { .. })
+            && !matches!(t.remote, RemoteState::Running { .. })
+        {
             t.rereads = 0;
         }
         t.remote = remote;
@@ -682,8 +894,13 @@ impl Orchestrator {
         self.count_error(&e);
         Metrics::inc(&self.metrics.provision_failures);
         let error = crate::secrets::redact(&format!("{e:#}")).into_owned();
-        self.emit(OrchEvent::Failed { session: session.into(), error });
-        let foreign = e.to_string().contains("does not carry this session's labels");
+        self.emit(OrchEvent::Failed {
+            session: session.into(),
+            error,
+        });
+        let foreign = e
+            .to_string()
+            .contains("does not carry this session's labels");
         let held = self.lock().tracks.get(session).is_some_and(|t| t.held);
         if held {
             self.release(session).await;
@@ -701,7 +918,14 @@ impl Orchestrator {
         t.has_token = false;
         t.remote = RemoteState::Unknown;
         t.failures += 1;
-        t.retry_at = Some(now() + if foreign || t.failures >= plan::MAX_FAILURES { COOL_OFF } else { backoff(t.failures) });
+        t.retry_at = Some(
+            now()
+                + if foreign || t.failures >= plan::MAX_FAILURES {
+                    COOL_OFF
+                } else {
+                    backoff(t.failures)
+                },
+        );
     }
 
     async fn do_check(&self, session: &str) {
@@ -710,7 +934,11 @@ impl Orchestrator {
             (
                 inner.sandboxes.get(session).cloned(),
                 inner.claims.get(session).and_then(|c| c.sha.clone()),
-                inner.queue.get(session).map(|e| e.platform).unwrap_or(Platform::Linux),
+                inner
+                    .queue
+                    .get(session)
+                    .map(|e| e.platform)
+                    .unwrap_or(Platform::Linux),
             )
         };
         let Some(sandbox) = sandbox else {
@@ -723,7 +951,10 @@ impl Orchestrator {
                 // The provider stopped or removed it under a live session: say so, then serve
                 // the session again (a wake of the same sandbox when it still exists).
                 Metrics::inc(&self.metrics.sandboxes_lost);
-                self.emit(OrchEvent::SandboxLost { session: session.into(), sandbox: sandbox.clone() });
+                self.emit(OrchEvent::SandboxLost {
+                    session: session.into(),
+                    sandbox: sandbox.clone(),
+                });
                 if other.is_none() {
                     self.lock().sandboxes.remove(session);
                 }
@@ -738,7 +969,16 @@ impl Orchestrator {
         }
         let suffix = remote::suffix_for(platform, "x86_64");
         let name = sha.map(|s| format!("devin-remote_{s}_{suffix}"));
-        match remote::check(self.provider.as_ref(), &sandbox, session, platform, self.opts.launch, name.as_deref()).await {
+        match remote::check(
+            self.provider.as_ref(),
+            &sandbox,
+            session,
+            platform,
+            self.opts.launch,
+            name.as_deref(),
+        )
+        .await
+        {
             Ok(Liveness::Running(_)) => {
                 let mut inner = self.lock();
                 let t = Self::track_mut(&mut inner, session);
@@ -746,7 +986,10 @@ impl Orchestrator {
                 t.failures = 0;
             }
             Ok(Liveness::Exited(code)) => {
-                self.emit(OrchEvent::RemoteExited { session: session.into(), code });
+                self.emit(OrchEvent::RemoteExited {
+                    session: session.into(),
+                    code,
+                });
                 let mut inner = self.lock();
                 let t = Self::track_mut(&mut inner, session);
                 t.remote = RemoteState::Exited { code, at: now() };
@@ -771,7 +1014,9 @@ impl Orchestrator {
         match self.devin.release(session, &self.opts.acceptor_id).await {
             Ok(Release::Released(_)) => {
                 Metrics::inc(&self.metrics.releases);
-                self.emit(OrchEvent::Released { session: session.into() });
+                self.emit(OrchEvent::Released {
+                    session: session.into(),
+                });
                 true
             }
             Ok(Release::AlreadyReleased { .. }) => true,
@@ -787,7 +1032,10 @@ impl Orchestrator {
         match self.provider.stop(id).await {
             Ok(()) => {
                 Metrics::inc(&self.metrics.sandboxes_stopped);
-                self.emit(OrchEvent::SandboxStopped { session: session.into(), sandbox: id.into() });
+                self.emit(OrchEvent::SandboxStopped {
+                    session: session.into(),
+                    sandbox: id.into(),
+                });
             }
             Err(e) => tracing::warn!(session, "stopping sandbox {id} failed: {e}"),
         }
@@ -802,7 +1050,13 @@ impl Orchestrator {
         let known = self.lock().sandboxes.get(session).cloned();
         let sandbox = match known {
             Some(id) => Some(id),
-            None => self.provider.get(&sandbox_name(session)).await.ok().flatten().map(|sb| sb.id),
+            None => self
+                .provider
+                .get(&sandbox_name(session))
+                .await
+                .ok()
+                .flatten()
+                .map(|sb| sb.id),
         };
         if let Some(id) = sandbox {
             // Act only on a sandbox that still carries this session's labels.
@@ -815,9 +1069,15 @@ impl Orchestrator {
                     EndKind::Terminate => match self.provider.delete(&id).await {
                         Ok(()) => {
                             Metrics::inc(&self.metrics.sandboxes_deleted);
-                            self.emit(OrchEvent::SandboxDeleted { session: session.into(), sandbox: id.clone() });
+                            self.emit(OrchEvent::SandboxDeleted {
+                                session: session.into(),
+                                sandbox: id.clone(),
+                            });
                         }
-                        Err(e) => tracing::warn!(session, "deleting sandbox {id} failed (the janitor retries): {e}"),
+                        Err(e) => tracing::warn!(
+                            session,
+                            "deleting sandbox {id} failed (the janitor retries): {e}"
+                        ),
                     },
                     EndKind::Sleep | EndKind::GiveUp => self.stop_sandbox(session, &id).await,
                 }
@@ -829,7 +1089,12 @@ impl Orchestrator {
         match kind {
             EndKind::GiveUp => {
                 let t = Self::track_mut(&mut inner, session);
-                *t = Track { failures: t.failures, retry_at: Some(now() + COOL_OFF), busy: true, ..Track::default() };
+                *t = Track {
+                    failures: t.failures,
+                    retry_at: Some(now() + COOL_OFF),
+                    busy: true,
+                    ..Track::default()
+                };
             }
             _ => {
                 inner.tracks.remove(session);
@@ -842,7 +1107,10 @@ impl Orchestrator {
     // ---- janitor ---------------------------------------------------------------------------
 
     async fn janitor_sweep(self: Arc<Self>) {
-        let labels: BTreeMap<String, String> = [(LABEL_OUTPOST.to_string(), self.opts.outpost_id.clone())].into_iter().collect();
+        let labels: BTreeMap<String, String> =
+            [(LABEL_OUTPOST.to_string(), self.opts.outpost_id.clone())]
+                .into_iter()
+                .collect();
         let sandboxes = match self.provider.list(&labels).await {
             Ok(s) => s,
             Err(e) => {
@@ -852,10 +1120,14 @@ impl Orchestrator {
         };
         let grace = self.opts.janitor_grace.as_secs_f64();
         for sb in sandboxes {
-            let Some(session) = janitor::owner(&sb, &self.opts.outpost_id).map(str::to_string) else { continue };
+            let Some(session) = janitor::owner(&sb, &self.opts.outpost_id).map(str::to_string)
+            else {
+                continue;
+            };
             let (active, age) = {
                 let mut inner = self.lock();
-                let active = inner.claiming.contains(&session) || inner.tracks.get(&session).is_some_and(|t| t.held || t.busy);
+                let active = inner.claiming.contains(&session)
+                    || inner.tracks.get(&session).is_some_and(|t| t.held || t.busy);
                 let seen = *inner.first_seen.entry(sb.id.clone()).or_insert_with(now);
                 (active, now() - sb.created_at.unwrap_or(seen))
             };
@@ -879,7 +1151,8 @@ impl Orchestrator {
             // exact read of the sandbox.
             {
                 let mut inner = self.lock();
-                let busy = inner.claiming.contains(&session) || inner.tracks.get(&session).is_some_and(|t| t.held || t.busy);
+                let busy = inner.claiming.contains(&session)
+                    || inner.tracks.get(&session).is_some_and(|t| t.held || t.busy);
                 if busy {
                     continue;
                 }
@@ -894,9 +1167,15 @@ impl Orchestrator {
                 match result {
                     Ok(action) => {
                         Metrics::inc(&self.metrics.janitor_actions);
-                        self.emit(OrchEvent::Janitor { session: session.clone(), sandbox: sb.id.clone(), action: action.into() });
+                        self.emit(OrchEvent::Janitor {
+                            session: session.clone(),
+                            sandbox: sb.id.clone(),
+                            action: action.into(),
+                        });
                     }
-                    Err(e) => tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id),
+                    Err(e) => {
+                        tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
+                    }
                 }
             }
             let mut inner = self.lock();
@@ -954,10 +1233,21 @@ impl Orchestrator {
 
 /// `https://host/org/app.git` → `app`.
 pub fn repo_dir_name(url: &str) -> String {
-    let last = url.trim_end_matches('/').rsplit(['/', ':']).next().unwrap_or("repo");
+    let last = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or("repo");
     let name = last.strip_suffix(".git").unwrap_or(last);
-    let clean: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
-    if clean.is_empty() || clean.starts_with('.') { "repo".into() } else { clean }
+    let clean: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    if clean.is_empty() || clean.starts_with('.') {
+        "repo".into()
+    } else {
+        clean
+    }
 }
 
 #[cfg(test)]

@@ -291,12 +291,20 @@ pub enum ProviderError {
 pub type Result<T, E = ProviderError> = std::result::Result<T, E>;
 
 /// Build the configured provider.
-pub async fn from_config(kind: ProviderKind, config: &crate::config::Config, http: crate::api::HttpClient) -> anyhow::Result<std::sync::Arc<dyn Provider>> {
+pub async fn from_config(
+    kind: ProviderKind,
+    config: &crate::config::Config,
+    http: crate::api::HttpClient,
+) -> anyhow::Result<std::sync::Arc<dyn Provider>> {
     let _ = &http;
     Ok(match kind {
         ProviderKind::Local => std::sync::Arc::new(local::LocalProvider::from_config(config)?),
-        ProviderKind::Coreweave => std::sync::Arc::new(coreweave::CoreweaveProvider::from_config(config)?),
-        ProviderKind::Daytona => anyhow::bail!("the Daytona provider is not built into this version"),
+        ProviderKind::Coreweave => {
+            std::sync::Arc::new(coreweave::CoreweaveProvider::from_config(config)?)
+        }
+        ProviderKind::Daytona => {
+            anyhow::bail!("the Daytona provider is not built into this version")
+        }
     })
 }
 

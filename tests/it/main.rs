@@ -13,3 +13,4 @@ mod devin_remote;
 mod devin_watch;
 mod generated;
 mod local_provider;
+mod local_provider_procs;

@@ -1,9 +1,10 @@
 //! The main command's supervisor: a small detached `sh` loop on the host.
 //!
-//! It runs the main command (inside bubblewrap) with stdout+stderr appended to `main.log`, and
-//! restarts it with exponential backoff when it exits non-zero, like a Kubernetes container with
-//! `restartPolicy: OnFailure`; exit 0 leaves it completed. It records its state in `main.status`
-//! (temp file + rename) so that any later `outposts` process can report it.
+//! It runs the main command (entering the sandbox with nsenter) with stdout+stderr appended to
+//! `main.log`, and restarts it with exponential backoff when it exits non-zero, like a Kubernetes
+//! container with `restartPolicy: OnFailure`; exit 0 leaves it completed. It records its state
+//! (restart count since the last start, last exit code) in `main.status` (temp file + rename) so
+//! that any later `outposts` process can report it.
 //!
 //! It is a plain `sh` script rather than an `outposts` subcommand so that it needs no particular
 //! binary on disk (library users, tests, a replaced binary), and it runs in its own session, so
@@ -53,7 +54,7 @@ pub(super) struct Backoff {
     pub reset_after: Duration,
 }
 
-/// Start the supervisor detached; returns its pid. `bwrap_cmd` is the fully prepared command that
+/// Start the supervisor detached; returns its pid. `inner` is the fully prepared command that
 /// runs the main process in the sandbox (its environment becomes the supervisor's).
 pub(super) fn spawn(dir: &Path, inner: &Command, backoff: Backoff) -> Result<i32, ProviderError> {
     let status = dir.join(super::store::MAIN_STATUS);
