@@ -82,6 +82,8 @@ pub enum LogFormat {
 pub enum Command {
     /// Read the outpost's session queue.
     Queue(commands::queue::Args),
+    /// Serve the outpost: one sandbox per Devin session (long-running), and inspect it.
+    Orchestrator(commands::orchestrator::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
     Emulator(commands::emulator::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
@@ -97,5 +99,6 @@ impl Command {
     /// Commands that install their own signal handling (daemons and long streams).
     pub fn handles_signals(&self) -> bool {
         matches!(self, Command::Emulator(a) if a.is_server())
+            || matches!(self, Command::Orchestrator(a) if a.is_daemon())
     }
 }

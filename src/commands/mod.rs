@@ -14,6 +14,7 @@ use crate::output::Printer;
 pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
+pub mod orchestrator;
 pub mod queue;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
@@ -95,6 +96,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     let ctx = Ctx::new(cli.global, printer, config);
     match cli.command {
         Command::Queue(args) => queue::run(&ctx, args).await,
+        Command::Orchestrator(args) => orchestrator::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,

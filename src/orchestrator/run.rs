@@ -769,30 +769,8 @@ impl Orchestrator {
             self.clone_repos(&sb.id, &workdir).await?;
         }
         // A live remote of ours is never launched twice (restart, adopt).
-        let known_sha = self
-            .lock()
-            .claims
-            .get(session)
-            .and_then(|c| c.sha.clone())
-            .or_else(|| {
-                self.lock()
-                    .queue
-                    .get(session)
-                    .and_then(|e| e.remote_binary_sha.clone())
-            });
-        let suffix = remote::suffix_for(platform, "x86_64");
-        let name = known_sha
-            .as_ref()
-            .map(|s| format!("devin-remote_{s}_{suffix}"));
-        if let Ok(Liveness::Running(_)) = remote::check(
-            self.provider.as_ref(),
-            &sb.id,
-            session,
-            platform,
-            self.opts.launch,
-            name.as_deref(),
-        )
-        .await
+        if let Ok(Liveness::Running(_)) =
+            remote::check(self.provider.as_ref(), &sb.id, session, platform).await
         {
             self.set_remote(session, RemoteState::Running { checked_at: now() });
             self.emit(OrchEvent::RemoteRunning {
@@ -929,11 +907,10 @@ impl Orchestrator {
     }
 
     async fn do_check(&self, session: &str) {
-        let (sandbox, sha, platform) = {
+        let (sandbox, platform) = {
             let inner = self.lock();
             (
                 inner.sandboxes.get(session).cloned(),
-                inner.claims.get(session).and_then(|c| c.sha.clone()),
                 inner
                     .queue
                     .get(session)
@@ -967,18 +944,7 @@ impl Orchestrator {
                 return;
             }
         }
-        let suffix = remote::suffix_for(platform, "x86_64");
-        let name = sha.map(|s| format!("devin-remote_{s}_{suffix}"));
-        match remote::check(
-            self.provider.as_ref(),
-            &sandbox,
-            session,
-            platform,
-            self.opts.launch,
-            name.as_deref(),
-        )
-        .await
-        {
+        match remote::check(self.provider.as_ref(), &sandbox, session, platform).await {
             Ok(Liveness::Running(_)) => {
                 let mut inner = self.lock();
                 let t = Self::track_mut(&mut inner, session);
