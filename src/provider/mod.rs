@@ -314,3 +314,4 @@ pub trait Provider: Send + Sync {
     async fn logs(&self, id: &str, opts: &LogOptions)
     -> Result<BoxStream<'static, Result<String>>>;
 }
+pub mod daytona;
