@@ -35,7 +35,11 @@ pub const TOOLBOX: Service = Service(&ServiceInfo {
 
 /// Path segments: everything but RFC 3986 unreserved characters is escaped (`my-snap:1` →
 /// `my-snap%3A1`, like the official clients).
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 pub fn seg(s: &str) -> String {
     utf8_percent_encode(s, SEGMENT).to_string()
@@ -348,7 +352,11 @@ impl Toolbox {
     ) -> Result<ExecuteResponse, ApiError> {
         self.client
             .long_http()
-            .send_json(self.tb(Method::POST, "/process/execute").json(req).timeout(wait))
+            .send_json(
+                self.tb(Method::POST, "/process/execute")
+                    .json(req)
+                    .timeout(wait),
+            )
             .await
     }
 
@@ -368,7 +376,10 @@ impl Toolbox {
 
     /// `GET /process/session/{id}`; `None` on 404.
     pub async fn get_session(&self, session_id: &str) -> Result<Option<Session>, ApiError> {
-        let req = self.tb(Method::GET, &format!("/process/session/{}", seg(session_id)));
+        let req = self.tb(
+            Method::GET,
+            &format!("/process/session/{}", seg(session_id)),
+        );
         match self.client.http.send_json(req).await {
             Ok(s) => Ok(Some(s)),
             Err(ApiError::NotFound { .. }) => Ok(None),

@@ -387,7 +387,11 @@ impl ErrorBody {
             Some(serde_json::Value::String(s)) => s.clone(),
             Some(serde_json::Value::Array(items)) => items
                 .iter()
-                .map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string()))
+                .map(|i| {
+                    i.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| i.to_string())
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
             Some(other) => other.to_string(),

@@ -3,7 +3,7 @@
 pub mod http;
 
 pub use http::{ApiError, ApiRequest, ApiResponse, HttpClient, HttpOptions, Service};
-pub mod devin_types;
-pub mod emulator;
 pub mod daytona;
 pub mod daytona_types;
+pub mod devin_types;
+pub mod emulator;

@@ -13,6 +13,7 @@ use crate::output::Printer;
 
 pub mod emulator;
 pub mod queue;
+pub mod snapshot;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {
@@ -94,6 +95,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     match cli.command {
         Command::Queue(args) => queue::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
+        Command::Snapshot(args) => snapshot::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)

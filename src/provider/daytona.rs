@@ -15,6 +15,7 @@
 //!   with an API key alone.
 
 pub mod snapshot;
+pub mod windows_build;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Mutex;
@@ -132,7 +133,12 @@ impl DaytonaProvider {
         let deadline = Instant::now() + self.wait;
         let mut delay = Duration::from_millis(100);
         loop {
-            match self.client.get_sandbox(id).await.map_err(|e| map_err(e, id))? {
+            match self
+                .client
+                .get_sandbox(id)
+                .await
+                .map_err(|e| map_err(e, id))?
+            {
                 None if missing_ok => return Ok(None),
                 None => return Err(ProviderError::NotFound(id.to_string())),
                 Some(sb) if done(&sb) => return Ok(Some(sb)),
@@ -334,14 +340,21 @@ pub fn render(cmd: &Cmd, windows: bool) -> Result<String> {
     match cmd {
         Cmd::Shell(line) if windows => Ok(line.clone()),
         Cmd::Shell(line) => Ok(format!("sh -c {}", sh_quote(line))),
-        Cmd::Argv(argv) if argv.is_empty() => {
-            Err(ProviderError::Invalid("empty command (argv has no program)".into()))
-        }
+        Cmd::Argv(argv) if argv.is_empty() => Err(ProviderError::Invalid(
+            "empty command (argv has no program)".into(),
+        )),
         Cmd::Argv(argv) if windows => Ok(format!(
             "& {}",
-            argv.iter().map(|a| ps_quote(a)).collect::<Vec<_>>().join(" ")
+            argv.iter()
+                .map(|a| ps_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ")
         )),
-        Cmd::Argv(argv) => Ok(argv.iter().map(|a| sh_quote(a)).collect::<Vec<_>>().join(" ")),
+        Cmd::Argv(argv) => Ok(argv
+            .iter()
+            .map(|a| sh_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")),
     }
 }
 
@@ -550,7 +563,12 @@ impl Provider for DaytonaProvider {
                 Ok(_) | Err(ApiError::NotFound { .. }) => return Ok(()),
                 Err(e @ ApiError::Conflict { .. }) => {
                     // A second delete while destroying is 409: that is done, too.
-                    match self.client.get_sandbox(id).await.map_err(|e| map_err(e, id))? {
+                    match self
+                        .client
+                        .get_sandbox(id)
+                        .await
+                        .map_err(|e| map_err(e, id))?
+                    {
                         None => return Ok(()),
                         Some(sb)
                             if matches!(

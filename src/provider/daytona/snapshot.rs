@@ -64,7 +64,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
                 .all(|c| c.is_ascii_alphanumeric() || "_.-:".contains(c))
     };
     let digest_ok = digest.is_none_or(|d| {
-        d.len() == 64 && d.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        d.len() == 64
+            && d.chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
     });
     if base.split('/').all(part_ok) && digest_ok {
         Ok(())
@@ -164,14 +166,17 @@ pub enum BuildEvent {
 /// How a followed build ended.
 #[derive(Debug)]
 pub struct BuildOutcome {
-    pub snapshot: Snapshot,
+    /// The snapshot in its final state (`None` when a Windows build failed before snapshotting).
+    pub snapshot: Option<Snapshot>,
+    /// Why it failed, when it did.
+    pub failure: Option<String>,
     /// The last [`LOG_TAIL`] log lines.
     pub log_tail: Vec<String>,
 }
 
 impl BuildOutcome {
     pub fn failed(&self) -> bool {
-        self.snapshot.state().is_failed()
+        self.failure.is_some()
     }
 }
 
@@ -185,6 +190,9 @@ pub enum FollowError {
     },
     #[error("the snapshot {0} disappeared while building (deleted elsewhere?)")]
     Vanished(String),
+    /// The Windows builder sandbox failed or timed out.
+    #[error("{0}")]
+    Builder(String),
     #[error(transparent)]
     Api(#[from] ApiError),
 }
@@ -211,7 +219,11 @@ pub async fn follow_build(
             last_state = Some(state);
         }
         if log_task.is_none() && has_build && state != SnapshotState::Pending {
-            log_task = Some(spawn_log_stream(client.clone(), current.id.clone(), tx.clone()));
+            log_task = Some(spawn_log_stream(
+                client.clone(),
+                current.id.clone(),
+                tx.clone(),
+            ));
         }
         while let Ok(line) = rx.try_recv() {
             push_tail(&mut tail, &line);
@@ -246,8 +258,15 @@ pub async fn follow_build(
         task.abort();
     }
     result?;
+    let failure = current.state().is_failed().then(|| {
+        current
+            .error_reason
+            .clone()
+            .unwrap_or_else(|| format!("the build ended in state {}", current.state()))
+    });
     Ok(BuildOutcome {
-        snapshot: current,
+        snapshot: Some(current),
+        failure,
         log_tail: tail.into_iter().collect(),
     })
 }
@@ -309,7 +328,10 @@ mod tests {
         assert!(name.starts_with("devin-outposts-default-"));
         assert_eq!(name.len(), "devin-outposts-default-".len() + 8);
         assert_ne!(derived_name(Platform::Linux, b"FROM a\n"), name);
-        assert!(derived_name(Platform::Windows, WINDOWS_PROVISIONER).starts_with("devin-outposts-windows-"));
+        assert!(
+            derived_name(Platform::Windows, WINDOWS_PROVISIONER)
+                .starts_with("devin-outposts-windows-")
+        );
         check_name(&name).unwrap();
     }
 
