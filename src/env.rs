@@ -138,6 +138,12 @@ env_vars! {
     OUTPOSTS_NO_KEYRING: General;
     /// Port of the local emulator for `outposts emulator …` commands.
     OUTPOSTS_EMULATOR_PORT: General = "8790";
+    /// Where the local provider keeps its sandboxes (one directory each); default
+    /// `$XDG_DATA_HOME/outposts/sandboxes` (`~/.local/share/outposts/sandboxes`).
+    OUTPOSTS_LOCAL_ROOT: General;
+    /// Set to `1` to let the local provider run sandboxes WITHOUT isolation when bubblewrap
+    /// (`bwrap`) is missing: commands then run as host processes and absolute paths are host paths.
+    OUTPOSTS_LOCAL_UNISOLATED: General;
 }
 
 /// Look a variable up by its name or one of its aliases.

@@ -1,19 +1,49 @@
 //! Local sandboxes behind the emulated Daytona and CoreWeave APIs.
+//!
+//! Both halves create real local sandboxes (bubblewrap, see [`crate::provider::local`]) in
+//! `<data_dir>/sandboxes`, so a session's shell, files and processes are real. The CoreWeave half
+//! can expose extra host files (e.g. a fake `devin` CLI) per sandbox with
+//! [`LocalProvider::create_with`] and `SandboxOptions`.
 
 use std::path::{Path, PathBuf};
 
+use crate::provider::local::{LocalOptions, LocalProvider};
+
 pub struct Sandboxes {
     pub root: PathBuf,
+    provider: LocalProvider,
 }
 
 impl Sandboxes {
+    /// Sandboxes under `root`. Unisolated mode follows `OUTPOSTS_LOCAL_UNISOLATED` of the
+    /// emulator's environment; without bubblewrap and without it, creating a sandbox fails with
+    /// an error naming the package.
     pub fn new(root: &Path) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(root)?;
+        let opts = LocalOptions {
+            allow_unisolated: std::env::var("OUTPOSTS_LOCAL_UNISOLATED")
+                .is_ok_and(|v| matches!(v.trim(), "1" | "true" | "yes" | "on")),
+            // Sandbox processes of an emulator are test fixtures: stop them promptly.
+            stop_grace: std::time::Duration::from_secs(2),
+            ..LocalOptions::default()
+        };
+        Self::with_options(root, opts)
+    }
+
+    pub fn with_options(root: &Path, opts: LocalOptions) -> anyhow::Result<Self> {
+        let provider = LocalProvider::new(root, opts)?;
         Ok(Sandboxes {
-            root: root.to_path_buf(),
+            root: provider.root().to_path_buf(),
+            provider,
         })
     }
 
-    /// Stop every sandbox process (the emulator is exiting).
-    pub async fn shutdown(&self) {}
+    /// The provider every emulated sandbox lives in.
+    pub fn provider(&self) -> &LocalProvider {
+        &self.provider
+    }
+
+    /// Stop every sandbox process (the emulator is exiting). Files stay on disk.
+    pub async fn shutdown(&self) {
+        self.provider.stop_all().await;
+    }
 }

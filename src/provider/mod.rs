@@ -13,6 +13,8 @@ use serde::Serialize;
 
 use crate::secrets::Secret;
 
+pub mod local;
+
 /// Which provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]

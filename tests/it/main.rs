@@ -4,3 +4,4 @@
 mod support;
 
 mod cli_basics;
+mod local_provider;

@@ -1,0 +1,813 @@
+//! The local provider through the library API: isolation, lifecycle, processes, files, logs, git.
+//! Needs bubblewrap (installed by `.ci/run`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use futures::StreamExt;
+use outposts::provider::local::{LocalOptions, LocalProvider, SandboxOptions};
+use outposts::provider::{
+    ExecRequest, GitClone, LogOptions, Provider, ProviderError, SandboxSpec, SandboxState, Source,
+};
+use outposts::secrets::Secret;
+
+fn opts() -> LocalOptions {
+    LocalOptions {
+        stop_grace: Duration::from_millis(500),
+        restart_backoff: Duration::from_millis(100),
+        restart_backoff_max: Duration::from_millis(200),
+        ..LocalOptions::default()
+    }
+}
+
+fn provider(root: &Path) -> LocalProvider {
+    LocalProvider::new(root, opts()).expect("provider")
+}
+
+fn spec(name: &str) -> SandboxSpec {
+    SandboxSpec::new(name, Source::Default)
+}
+
+async fn sh(p: &LocalProvider, id: &str, cmd: &str) -> outposts::provider::ExecOutput {
+    p.exec(
+        id,
+        &ExecRequest::shell(cmd).timeout(Duration::from_secs(30)),
+    )
+    .await
+    .expect("exec")
+}
+
+/// Poll until `f` holds (or panic after 15 s).
+async fn eventually<F: FnMut() -> bool>(what: &str, mut f: F) {
+    for _ in 0..300 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn pids_with(marker_value: &str) -> Vec<i32> {
+    let needle = format!("{}={marker_value}", outposts::provider::local::MARKER);
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .map(|b| b.split(|c| *c == 0).any(|kv| kv == needle.as_bytes()))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let a = p.create(&spec("sandbox-a")).await.unwrap();
+    let b = p.create(&spec("sandbox-b")).await.unwrap();
+    assert_eq!(a.state, SandboxState::Started);
+
+    let out = sh(
+        &p,
+        &a.id,
+        "echo from-a > /workspace/outpost-proof.txt && cat /workspace/outpost-proof.txt",
+    )
+    .await;
+    assert_eq!(
+        (out.exit_code, out.stdout.trim()),
+        (0, "from-a"),
+        "{}",
+        out.stderr
+    );
+
+    // B does not see it, neither does the host at that absolute path.
+    let out = sh(&p, &b.id, "cat /workspace/outpost-proof.txt").await;
+    assert_ne!(out.exit_code, 0);
+    assert!(
+        p.read_file(&b.id, "/workspace/outpost-proof.txt")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let host_path = Path::new("/workspace/outpost-proof.txt");
+    assert!(
+        !host_path.exists()
+            || std::fs::read_to_string(host_path)
+                .unwrap_or_default()
+                .trim()
+                != "from-a"
+    );
+    assert_eq!(
+        p.read_file(&a.id, "/workspace/outpost-proof.txt")
+            .await
+            .unwrap()
+            .unwrap(),
+        b"from-a\n"
+    );
+
+    // Writes through the API are what the sandbox reads.
+    p.write_file(&b.id, "/home/daytona/workspace/note.txt", b"hi b")
+        .await
+        .unwrap();
+    let out = sh(
+        &p,
+        &b.id,
+        "cat /home/daytona/workspace/note.txt; mkdir -p /home/daytona/workspace/x && echo made",
+    )
+    .await;
+    assert_eq!(out.stdout, "hi bmade\n");
+
+    // stop + start keeps the file.
+    p.stop(&a.id).await.unwrap();
+    assert_eq!(
+        p.get(&a.id).await.unwrap().unwrap().state,
+        SandboxState::Stopped
+    );
+    p.stop(&a.id).await.unwrap(); // idempotent
+    let err = p
+        .exec(&a.id, &ExecRequest::shell("true"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("stopped"), "{err}");
+    p.start(&a.id).await.unwrap();
+    p.start(&a.id).await.unwrap(); // idempotent
+    assert_eq!(
+        p.get("sandbox-a").await.unwrap().unwrap().state,
+        SandboxState::Started
+    );
+    let out = sh(&p, &a.id, "cat /workspace/outpost-proof.txt").await;
+    assert_eq!(out.stdout.trim(), "from-a");
+
+    // delete removes everything; deleting again is fine.
+    let tree = p.tree(&a.id).unwrap().unwrap();
+    assert!(tree.join("workspace/outpost-proof.txt").exists());
+    p.delete(&a.id).await.unwrap();
+    assert!(!tree.exists());
+    assert!(!tree.parent().unwrap().exists());
+    assert!(p.get(&a.id).await.unwrap().is_none());
+    p.delete(&a.id).await.unwrap();
+    assert!(matches!(
+        p.exec(&a.id, &ExecRequest::shell("true")).await,
+        Err(ProviderError::NotFound(_))
+    ));
+    p.delete(&b.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let s = p.create(&spec("layout")).await.unwrap();
+    let mark = format!("w-{}", std::process::id());
+    let out = sh(
+        &p,
+        &s.id,
+        &format!("touch /usr/outposts-test 2>/dev/null && echo usr-writable; \
+         touch /etc/outposts-test 2>/dev/null && echo etc-writable; \
+         for d in /workspace /home /tmp /opt /var/log /root /run; do touch $d/{mark} && echo ok $d; done; \
+         echo home=$HOME; pwd; test -e /proc/self/status && echo proc; test -c /dev/null && echo dev; \
+         git --version >/dev/null && echo git"),
+    )
+    .await;
+    assert_eq!(out.exit_code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("writable"), "{}", out.stdout);
+    for d in [
+        "/workspace",
+        "/home",
+        "/tmp",
+        "/opt",
+        "/var/log",
+        "/root",
+        "/run",
+    ] {
+        assert!(
+            out.stdout.contains(&format!("ok {d}\n")),
+            "{d}: {}",
+            out.stdout
+        );
+    }
+    assert!(out.stdout.contains("proc\ndev\ngit"), "{}", out.stdout);
+    let home = out
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("home="))
+        .unwrap()
+        .to_string();
+    assert!(
+        out.stdout.contains(&format!("\n{home}\n")),
+        "default cwd is HOME: {}",
+        out.stdout
+    );
+    for d in ["/tmp", "/opt", "/root", "/run", "/var/log"] {
+        assert!(
+            !Path::new(d).join(&mark).exists(),
+            "{d} on the host was written"
+        );
+    }
+    assert!(
+        p.tree(&s.id)
+            .unwrap()
+            .unwrap()
+            .join("opt")
+            .join(&mark)
+            .exists()
+    );
+    // Loopback reaches host services (the emulator runs there).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accept = std::thread::spawn(move || listener.accept().is_ok());
+    let out = sh(
+        &p,
+        &s.id,
+        &format!("bash -c 'exec 3<>/dev/tcp/127.0.0.1/{port}' && echo connected"),
+    )
+    .await;
+    assert!(out.stdout.contains("connected"), "{out:?}");
+    assert!(accept.join().unwrap());
+    p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn names_are_unique_get_by_name_and_labels_filter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let mut s1 = spec("one");
+    s1.labels.insert("devin.session_id".into(), "s1".into());
+    s1.labels.insert("devin.outpost_id".into(), "o".into());
+    let mut s2 = spec("two");
+    s2.labels.insert("devin.outpost_id".into(), "o".into());
+    let one = p.create(&s1).await.unwrap();
+    let two = p.create(&s2).await.unwrap();
+    assert!(matches!(p.create(&s1).await, Err(ProviderError::AlreadyExists(n)) if n == "one"));
+    assert_ne!(one.id, two.id);
+    assert_eq!(p.get("one").await.unwrap().unwrap().id, one.id);
+    assert_eq!(p.get(&two.id).await.unwrap().unwrap().name, "two");
+    assert!(p.get("../../etc").await.unwrap().is_none());
+
+    let by = |k: &str, v: &str| BTreeMap::from([(k.to_string(), v.to_string())]);
+    assert_eq!(p.list(&by("devin.outpost_id", "o")).await.unwrap().len(), 2);
+    let only = p.list(&by("devin.session_id", "s1")).await.unwrap();
+    assert_eq!(
+        only.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(),
+        ["one"]
+    );
+    assert_eq!(p.list(&BTreeMap::new()).await.unwrap().len(), 2);
+
+    p.set_labels(&two.id, &by("devin.session_id", "s1"))
+        .await
+        .unwrap();
+    assert_eq!(
+        p.list(&by("devin.session_id", "s1")).await.unwrap().len(),
+        2
+    );
+    assert_eq!(
+        p.list(&by("devin.outpost_id", "o")).await.unwrap().len(),
+        1,
+        "labels are replaced"
+    );
+
+    // A second provider on the same root (a restarted process) sees the same sandboxes.
+    let again = provider(tmp.path());
+    let all = again.list(&BTreeMap::new()).await.unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(again.get("one").await.unwrap().unwrap().labels, s1.labels);
+    let out = sh(&again, "one", "echo alive").await;
+    assert_eq!(out.stdout, "alive\n");
+    // The record is private and holds what we said.
+    let rec = tmp.path().join(&one.id).join("sandbox.json");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&rec).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert_eq!(
+        std::fs::metadata(tmp.path().join(&one.id))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777,
+        0o700
+    );
+    p.delete("one").await.unwrap();
+    p.delete("two").await.unwrap();
+    assert!(again.list(&BTreeMap::new()).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn exec_env_cwd_exit_codes_timeout_and_argv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let mut sp = spec("exec");
+    sp.env.insert("FROM_SPEC".into(), Secret::new("spec-value"));
+    let s = p.create(&sp).await.unwrap();
+
+    let req = ExecRequest::shell("echo $FROM_SPEC $FROM_EXEC; pwd; echo err >&2; exit 7")
+        .cwd("/workspace")
+        .env("FROM_EXEC", Secret::new("exec-value"));
+    let out = p.exec(&s.id, &req).await.unwrap();
+    assert_eq!(out.exit_code, 7);
+    assert_eq!(out.stdout, "spec-value exec-value\n/workspace\n");
+    assert_eq!(out.stderr, "err\n");
+
+    let out = p
+        .exec(&s.id, &ExecRequest::argv(["printf", "%s|", "a b", "$HOME"]))
+        .await
+        .unwrap();
+    assert_eq!(out.stdout, "a b|$HOME|");
+
+    let err = p
+        .exec(&s.id, &ExecRequest::shell("true").cwd("/nope/missing"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("/nope/missing"), "{err}");
+
+    // Timeout ends the whole process group.
+    let started = std::time::Instant::now();
+    let err = p
+        .exec(
+            &s.id,
+            &ExecRequest::shell("sleep 30 & sleep 30").timeout(Duration::from_millis(500)),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ProviderError::Timeout(_)), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    eventually("the timed-out group to die", || pids_with(&s.id).is_empty()).await;
+
+    // A signal-killed command reports 128+signal.
+    let out = sh(&p, &s.id, "kill -9 $$").await;
+    assert_eq!(out.exit_code, 137);
+    p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn secrets_never_reach_argv_or_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let secret = "cog_localprovidertestsecret0123456789";
+    let mut sp = spec("secret");
+    sp.env
+        .insert("DEVIN_OUTPOSTS_TOKEN".into(), Secret::new(secret));
+    sp.env
+        .insert("PLAIN_SETTING".into(), Secret::new("visible"));
+    let s = p.create(&sp).await.unwrap();
+    let exec_secret = "exec-secret-value-0123456789";
+    let req = ExecRequest::shell("nohup sleep 30 >/dev/null 2>&1 & echo started")
+        .env("CONNECT_TOKEN", Secret::new(exec_secret));
+    assert_eq!(p.exec(&s.id, &req).await.unwrap().stdout, "started\n");
+
+    let pids = pids_with(&s.id);
+    assert!(!pids.is_empty());
+    let mut saw_in_env = false;
+    for pid in pids {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline);
+        assert!(
+            !cmdline.contains(secret) && !cmdline.contains(exec_secret),
+            "{pid}: {cmdline}"
+        );
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        saw_in_env |= String::from_utf8_lossy(&env).contains(exec_secret);
+    }
+    assert!(saw_in_env, "the secret travels in the environment");
+    // Inside, the value is there for the process that needs it.
+    assert_eq!(
+        sh(&p, &s.id, "echo $DEVIN_OUTPOSTS_TOKEN")
+            .await
+            .stdout
+            .trim(),
+        secret
+    );
+    // Nothing on disk holds it.
+    for entry in walk(tmp.path()) {
+        if entry.is_file() {
+            let bytes = std::fs::read(&entry).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                !text.contains(secret) && !text.contains(exec_secret),
+                "{}",
+                entry.display()
+            );
+        }
+    }
+    let rec = std::fs::read_to_string(tmp.path().join(&s.id).join("sandbox.json")).unwrap();
+    assert!(rec.contains("visible") && rec.contains("DEVIN_OUTPOSTS_TOKEN"));
+    p.delete(&s.id).await.unwrap();
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let ft = e.file_type().unwrap();
+        if ft.is_dir() {
+            out.extend(walk(&p));
+        } else if ft.is_file() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn detached_processes_outlive_the_exec_and_stop_ends_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let s = p.create(&spec("daemon")).await.unwrap();
+    // The way the orchestrator launches devin-remote.
+    let out = sh(
+        &p,
+        &s.id,
+        "nohup sh -c 'while true; do date +%s%N >> /workspace/beat; sleep 0.1; done' >/tmp/d.log 2>&1 </dev/null & echo $! > /tmp/d.pid",
+    )
+    .await;
+    assert_eq!(out.exit_code, 0);
+    let beat = p.tree(&s.id).unwrap().unwrap().join("workspace/beat");
+    let size = || std::fs::metadata(&beat).map(|m| m.len()).unwrap_or(0);
+    eventually("the daemon to write", || size() > 0).await;
+    let before = size();
+    eventually("the daemon to keep writing after the exec returned", || {
+        size() > before
+    })
+    .await;
+    // A careless `cmd &` without redirection does not hold the exec.
+    let t = std::time::Instant::now();
+    let out = sh(&p, &s.id, "sleep 20 & echo quick").await;
+    assert_eq!(out.stdout, "quick\n");
+    assert!(t.elapsed() < Duration::from_secs(5));
+
+    p.stop(&s.id).await.unwrap();
+    assert!(
+        pids_with(&s.id).is_empty(),
+        "stop ends every process of the sandbox"
+    );
+    let frozen = size();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(size(), frozen);
+    assert!(frozen > 0, "files are kept");
+    p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn main_command_restart_loop_and_completion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let mut bad = spec("bad-worker");
+    bad.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo bad token >&2; exit 3".into(),
+    ]);
+    let s = p.create(&bad).await.unwrap();
+    assert_eq!(s.containers.len(), 1);
+    let mut info = None;
+    for _ in 0..300 {
+        let i = p.get(&s.id).await.unwrap().unwrap();
+        if i.containers[0].restart_count >= 2 {
+            info = Some(i);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let info = info.expect("restarts");
+    let c = &info.containers[0];
+    assert_eq!(c.name, "main");
+    assert_eq!(c.exit_code, Some(3));
+    assert!(matches!(c.state.as_str(), "waiting" | "running"), "{c:?}");
+    assert_eq!(info.state, SandboxState::Started);
+    let lines: Vec<String> = p
+        .logs(
+            &s.id,
+            &LogOptions {
+                tail: Some(2),
+                follow: false,
+            },
+        )
+        .await
+        .unwrap()
+        .map(|l| l.unwrap())
+        .collect()
+        .await;
+    assert_eq!(lines, ["bad token", "bad token"]);
+
+    // The supervisor is detached from us: a new provider sees it run; stop ends it.
+    let again = provider(tmp.path());
+    assert_eq!(
+        again.get(&s.id).await.unwrap().unwrap().state,
+        SandboxState::Started
+    );
+    again.stop(&s.id).await.unwrap();
+    assert!(pids_with(&s.id).is_empty());
+    let stopped = p.get(&s.id).await.unwrap().unwrap();
+    assert_eq!(stopped.state, SandboxState::Stopped);
+    assert_eq!(stopped.containers[0].state, "terminated");
+    let n = stopped.containers[0].restart_count;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        p.get(&s.id).await.unwrap().unwrap().containers[0].restart_count,
+        n,
+        "no restarts after stop"
+    );
+
+    // Exit 0 completes without restarts.
+    let mut good = spec("good-worker");
+    good.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo done; echo $HOME".into(),
+    ]);
+    let g = p.create(&good).await.unwrap();
+    let mut last = None;
+    for _ in 0..200 {
+        let i = p.get(&g.id).await.unwrap().unwrap();
+        if i.raw_state == "completed" {
+            last = Some(i);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let done = last.expect("completion");
+    assert_eq!(done.containers[0].state, "terminated");
+    assert_eq!(
+        (
+            done.containers[0].exit_code,
+            done.containers[0].restart_count
+        ),
+        (Some(0), 0)
+    );
+    p.delete(&s.id).await.unwrap();
+    p.delete(&g.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn logs_tail_and_follow() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = provider(tmp.path());
+    let mut sp = spec("logger");
+    sp.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "for i in 1 2 3; do echo line $i; done; while [ ! -f /tmp/go ]; do sleep 0.05; done; echo line 4; sleep 30".into(),
+    ]);
+    let s = p.create(&sp).await.unwrap();
+    let log = tmp.path().join(&s.id).join("main.log");
+    eventually("three lines", || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+            >= 3
+    })
+    .await;
+    let mut stream = p
+        .logs(
+            &s.id,
+            &LogOptions {
+                tail: Some(2),
+                follow: true,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(stream.next().await.unwrap().unwrap(), "line 2");
+    assert_eq!(stream.next().await.unwrap().unwrap(), "line 3");
+    p.write_file(&s.id, "/tmp/go", b"").await.unwrap();
+    let next = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .unwrap();
+    assert_eq!(next.unwrap().unwrap(), "line 4");
+    // Stopping the sandbox ends the stream.
+    p.stop(&s.id).await.unwrap();
+    let end = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .unwrap();
+    assert!(end.is_none());
+
+    // Without a main command, logs are the lifecycle log.
+    let plain = p.create(&spec("plain")).await.unwrap();
+    p.stop(&plain.id).await.unwrap();
+    let lines: Vec<String> = p
+        .logs(&plain.id, &LogOptions::default())
+        .await
+        .unwrap()
+        .map(|l| l.unwrap())
+        .collect()
+        .await;
+    assert!(
+        lines.iter().any(|l| l.contains("created plain")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("stopped")), "{lines:?}");
+    p.delete(&s.id).await.unwrap();
+    p.delete(&plain.id).await.unwrap();
+}
+
+fn git(args: &[&str], cwd: &Path) {
+    let st = std::process::Command::new("git")
+        .args(args)
+        .current_dir(cwd)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+}
+
+#[tokio::test]
+async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repos = tempfile::tempdir().unwrap();
+    let work = repos.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    git(&["init", "-q", "-b", "main"], &work);
+    std::fs::write(work.join("README"), "hello repo\n").unwrap();
+    git(&["add", "."], &work);
+    git(&["commit", "-q", "-m", "one"], &work);
+    git(&["branch", "feature"], &work);
+    let bare = repos.path().join("repo.git");
+    git(
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+        repos.path(),
+    );
+
+    let p = LocalProvider::new(
+        tmp.path(),
+        LocalOptions {
+            // The bare repository is a host path: expose it read-only, as the user would.
+            ro_binds: vec![(repos.path().to_path_buf(), "/srv/repos".into())],
+            ..opts()
+        },
+    )
+    .unwrap();
+    let s = p.create(&spec("git")).await.unwrap();
+    let password = "gitpw-local-provider-0123456789";
+    let req = GitClone {
+        url: "file:///srv/repos/repo.git".into(),
+        path: "/home/daytona/workspace/repo".into(),
+        branch: Some("feature".into()),
+        username: Some("x-access-token".into()),
+        password: Some(Secret::new(password)),
+    };
+    p.git_clone(&s.id, &req).await.unwrap();
+    let readme = p
+        .read_file(&s.id, "/home/daytona/workspace/repo/README")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(readme, b"hello repo\n");
+    let out = sh(
+        &p,
+        &s.id,
+        "cd /home/daytona/workspace/repo && git rev-parse --abbrev-ref HEAD",
+    )
+    .await;
+    assert_eq!(out.stdout.trim(), "feature");
+    // A plain path works too.
+    let req2 = GitClone {
+        url: "/srv/repos/repo.git".into(),
+        path: "plain".into(),
+        branch: None,
+        ..req.clone()
+    };
+    p.git_clone(&s.id, &req2).await.unwrap();
+    assert!(p.read_file(&s.id, "plain/README").await.unwrap().is_some());
+
+    // A failing clone explains itself without the password.
+    let bad = GitClone {
+        url: "file:///srv/repos/missing.git".into(),
+        path: "/workspace/m".into(),
+        ..req.clone()
+    };
+    let err = p.git_clone(&s.id, &bad).await.unwrap_err().to_string();
+    assert!(
+        err.contains("git clone") && !err.contains(password),
+        "{err}"
+    );
+    // A password in the URL is refused (and not echoed).
+    let inline = GitClone {
+        url: format!("https://u:{password}@example.invalid/r.git"),
+        ..req.clone()
+    };
+    let err = p.git_clone(&s.id, &inline).await.unwrap_err().to_string();
+    assert!(!err.contains(password), "{err}");
+    for f in walk(tmp.path()) {
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap_or_default()).into_owned();
+        assert!(!text.contains(password), "{}", f.display());
+    }
+    p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn git_askpass_answers_from_the_environment() {
+    // A stand-in `git` on PATH shows what a real HTTPS clone would get from GIT_ASKPASS.
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    std::fs::write(
+        bin.path().join("git"),
+        "#!/bin/sh\necho \"argv: $*\" > /tmp/git-args\nprintf 'user=%s pass=%s\\n' \"$(\"$GIT_ASKPASS\" 'Username for https://h: ')\" \"$(\"$GIT_ASKPASS\" 'Password for https://h: ')\" > /tmp/git-creds\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        bin.path().join("git"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let p = provider(tmp.path());
+    let s = p
+        .create_with(
+            &spec("askpass"),
+            &SandboxOptions {
+                ro_binds: vec![(bin.path().to_path_buf(), "/opt/fakebin".into())],
+                extra_path: vec!["/opt/fakebin".into()],
+            },
+        )
+        .await
+        .unwrap();
+    let password = "askpass-secret-0123456789";
+    p.git_clone(
+        &s.id,
+        &GitClone {
+            url: "https://git.example.invalid/org/repo.git".into(),
+            path: "/workspace/repo".into(),
+            branch: None,
+            username: Some("bot".into()),
+            password: Some(Secret::new(password)),
+        },
+    )
+    .await
+    .unwrap();
+    let args =
+        String::from_utf8(p.read_file(&s.id, "/tmp/git-args").await.unwrap().unwrap()).unwrap();
+    assert!(
+        args.contains("clone -- https://git.example.invalid/org/repo.git /workspace/repo"),
+        "{args}"
+    );
+    assert!(!args.contains(password));
+    let creds =
+        String::from_utf8(p.read_file(&s.id, "/tmp/git-creds").await.unwrap().unwrap()).unwrap();
+    assert_eq!(creds.trim(), format!("user=bot pass={password}"));
+    // Binds are read-only inside and refused by the file API.
+    assert!(p.write_file(&s.id, "/opt/fakebin/git", b"x").await.is_err());
+    assert_ne!(
+        sh(&p, &s.id, "echo x > /opt/fakebin/git").await.exit_code,
+        0
+    );
+    p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn hostile_paths_never_touch_the_host() {
+    let tmp = tempfile::tempdir().unwrap();
+    let host = tempfile::tempdir().unwrap();
+    let victim = host.path().join("victim.txt");
+    std::fs::write(&victim, b"host data").unwrap();
+    let p = provider(tmp.path());
+    let s = p.create(&spec("hostile")).await.unwrap();
+    // The sandbox plants links to the host path (absolute and relative).
+    let hp = host.path().display();
+    let out = sh(&p, &s.id, &format!("ln -s {hp} /workspace/abs && ln -s ../../../../../../../../{hp} /workspace/rel && ln -s /etc /workspace/etc")).await;
+    assert_eq!(out.exit_code, 0, "{}", out.stderr);
+    for path in [
+        "/workspace/abs/victim.txt".to_string(),
+        "/workspace/rel/victim.txt".to_string(),
+        format!("{hp}/victim.txt"),
+    ] {
+        assert!(p.read_file(&s.id, &path).await.unwrap().is_none(), "{path}");
+        let _ = p.write_file(&s.id, &path, b"pwned").await;
+    }
+    for path in [
+        "/../../etc/passwd",
+        "../../../../etc/passwd",
+        "/etc/passwd",
+        "/workspace/etc/passwd",
+        "/proc/self/environ",
+        "/usr/bin/sh",
+        "a\0b",
+    ] {
+        assert!(p.write_file(&s.id, path, b"pwned").await.is_err(), "{path}");
+    }
+    assert!(p.read_file(&s.id, "/../../etc/shadow").await.is_err());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"host data");
+    assert_ne!(std::fs::read_to_string("/etc/passwd").unwrap(), "pwned");
+    p.delete(&s.id).await.unwrap();
+}
