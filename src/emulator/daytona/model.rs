@@ -129,14 +129,6 @@ impl SandboxRec {
             || (self.stored.is_error() && self.desired == Desired::Destroyed)
     }
 
-    /// Stable in its desired state (no transition under way).
-    pub fn settled(&self) -> bool {
-        matches!(
-            (self.stored, self.desired),
-            (St::Started, Desired::Started) | (St::Stopped, Desired::Stopped)
-        )
-    }
-
     fn common(&self, toolbox: &str) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
         m.insert("id".into(), json!(self.id));

@@ -750,13 +750,25 @@ fn file_info_json(line: &str) -> Option<serde_json::Value> {
         "path": parts[6],
         "isDir": is_dir,
         "size": parts[0].parse::<i64>().unwrap_or(0),
-        "mode": format!("{}{:o}", if is_dir { "d" } else { "-" }, mode),
-        "permissions": format!("{:#o}", mode),
+        "mode": mode_string(is_dir, mode),
+        "permissions": format!("{:04o}", mode),
         "owner": parts[2],
         "group": parts[3],
         "modifiedAt": model::iso(mtime * 1000),
         "modTime": model::iso(mtime * 1000),
     }))
+}
+
+/// `drwxr-xr-x`, like Go's `FileMode.String()`.
+fn mode_string(is_dir: bool, mode: u32) -> String {
+    let mut out = String::from(if is_dir { "d" } else { "-" });
+    for shift in [6, 3, 0] {
+        let bits = (mode >> shift) & 7;
+        out.push(if bits & 4 != 0 { 'r' } else { '-' });
+        out.push(if bits & 2 != 0 { 'w' } else { '-' });
+        out.push(if bits & 1 != 0 { 'x' } else { '-' });
+    }
+    out
 }
 
 async fn sandbox_argv(s: &AppState, c: &Ctx, argv: Vec<String>) -> Result<crate::provider::ExecOutput, ProviderError> {
