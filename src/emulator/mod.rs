@@ -501,7 +501,9 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
             x.response_content_type = ctype.clone();
             // A faulted response may be a deliberately broken stream: leave it alone.
             if fault_name.is_none()
-                && ctype.as_deref().is_some_and(|c| c.starts_with("application/json"))
+                && ctype
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("application/json"))
             {
                 let (parts, body) = response.into_parts();
                 let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)

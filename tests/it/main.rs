@@ -4,4 +4,8 @@
 mod support;
 
 mod cli_basics;
+mod daytona_conformance;
+mod daytona_provider;
+mod daytona_snapshot;
+mod daytona_support;
 mod local_provider;

@@ -88,7 +88,11 @@ fn bad(msg: impl Into<String>, path: &str) -> Response {
 }
 
 fn in_progress(path: &str) -> Response {
-    api_error(StatusCode::CONFLICT, "Sandbox state change in progress", path)
+    api_error(
+        StatusCode::CONFLICT,
+        "Sandbox state change in progress",
+        path,
+    )
 }
 
 /// Quota rule shared with snapshots.
@@ -132,10 +136,16 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
     let has_resources =
         req.cpu.is_some() || req.gpu.is_some() || req.memory.is_some() || req.disk.is_some();
     if req.snapshot.is_some() && req.build_info.is_some() {
-        return bad("Cannot specify a snapshot when using a build info entry", &path);
+        return bad(
+            "Cannot specify a snapshot when using a build info entry",
+            &path,
+        );
     }
     if req.build_info.is_none() && has_resources {
-        return bad("Cannot specify Sandbox resources when using a snapshot", &path);
+        return bad(
+            "Cannot specify Sandbox resources when using a snapshot",
+            &path,
+        );
     }
     if let Some(env) = &req.env
         && let Some(k) = env.keys().find(|k| k.is_empty())
@@ -251,7 +261,11 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
     tokio::spawn(boot(s.clone(), id.clone(), build_check));
     // From a snapshot the server waits (bounded) for `started`; with buildInfo it answers at once.
     if !from_build {
-        match wait_for(&s, &id, d(settings.start_wait_ms), |r| r.stored == St::Started).await {
+        match wait_for(&s, &id, d(settings.start_wait_ms), |r| {
+            r.stored == St::Started
+        })
+        .await
+        {
             Some(r) if r.stored.is_error() => {
                 return bad(
                     format!(
@@ -355,9 +369,10 @@ async fn get_one(
 
 async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQuery) -> Response {
     let path = uri.path();
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(q.unwrap_or_default().as_bytes())
-        .into_owned()
-        .collect();
+    let pairs: Vec<(String, String)> =
+        url::form_urlencoded::parse(q.unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
     let one = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let many = |k: &str| -> Vec<String> {
         pairs
@@ -426,7 +441,12 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
     axum::Json(json!({"items": items, "nextCursor": next_cursor})).into_response()
 }
 
-async fn start(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn start(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let path = uri.path();
     let settings = s.daytona.settings();
     let id = {
@@ -451,7 +471,10 @@ async fn start(_: Authed, State(s): State<AppState>, Path(key): Path<String>, ur
         id
     };
     tokio::spawn(run_start(s.clone(), id.clone()));
-    wait_for(&s, &id, d(settings.start_wait_ms), |r| r.stored == St::Started).await;
+    wait_for(&s, &id, d(settings.start_wait_ms), |r| {
+        r.stored == St::Started
+    })
+    .await;
     ok_dto(&s, &id, path)
 }
 
@@ -530,7 +553,12 @@ fn destroyed(s: &AppState, id: &str) {
     org.sessions.retain(|(sb, _), _| sb != id);
 }
 
-async fn delete(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn delete(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let path = uri.path();
     let (id, body) = {
         let mut org = s.daytona.org();
@@ -558,12 +586,7 @@ async fn run_delete(s: AppState, id: String) {
     let Some(lock) = lock_of(&s, &id) else { return };
     let _guard = lock.lock().await;
     tokio::time::sleep(d(s.daytona.settings().delete_ms)).await;
-    let local = s
-        .daytona
-        .org()
-        .sandboxes
-        .get(&id)
-        .is_some_and(|r| r.local);
+    let local = s.daytona.org().sandboxes.get(&id).is_some_and(|r| r.local);
     if local && let Err(e) = s.sandboxes.provider().delete(&id).await {
         tracing::warn!("emulated Daytona: cannot delete local sandbox {id}: {e}");
     }
@@ -618,7 +641,11 @@ async fn build_logs_url(
     let Some(id) = find_id(&org, &key) else {
         return not_found(&key, uri.path());
     };
-    if org.sandboxes.get(&id).is_none_or(|r| r.build_info.is_none()) {
+    if org
+        .sandboxes
+        .get(&id)
+        .is_none_or(|r| r.build_info.is_none())
+    {
         return api_error(
             StatusCode::NOT_FOUND,
             format!("Sandbox {key} has no build info"),
@@ -665,7 +692,13 @@ async fn snapshot_sandbox(
     }
 }
 
-async fn set_interval(s: &AppState, key: &str, m: &str, path: &str, f: fn(&mut SandboxRec, i64)) -> Response {
+async fn set_interval(
+    s: &AppState,
+    key: &str,
+    m: &str,
+    path: &str,
+    f: fn(&mut SandboxRec, i64),
+) -> Response {
     let Ok(minutes) = m.parse::<i64>() else {
         return bad("Validation failed (numeric string is expected)", path);
     };
@@ -676,14 +709,29 @@ async fn set_interval(s: &AppState, key: &str, m: &str, path: &str, f: fn(&mut S
     ok_dto(s, &id, path)
 }
 
-async fn autostop(_: Authed, State(s): State<AppState>, Path((k, m)): Path<(String, String)>, uri: Uri) -> Response {
+async fn autostop(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((k, m)): Path<(String, String)>,
+    uri: Uri,
+) -> Response {
     set_interval(&s, &k, &m, uri.path(), |r, v| r.auto_stop = v).await
 }
 
-async fn autoarchive(_: Authed, State(s): State<AppState>, Path((k, m)): Path<(String, String)>, uri: Uri) -> Response {
+async fn autoarchive(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((k, m)): Path<(String, String)>,
+    uri: Uri,
+) -> Response {
     set_interval(&s, &k, &m, uri.path(), |r, v| r.auto_archive = v).await
 }
 
-async fn autodelete(_: Authed, State(s): State<AppState>, Path((k, m)): Path<(String, String)>, uri: Uri) -> Response {
+async fn autodelete(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((k, m)): Path<(String, String)>,
+    uri: Uri,
+) -> Response {
     set_interval(&s, &k, &m, uri.path(), |r, v| r.auto_delete = v).await
 }

@@ -67,16 +67,12 @@ pub fn general_snapshot(name: &str) -> SnapshotRec {
 
 /// By id, then by name.
 pub(crate) fn find_mut<'a>(org: &'a mut Org, key: &str) -> Option<&'a mut SnapshotRec> {
-    let id = org
-        .snapshots
-        .get(key)
-        .map(|s| s.id.clone())
-        .or_else(|| {
-            org.snapshots
-                .values()
-                .find(|s| s.name == key)
-                .map(|s| s.id.clone())
-        })?;
+    let id = org.snapshots.get(key).map(|s| s.id.clone()).or_else(|| {
+        org.snapshots
+            .values()
+            .find(|s| s.name == key)
+            .map(|s| s.id.clone())
+    })?;
     org.snapshots.get_mut(&id)
 }
 
@@ -159,7 +155,10 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
         log.push(format!("Step {}/{total} : {step}", i + 1));
         match op.as_str() {
             "RUN" => {
-                log.push(format!(" ---> Running in {}", &uuid::Uuid::new_v4().simple().to_string()[..12]));
+                log.push(format!(
+                    " ---> Running in {}",
+                    &uuid::Uuid::new_v4().simple().to_string()[..12]
+                ));
                 if let Some(code) = run_fails(rest) {
                     let msg = format!(
                         "process \"/bin/sh -c {rest}\" did not complete successfully: exit code: {code}"
@@ -180,7 +179,10 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
             }
             _ => {}
         }
-        log.push(format!(" ---> {}", &uuid::Uuid::new_v4().simple().to_string()[..12]));
+        log.push(format!(
+            " ---> {}",
+            &uuid::Uuid::new_v4().simple().to_string()[..12]
+        ));
     }
     if !seen_from {
         let msg = "dockerfile parse error: the file has no FROM instruction".to_string();
@@ -204,7 +206,11 @@ fn bad(msg: impl Into<String>, path: &str) -> Response {
 }
 
 fn not_found(key: &str, path: &str) -> Response {
-    api_error(StatusCode::NOT_FOUND, format!("Snapshot {key} not found"), path)
+    api_error(
+        StatusCode::NOT_FOUND,
+        format!("Snapshot {key} not found"),
+        path,
+    )
 }
 
 async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> Response {
@@ -218,13 +224,22 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
     }
     match (&req.build_info, &req.image_name) {
         (Some(_), Some(_)) => {
-            return bad("Cannot specify an image name when using a build info entry", path);
+            return bad(
+                "Cannot specify an image name when using a build info entry",
+                path,
+            );
         }
         (Some(_), None) if req.entrypoint.is_some() => {
-            return bad("Cannot specify an entrypoint when using a build info entry", path);
+            return bad(
+                "Cannot specify an entrypoint when using a build info entry",
+                path,
+            );
         }
         (None, None) => {
-            return bad("Must specify an image name when not using a build info entry", path);
+            return bad(
+                "Must specify an image name when not using a build info entry",
+                path,
+            );
         }
         (None, Some(img)) => {
             let tag = img.rsplit('/').next().unwrap_or(img);
@@ -405,7 +420,12 @@ pub(crate) fn from_sandbox(s: &AppState, sandbox_id: &str, name: &str) -> Result
     Ok(())
 }
 
-async fn get_one(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn get_one(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let mut org = s.daytona.org();
     match find_mut(&mut org, &key) {
         Some(r) => axum::Json(r.dto()).into_response(),
@@ -415,16 +435,17 @@ async fn get_one(_: Authed, State(s): State<AppState>, Path(key): Path<String>, 
 
 async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQuery) -> Response {
     let path = uri.path();
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(q.unwrap_or_default().as_bytes())
-        .into_owned()
-        .collect();
+    let pairs: Vec<(String, String)> =
+        url::form_urlencoded::parse(q.unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
     let one = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let num = |k: &str, default: f64| -> Result<f64, String> {
         match one(k) {
             None => Ok(default),
-            Some(v) => v
-                .parse::<f64>()
-                .map_err(|_| format!("{k} must be a number conforming to the specified constraints")),
+            Some(v) => v.parse::<f64>().map_err(|_| {
+                format!("{k} must be a number conforming to the specified constraints")
+            }),
         }
     };
     let page = match num("page", 1.0) {
@@ -444,7 +465,10 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
     let mut all: Vec<&SnapshotRec> = org
         .snapshots
         .values()
-        .filter(|x| name.as_ref().is_none_or(|n| x.name.to_lowercase().contains(n)))
+        .filter(|x| {
+            name.as_ref()
+                .is_none_or(|n| x.name.to_lowercase().contains(n))
+        })
         .collect();
     all.sort_by(|a, b| {
         let o = match sort.as_str() {
@@ -472,7 +496,12 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
     .into_response()
 }
 
-async fn delete(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn delete(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let path = uri.path();
     if uuid::Uuid::parse_str(&key).is_err() {
         return bad("Validation failed (uuid is expected)", path);
@@ -492,7 +521,12 @@ async fn delete(_: Authed, State(s): State<AppState>, Path(key): Path<String>, u
     }
 }
 
-async fn activate(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn activate(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let path = uri.path();
     let mut org = s.daytona.org();
     let Some(r) = find_mut(&mut org, &key) else {
@@ -505,11 +539,19 @@ async fn activate(_: Authed, State(s): State<AppState>, Path(key): Path<String>,
             r.updated_ms = now_ms();
             axum::Json(r.dto()).into_response()
         }
-        other => bad(format!("Snapshot {key} cannot be activated: it is {other}"), path),
+        other => bad(
+            format!("Snapshot {key} cannot be activated: it is {other}"),
+            path,
+        ),
     }
 }
 
-async fn deactivate(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn deactivate(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let mut org = s.daytona.org();
     let Some(r) = find_mut(&mut org, &key) else {
         return not_found(&key, uri.path());
@@ -519,7 +561,12 @@ async fn deactivate(_: Authed, State(s): State<AppState>, Path(key): Path<String
     StatusCode::NO_CONTENT.into_response()
 }
 
-async fn build_logs_url(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn build_logs_url(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+) -> Response {
     let mut org = s.daytona.org();
     let Some(r) = find_mut(&mut org, &key) else {
         return not_found(&key, uri.path());
@@ -531,8 +578,10 @@ async fn build_logs_url(_: Authed, State(s): State<AppState>, Path(key): Path<St
             uri.path(),
         );
     }
-    axum::Json(json!({"url": format!("{}{PROXY_PREFIX}/snapshots/{}/build-logs", s.base_url, r.id)}))
-        .into_response()
+    axum::Json(
+        json!({"url": format!("{}{PROXY_PREFIX}/snapshots/{}/build-logs", s.base_url, r.id)}),
+    )
+    .into_response()
 }
 
 #[derive(serde::Deserialize)]
@@ -549,7 +598,10 @@ fn snapshot_log(s: &AppState, key: &str) -> Option<(Vec<String>, bool)> {
     let r = find_mut(&mut org, key)?;
     let done = !matches!(
         r.state,
-        SnapshotState::Pending | SnapshotState::Building | SnapshotState::Pulling | SnapshotState::Snapshotting
+        SnapshotState::Pending
+            | SnapshotState::Building
+            | SnapshotState::Pulling
+            | SnapshotState::Snapshotting
     );
     Some((r.log.clone(), done))
 }
@@ -575,18 +627,24 @@ async fn sandbox_logs(
 }
 
 /// Plain text; with `?follow=true` a chunked stream that ends with the build.
-fn logs_response(s: AppState, key: String, q: FollowQuery, uri: Uri, source: LogSource, what: &str) -> Response {
+fn logs_response(
+    s: AppState,
+    key: String,
+    q: FollowQuery,
+    uri: Uri,
+    source: LogSource,
+    what: &str,
+) -> Response {
     let Some((lines, _)) = source(&s, &key) else {
-        return api_error(StatusCode::NOT_FOUND, format!("{what} {key} not found"), uri.path());
+        return api_error(
+            StatusCode::NOT_FOUND,
+            format!("{what} {key} not found"),
+            uri.path(),
+        );
     };
     let follow = matches!(q.follow.as_deref(), Some("true" | "1"));
-    let text_response = |body: Body| {
-        (
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            body,
-        )
-            .into_response()
-    };
+    let text_response =
+        |body: Body| ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response();
     if !follow {
         let mut text = lines.join("\n");
         if !text.is_empty() {
@@ -594,23 +652,29 @@ fn logs_response(s: AppState, key: String, q: FollowQuery, uri: Uri, source: Log
         }
         return text_response(Body::from(text));
     }
-    let stream = stream::unfold((s, key, 0usize, false), move |(s, key, sent, finished)| async move {
-        if finished {
-            return None;
-        }
-        loop {
-            let (lines, done) = source(&s, &key).unwrap_or((Vec::new(), true));
-            if lines.len() > sent {
-                let chunk: String = lines[sent..].iter().map(|l| format!("{l}\n")).collect();
-                let n = lines.len();
-                return Some((Ok::<_, std::io::Error>(Bytes::from(chunk)), (s, key, n, false)));
+    let stream = stream::unfold(
+        (s, key, 0usize, false),
+        move |(s, key, sent, finished)| async move {
+            if finished {
+                return None;
             }
-            if done {
-                return Some((Ok(Bytes::new()), (s, key, sent, true)));
+            loop {
+                let (lines, done) = source(&s, &key).unwrap_or((Vec::new(), true));
+                if lines.len() > sent {
+                    let chunk: String = lines[sent..].iter().map(|l| format!("{l}\n")).collect();
+                    let n = lines.len();
+                    return Some((
+                        Ok::<_, std::io::Error>(Bytes::from(chunk)),
+                        (s, key, n, false),
+                    ));
+                }
+                if done {
+                    return Some((Ok(Bytes::new()), (s, key, sent, true)));
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    });
+        },
+    );
     text_response(Body::from_stream(stream))
 }
 
@@ -620,16 +684,37 @@ mod tests {
 
     #[test]
     fn failing_build_rule() {
-        assert!(check_dockerfile("FROM a\nRUN echo hi\nCMD [\"x\"]\n").failure.is_none());
+        assert!(
+            check_dockerfile("FROM a\nRUN echo hi\nCMD [\"x\"]\n")
+                .failure
+                .is_none()
+        );
         let f = check_dockerfile("FROM a\nRUN false\n");
         assert!(f.failure.unwrap().contains("exit code: 1"));
-        assert!(check_dockerfile("FROM a\nRUN make && false\n").failure.is_some());
-        assert!(check_dockerfile("FROM a\nRUN exit 3\n").failure.unwrap().contains("3"));
-        assert!(check_dockerfile("RUN echo\n").failure.unwrap().contains("FROM"));
+        assert!(
+            check_dockerfile("FROM a\nRUN make && false\n")
+                .failure
+                .is_some()
+        );
+        assert!(
+            check_dockerfile("FROM a\nRUN exit 3\n")
+                .failure
+                .unwrap()
+                .contains("3")
+        );
+        assert!(
+            check_dockerfile("RUN echo\n")
+                .failure
+                .unwrap()
+                .contains("FROM")
+        );
         assert!(check_dockerfile("# nothing\n").failure.is_some());
         assert!(check_dockerfile("ARG V=1\nFROM a:$V\n").failure.is_none());
         let ok = check_dockerfile("FROM a\nCMD [\"sleep\", \"1\"]\n");
-        assert_eq!(ok.entrypoint, Some(vec!["sleep".to_string(), "1".to_string()]));
+        assert_eq!(
+            ok.entrypoint,
+            Some(vec!["sleep".to_string(), "1".to_string()])
+        );
     }
 
     #[test]

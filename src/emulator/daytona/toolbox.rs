@@ -46,12 +46,21 @@ pub fn routes() -> Router<AppState> {
     let p = |s: &str| format!("{TOOLBOX_PREFIX}/:sid{s}");
     Router::new()
         .route(&p("/process/execute"), post(execute))
-        .route(&p("/process/session"), post(create_session).get(list_sessions))
+        .route(
+            &p("/process/session"),
+            post(create_session).get(list_sessions),
+        )
         .route(&p("/process/session/entrypoint/logs"), get(entrypoint_logs))
-        .route(&p("/process/session/:sess"), get(get_session).delete(delete_session))
+        .route(
+            &p("/process/session/:sess"),
+            get(get_session).delete(delete_session),
+        )
         .route(&p("/process/session/:sess/exec"), post(session_exec))
         .route(&p("/process/session/:sess/command/:cid"), get(get_command))
-        .route(&p("/process/session/:sess/command/:cid/logs"), get(command_logs))
+        .route(
+            &p("/process/session/:sess/command/:cid/logs"),
+            get(command_logs),
+        )
         .route(&p("/files"), get(list_files).delete(delete_file))
         .route(&p("/files/download"), get(download))
         .route(&p("/files/bulk-download"), post(bulk_download))
@@ -68,7 +77,10 @@ pub fn routes() -> Router<AppState> {
 
 /// The daemon path of a request (what the real daemon reports in errors).
 fn dpath(uri: &Uri) -> String {
-    let p = uri.path().strip_prefix(TOOLBOX_PREFIX).unwrap_or(uri.path());
+    let p = uri
+        .path()
+        .strip_prefix(TOOLBOX_PREFIX)
+        .unwrap_or(uri.path());
     match p.trim_start_matches('/').split_once('/') {
         Some((_, rest)) => format!("/{rest}"),
         None => p.to_string(),
@@ -94,7 +106,9 @@ impl Ctx {
     }
     fn provider_err(&self, e: ProviderError) -> Response {
         match e {
-            ProviderError::NotFound(_) => self.err(StatusCode::NOT_FOUND, e.to_string(), "NOT_FOUND"),
+            ProviderError::NotFound(_) => {
+                self.err(StatusCode::NOT_FOUND, e.to_string(), "NOT_FOUND")
+            }
             ProviderError::Invalid(m) => self.bad(m),
             ProviderError::Timeout(_) => self.err(
                 StatusCode::REQUEST_TIMEOUT,
@@ -174,10 +188,7 @@ async fn run(
 ) -> Result<crate::provider::ExecOutput, ProviderError> {
     let mut req = ExecRequest::shell(command);
     req.cwd = Some(cwd.unwrap_or_else(|| c.home()));
-    req.env = envs
-        .into_iter()
-        .map(|(k, v)| (k, Secret::new(v)))
-        .collect();
+    req.env = envs.into_iter().map(|(k, v)| (k, Secret::new(v))).collect();
     req.timeout = timeout.filter(|t| *t > 0).map(Duration::from_secs);
     s.sandboxes.provider().exec(&c.sid, &req).await
 }
@@ -232,7 +243,10 @@ async fn create_session(
         Err(r) => return r,
     };
     if req.session_id.is_empty() || req.session_id == "entrypoint" {
-        return c.bad(format!("session id `{}` is reserved or empty", req.session_id));
+        return c.bad(format!(
+            "session id `{}` is reserved or empty",
+            req.session_id
+        ));
     }
     let mut org = s.daytona.org();
     let key = (sid.clone(), req.session_id.clone());
@@ -348,36 +362,44 @@ async fn session_exec(
         });
     }
     let run_async = req.run_async.or(req.async_alias).unwrap_or(false);
-    let task = {
-        let s = s.clone();
-        let key = key.clone();
-        let cid = cid.clone();
-        let command = req.command.clone();
-        async move {
-            let ctx = Ctx {
-                sid: key.0.clone(),
-                user: c.user.clone(),
-                path: String::new(),
-                method: String::new(),
-            };
-            let out = run(&s, &ctx, &command, None, BTreeMap::new(), None).await;
-            let (code, stdout, stderr) = match out {
-                Ok(o) => (o.exit_code, o.stdout, o.stderr),
-                Err(e) => (-1, String::new(), format!("{e}\n")),
-            };
-            set_cmd(&s, &key, &cid, |c| {
-                c.exit_code = Some(code);
-                c.stdout = stdout.clone();
-                c.stderr = stderr.clone();
-            });
-            (code, stdout, stderr)
-        }
+    let ctx = Ctx {
+        sid: sid.clone(),
+        user: c.user.clone(),
+        path: String::new(),
+        method: String::new(),
     };
     if run_async {
-        tokio::spawn(task);
+        // Output goes to files in the sandbox so that logs can be read while it runs.
+        let (out, err) = spool_paths(&sess, &cid);
+        let dir = spool_dir(&sess);
+        let wrapped = format!("mkdir -p {dir} && (\n{}\n) > {out} 2> {err}", req.command);
+        let s2 = s.clone();
+        let (key2, cid2) = (key.clone(), cid.clone());
+        tokio::spawn(async move {
+            let result = run(&s2, &ctx, &wrapped, None, BTreeMap::new(), None).await;
+            let (stdout, stderr) = read_spool(&s2, &ctx.sid, &out, &err).await;
+            let (code, stderr) = match result {
+                Ok(o) => (o.exit_code, stderr),
+                Err(e) => (-1, format!("{stderr}{e}\n")),
+            };
+            set_cmd(&s2, &key2, &cid2, |c| {
+                c.exit_code = Some(code);
+                c.stdout = stdout;
+                c.stderr = stderr;
+            });
+        });
         return (StatusCode::ACCEPTED, axum::Json(json!({"cmdId": cid}))).into_response();
     }
-    let (code, stdout, stderr) = task.await;
+    let (code, stdout, stderr) =
+        match run(&s, &ctx, &req.command, None, BTreeMap::new(), None).await {
+            Ok(o) => (o.exit_code, o.stdout, o.stderr),
+            Err(e) => (-1, String::new(), format!("{e}\n")),
+        };
+    set_cmd(&s, &key, &cid, |c| {
+        c.exit_code = Some(code);
+        c.stdout = stdout.clone();
+        c.stderr = stderr.clone();
+    });
     axum::Json(json!({
         "cmdId": cid,
         "output": format!("{stdout}{stderr}"),
@@ -386,6 +408,39 @@ async fn session_exec(
         "exitCode": code,
     }))
     .into_response()
+}
+
+/// Where an async session command's output is spooled inside the sandbox.
+fn spool_dir(session: &str) -> String {
+    let safe: String = session
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("/tmp/.daytona-sessions/{safe}")
+}
+
+fn spool_paths(session: &str, cid: &str) -> (String, String) {
+    let dir = spool_dir(session);
+    (format!("{dir}/{cid}.stdout"), format!("{dir}/{cid}.stderr"))
+}
+
+async fn read_spool(s: &AppState, sid: &str, out: &str, err: &str) -> (String, String) {
+    let p = s.sandboxes.provider();
+    let read = |path: String| async move {
+        p.read_file(sid, &path)
+            .await
+            .ok()
+            .flatten()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    };
+    (read(out.to_string()).await, read(err.to_string()).await)
 }
 
 async fn get_command(
@@ -460,12 +515,17 @@ async fn command_logs(
     let found = {
         let org = s.daytona.org();
         org.sessions
-            .get(&(sid.clone(), sess))
+            .get(&(sid.clone(), sess.clone()))
             .and_then(|r| r.commands.iter().find(|x| x.id == cid))
-            .map(|x| (x.stdout.clone(), x.stderr.clone()))
+            .map(|x| (x.stdout.clone(), x.stderr.clone(), x.exit_code.is_none()))
     };
     match found {
-        Some((out, err)) => logs_body(&headers, &out, &err),
+        Some((_, _, true)) => {
+            let (out, err) = spool_paths(&sess, &cid);
+            let (stdout, stderr) = read_spool(&s, &sid, &out, &err).await;
+            logs_body(&headers, &stdout, &stderr)
+        }
+        Some((out, err, false)) => logs_body(&headers, &out, &err),
         None => c.err(StatusCode::NOT_FOUND, "command not found", "NOT_FOUND"),
     }
 }
@@ -487,10 +547,7 @@ async fn entrypoint_logs(
         Ok(st) => st,
         Err(e) => return c.provider_err(e),
     };
-    let lines: Vec<String> = stream
-        .filter_map(|l| async move { l.ok() })
-        .collect()
-        .await;
+    let lines: Vec<String> = stream.filter_map(|l| async move { l.ok() }).collect().await;
     let mut text = lines.join("\n");
     if !text.is_empty() {
         text.push('\n');
@@ -668,7 +725,12 @@ async fn bulk_upload(
                     errors.push(format!("files[{}].file has no path", index.0));
                     continue;
                 };
-                match s.sandboxes.provider().write_file(&c.sid, &dest, &data).await {
+                match s
+                    .sandboxes
+                    .provider()
+                    .write_file(&c.sid, &dest, &data)
+                    .await
+                {
                     Ok(()) => done.push(json!({"path": dest, "bytes": data.len()})),
                     Err(e) => errors.push(format!("{dest}: {e}")),
                 }
@@ -683,7 +745,9 @@ async fn bulk_upload(
         )
             .into_response();
     }
-    axum::Json(json!({"files": done})).into_response()
+    // The spec declares a 200 without a body (the v0.190 daemon sent `{"files": […]}`).
+    let _ = done;
+    StatusCode::OK.into_response()
 }
 
 async fn upload_single(
@@ -727,7 +791,12 @@ async fn upload_single(
             Err(e) => return c.bad(format!("cannot read the body: {e}")),
         }
     };
-    match s.sandboxes.provider().write_file(&c.sid, &path, &data).await {
+    match s
+        .sandboxes
+        .provider()
+        .write_file(&c.sid, &path, &data)
+        .await
+    {
         Ok(()) => axum::Json(json!({"name": file_name(&path), "path": path, "type": "file"}))
             .into_response(),
         Err(e) => c.provider_err(e),
@@ -771,7 +840,11 @@ fn mode_string(is_dir: bool, mode: u32) -> String {
     out
 }
 
-async fn sandbox_argv(s: &AppState, c: &Ctx, argv: Vec<String>) -> Result<crate::provider::ExecOutput, ProviderError> {
+async fn sandbox_argv(
+    s: &AppState,
+    c: &Ctx,
+    argv: Vec<String>,
+) -> Result<crate::provider::ExecOutput, ProviderError> {
     let mut req = ExecRequest::argv(argv);
     req.cwd = Some(c.home());
     s.sandboxes.provider().exec(&c.sid, &req).await
@@ -790,13 +863,27 @@ async fn file_info(
         Ok(p) => p,
         Err(r) => return r,
     };
-    let argv = vec!["stat".into(), "-c".into(), STAT_FORMAT.into(), "--".into(), path.clone()];
+    let argv = vec![
+        "stat".into(),
+        "-c".into(),
+        STAT_FORMAT.into(),
+        "--".into(),
+        path.clone(),
+    ];
     match sandbox_argv(&s, &c, argv).await {
         Ok(out) if out.exit_code == 0 => match file_info_json(out.stdout.trim_end()) {
             Some(v) => axum::Json(v).into_response(),
-            None => c.err(StatusCode::INTERNAL_SERVER_ERROR, "cannot read file info", "INTERNAL_SERVER_ERROR"),
+            None => c.err(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "cannot read file info",
+                "INTERNAL_SERVER_ERROR",
+            ),
         },
-        Ok(_) => c.err(StatusCode::NOT_FOUND, format!("file not found: {path}"), "FILE_NOT_FOUND"),
+        Ok(_) => c.err(
+            StatusCode::NOT_FOUND,
+            format!("file not found: {path}"),
+            "FILE_NOT_FOUND",
+        ),
         Err(e) => c.provider_err(e),
     }
 }
@@ -810,17 +897,36 @@ async fn list_files(
     method: Method,
 ) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
-    let path = q.path.clone().filter(|p| !p.is_empty()).unwrap_or_else(|| c.home());
+    let path = q
+        .path
+        .clone()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| c.home());
     let argv = vec![
-        "find".into(), path.clone(), "-mindepth".into(), "1".into(), "-maxdepth".into(), "1".into(),
-        "-exec".into(), "stat".into(), "-c".into(), STAT_FORMAT.into(), "{}".into(), "+".into(),
+        "find".into(),
+        path.clone(),
+        "-mindepth".into(),
+        "1".into(),
+        "-maxdepth".into(),
+        "1".into(),
+        "-exec".into(),
+        "stat".into(),
+        "-c".into(),
+        STAT_FORMAT.into(),
+        "{}".into(),
+        "+".into(),
     ];
     match sandbox_argv(&s, &c, argv).await {
         Ok(out) if out.exit_code == 0 => {
-            let items: Vec<serde_json::Value> = out.stdout.lines().filter_map(file_info_json).collect();
+            let items: Vec<serde_json::Value> =
+                out.stdout.lines().filter_map(file_info_json).collect();
             axum::Json(items).into_response()
         }
-        Ok(_) => c.err(StatusCode::NOT_FOUND, format!("directory not found: {path}"), "FILE_NOT_FOUND"),
+        Ok(_) => c.err(
+            StatusCode::NOT_FOUND,
+            format!("directory not found: {path}"),
+            "FILE_NOT_FOUND",
+        ),
         Err(e) => c.provider_err(e),
     }
 }
@@ -877,7 +983,14 @@ async fn create_folder(
     if mode.is_empty() || !mode.chars().all(|ch| ('0'..='7').contains(&ch)) || mode.len() > 4 {
         return c.bad(format!("invalid mode `{mode}` (octal, e.g. 0755)"));
     }
-    let argv = vec!["mkdir".into(), "-p".into(), "-m".into(), mode, "--".into(), path];
+    let argv = vec![
+        "mkdir".into(),
+        "-p".into(),
+        "-m".into(),
+        mode,
+        "--".into(),
+        path,
+    ];
     match sandbox_argv(&s, &c, argv).await {
         Ok(out) if out.exit_code == 0 => StatusCode::CREATED.into_response(),
         Ok(out) => c.bad(out.stderr.trim().to_string()),
@@ -922,7 +1035,17 @@ async fn git_clone(
     };
     let result = match super::git::host_repo(&req.url) {
         // A repository on this host is not visible inside the sandbox: clone it from here.
-        Some(src) => super::git::clone_host_repo(&s, &c.sid, &c.home(), &src, &req.path, req.branch.as_deref()).await,
+        Some(src) => {
+            super::git::clone_host_repo(
+                &s,
+                &c.sid,
+                &c.home(),
+                &src,
+                &req.path,
+                req.branch.as_deref(),
+            )
+            .await
+        }
         None => {
             let spec = GitClone {
                 url: req.url.clone(),
@@ -937,9 +1060,15 @@ async fn git_clone(
     if let Err(e) = result {
         let msg = e.to_string();
         let lower = msg.to_lowercase();
-        let (status, code) = if lower.contains("authentication") || lower.contains("could not read username") || lower.contains("403") {
+        let (status, code) = if lower.contains("authentication")
+            || lower.contains("could not read username")
+            || lower.contains("403")
+        {
             (StatusCode::UNAUTHORIZED, "GIT_AUTH_FAILED")
-        } else if lower.contains("not found") || lower.contains("does not appear to be a git repository") || lower.contains("does not exist") {
+        } else if lower.contains("not found")
+            || lower.contains("does not appear to be a git repository")
+            || lower.contains("does not exist")
+        {
             (StatusCode::NOT_FOUND, "GIT_REPO_NOT_FOUND")
         } else if lower.contains("remote branch") {
             (StatusCode::NOT_FOUND, "GIT_BRANCH_NOT_FOUND")
@@ -949,7 +1078,14 @@ async fn git_clone(
         return c.err(status, msg, code);
     }
     if let Some(commit) = req.commit_id.filter(|x| !x.is_empty()) {
-        let argv = vec!["git".into(), "-C".into(), req.path.clone(), "checkout".into(), "--quiet".into(), commit];
+        let argv = vec![
+            "git".into(),
+            "-C".into(),
+            req.path.clone(),
+            "checkout".into(),
+            "--quiet".into(),
+            commit,
+        ];
         match sandbox_argv(&s, &c, argv).await {
             Ok(o) if o.exit_code == 0 => {}
             Ok(o) => return c.bad(format!("checkout failed: {}", o.stderr.trim())),
@@ -959,12 +1095,24 @@ async fn git_clone(
     StatusCode::OK.into_response()
 }
 
-async fn version(_: Authed, State(s): State<AppState>, Path(sid): Path<String>, uri: Uri, method: Method) -> Response {
+async fn version(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(sid): Path<String>,
+    uri: Uri,
+    method: Method,
+) -> Response {
     let _c = ctx_or_return!(s, sid, uri, method);
     axum::Json(json!({"version": model::DAEMON_VERSION})).into_response()
 }
 
-async fn home_dir(_: Authed, State(s): State<AppState>, Path(sid): Path<String>, uri: Uri, method: Method) -> Response {
+async fn home_dir(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(sid): Path<String>,
+    uri: Uri,
+    method: Method,
+) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
     axum::Json(json!({"dir": c.home()})).into_response()
 }

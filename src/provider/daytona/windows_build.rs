@@ -124,7 +124,7 @@ async fn provision_and_snapshot(
         tokio::time::sleep(Duration::from_secs(2)).await;
     };
     let remaining = deadline.saturating_duration_since(Instant::now());
-    let mut outcome = follow_build(client, snapshot, remaining, |e| on_event(e)).await?;
+    let mut outcome = follow_build(client, snapshot, remaining, on_event).await?;
     let mut merged: Vec<String> = tail.into_iter().collect();
     merged.append(&mut outcome.log_tail);
     let skip = merged.len().saturating_sub(LOG_TAIL);
