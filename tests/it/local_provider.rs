@@ -25,6 +25,30 @@ fn provider(root: &Path) -> LocalProvider {
     LocalProvider::new(root, opts()).expect("provider")
 }
 
+/// Kills whatever a failed test left running in sandboxes under `root`.
+struct Reaper(PathBuf);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        let Ok(rd) = std::fs::read_dir(&self.0) else {
+            return;
+        };
+        for e in rd.flatten() {
+            for pid in pids_with(&e.file_name().to_string_lossy()) {
+                // SAFETY: kill(2) on a pid we found carrying the sandbox's marker.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+    }
+}
+
+/// A temporary root whose sandbox processes die with it.
+fn root() -> (tempfile::TempDir, Reaper) {
+    let t = tempfile::tempdir().unwrap();
+    let r = Reaper(t.path().to_path_buf());
+    (t, r)
+}
+
 fn spec(name: &str) -> SandboxSpec {
     SandboxSpec::new(name, Source::Default)
 }
@@ -65,7 +89,7 @@ fn pids_with(marker_value: &str) -> Vec<i32> {
 
 #[tokio::test]
 async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let a = p.create(&spec("sandbox-a")).await.unwrap();
     let b = p.create(&spec("sandbox-b")).await.unwrap();
@@ -159,7 +183,7 @@ async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
 
 #[tokio::test]
 async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let s = p.create(&spec("layout")).await.unwrap();
     let mark = format!("w-{}", std::process::id());
@@ -233,7 +257,7 @@ async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
 
 #[tokio::test]
 async fn names_are_unique_get_by_name_and_labels_filter() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut s1 = spec("one");
     s1.labels.insert("devin.session_id".into(), "s1".into());
@@ -299,7 +323,7 @@ async fn names_are_unique_get_by_name_and_labels_filter() {
 
 #[tokio::test]
 async fn exec_env_cwd_exit_codes_timeout_and_argv() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut sp = spec("exec");
     sp.env.insert("FROM_SPEC".into(), Secret::new("spec-value"));
@@ -346,7 +370,7 @@ async fn exec_env_cwd_exit_codes_timeout_and_argv() {
 
 #[tokio::test]
 async fn secrets_never_reach_argv_or_disk() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let secret = "cog_localprovidertestsecret0123456789";
     let mut sp = spec("secret");
@@ -354,26 +378,46 @@ async fn secrets_never_reach_argv_or_disk() {
         .insert("DEVIN_OUTPOSTS_TOKEN".into(), Secret::new(secret));
     sp.env
         .insert("PLAIN_SETTING".into(), Secret::new("visible"));
+    // A main command keeps the supervisor and its bubblewrap running with the spec env.
+    sp.command = Some(vec!["sleep".into(), "30".into()]);
     let s = p.create(&sp).await.unwrap();
     let exec_secret = "exec-secret-value-0123456789";
-    let req = ExecRequest::shell("nohup sleep 30 >/dev/null 2>&1 & echo started")
+    // An exec that is still running while we look (bubblewrap alive, in the foreground).
+    let req = ExecRequest::shell("nohup sleep 30 >/dev/null 2>&1 & sleep 3")
         .env("CONNECT_TOKEN", Secret::new(exec_secret));
-    assert_eq!(p.exec(&s.id, &req).await.unwrap().stdout, "started\n");
-
-    let pids = pids_with(&s.id);
-    assert!(!pids.is_empty());
-    let mut saw_in_env = false;
-    for pid in pids {
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        let cmdline = String::from_utf8_lossy(&cmdline);
+    let running = {
+        let p = std::sync::Arc::new(p);
+        let (p2, id) = (p.clone(), s.id.clone());
+        let task = tokio::spawn(async move { p2.exec(&id, &req).await });
+        (p, task)
+    };
+    let (p, task) = running;
+    let cmdlines = |pid: i32| {
+        let b = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        String::from_utf8_lossy(&b).replace('\0', " ")
+    };
+    let environ = |pid: i32| {
+        let b = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        String::from_utf8_lossy(&b).into_owned()
+    };
+    let bwrap_holding = |value: &str| {
+        pids_with(&s.id).into_iter().any(|p| {
+            let argv0 = cmdlines(p).split(' ').next().unwrap_or("").to_string();
+            argv0.ends_with("bwrap") && environ(p).contains(value)
+        })
+    };
+    // The secrets travel in the environment of the running bubblewraps (main and exec)...
+    eventually("the main command's bubblewrap", || bwrap_holding(secret)).await;
+    eventually("the exec's bubblewrap", || bwrap_holding(exec_secret)).await;
+    // ...and in no process's command line.
+    for pid in pids_with(&s.id) {
+        let cmdline = cmdlines(pid);
         assert!(
             !cmdline.contains(secret) && !cmdline.contains(exec_secret),
             "{pid}: {cmdline}"
         );
-        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-        saw_in_env |= String::from_utf8_lossy(&env).contains(exec_secret);
     }
-    assert!(saw_in_env, "the secret travels in the environment");
+    assert_eq!(task.await.unwrap().unwrap().exit_code, 0);
     // Inside, the value is there for the process that needs it.
     assert_eq!(
         sh(&p, &s.id, "echo $DEVIN_OUTPOSTS_TOKEN")
@@ -418,7 +462,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[tokio::test]
 async fn detached_processes_outlive_the_exec_and_stop_ends_them() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let s = p.create(&spec("daemon")).await.unwrap();
     // The way the orchestrator launches devin-remote.
@@ -457,7 +501,7 @@ async fn detached_processes_outlive_the_exec_and_stop_ends_them() {
 
 #[tokio::test]
 async fn main_command_restart_loop_and_completion() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut bad = spec("bad-worker");
     bad.command = Some(vec![
@@ -548,7 +592,7 @@ async fn main_command_restart_loop_and_completion() {
 
 #[tokio::test]
 async fn logs_tail_and_follow() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut sp = spec("logger");
     sp.command = Some(vec![
@@ -628,7 +672,7 @@ fn git(args: &[&str], cwd: &Path) {
 
 #[tokio::test]
 async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let repos = tempfile::tempdir().unwrap();
     let work = repos.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
@@ -719,7 +763,7 @@ async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
 #[tokio::test]
 async fn git_askpass_answers_from_the_environment() {
     // A stand-in `git` on PATH shows what a real HTTPS clone would get from GIT_ASKPASS.
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let bin = tempfile::tempdir().unwrap();
     std::fs::write(
         bin.path().join("git"),
@@ -777,7 +821,7 @@ async fn git_askpass_answers_from_the_environment() {
 
 #[tokio::test]
 async fn hostile_paths_never_touch_the_host() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, _reaper) = root();
     let host = tempfile::tempdir().unwrap();
     let victim = host.path().join("victim.txt");
     std::fs::write(&victim, b"host data").unwrap();
@@ -809,5 +853,71 @@ async fn hostile_paths_never_touch_the_host() {
     assert!(p.read_file(&s.id, "/../../etc/shadow").await.is_err());
     assert_eq!(std::fs::read(&victim).unwrap(), b"host data");
     assert_ne!(std::fs::read_to_string("/etc/passwd").unwrap(), "pwned");
+    p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn without_bubblewrap_sandboxes_are_refused_unless_opted_in() {
+    let (tmp, _reaper) = root();
+    let missing = LocalProvider::new(
+        tmp.path(),
+        LocalOptions {
+            bwrap: Some("/nonexistent/bwrap".into()),
+            ..opts()
+        },
+    )
+    .unwrap();
+    let err = missing
+        .create(&spec("refused"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("bubblewrap") && err.contains("OUTPOSTS_LOCAL_UNISOLATED"),
+        "{err}"
+    );
+    assert!(
+        missing.list(&BTreeMap::new()).await.unwrap().is_empty(),
+        "nothing half-created"
+    );
+
+    // Opted in: commands run on the host, but cwd, HOME and the file API stay in the tree.
+    let p = LocalProvider::new(
+        tmp.path(),
+        LocalOptions {
+            bwrap: Some("/nonexistent/bwrap".into()),
+            allow_unisolated: true,
+            ..opts()
+        },
+    )
+    .unwrap();
+    assert_eq!(p.isolation().as_str(), "none");
+    let s = p.create(&spec("unisolated")).await.unwrap();
+    let tree = p.tree(&s.id).unwrap().unwrap();
+    let out = p
+        .exec(
+            &s.id,
+            &ExecRequest::shell("pwd; echo $HOME; echo x > here.txt").cwd("/workspace"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.exit_code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(Path::new(lines[0]), tree.join("workspace"));
+    assert!(Path::new(lines[1]).starts_with(&tree));
+    assert_eq!(
+        p.read_file(&s.id, "/workspace/here.txt")
+            .await
+            .unwrap()
+            .unwrap(),
+        b"x\n"
+    );
+    let events = std::fs::read_to_string(tmp.path().join(&s.id).join("events.log")).unwrap();
+    assert!(events.contains("WARNING: no isolation"), "{events}");
+    // Processes are still tracked and ended.
+    sh(&p, &s.id, "nohup sleep 30 >/dev/null 2>&1 &").await;
+    assert!(!p.processes(&s.id).unwrap().is_empty());
+    p.stop(&s.id).await.unwrap();
+    assert!(p.processes(&s.id).unwrap().is_empty());
     p.delete(&s.id).await.unwrap();
 }

@@ -157,6 +157,13 @@ impl LocalProvider {
         Ok(self.find(id_or_name)?.map(|r| self.store.fs_dir(&r.id)))
     }
 
+    /// Host pids of the sandbox's live processes (execs, their detached children, the main
+    /// command and its supervisor). Empty for a stopped sandbox.
+    pub fn processes(&self, id_or_name: &str) -> Result<Vec<i32>> {
+        let rec = self.require(id_or_name)?;
+        Ok(procs::members(&rec.id))
+    }
+
     /// Hand secret env values back to a sandbox after this process restarted (they are never on
     /// disk). Used by the next `start` and every `exec`.
     pub fn remember_secret_env(
@@ -1113,6 +1120,39 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn root_and_opt_in_come_from_config() {
+        let cwd = tempfile::tempdir().unwrap();
+        let load = |pairs: &[(&str, &str)]| {
+            let env = pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            Config::load_with_env(env, &Default::default(), cwd.path()).unwrap()
+        };
+        let c = load(&[("HOME", "/h")]);
+        assert_eq!(
+            default_root(&c).unwrap(),
+            Path::new("/h/.local/share/outposts/sandboxes")
+        );
+        assert!(!options_from_config(&c).unwrap().allow_unisolated);
+        let c = load(&[("HOME", "/h"), ("XDG_DATA_HOME", "/d")]);
+        assert_eq!(
+            default_root(&c).unwrap(),
+            Path::new("/d/outposts/sandboxes")
+        );
+        let c = load(&[
+            ("HOME", "/h"),
+            ("OUTPOSTS_LOCAL_ROOT", "~/sb"),
+            ("OUTPOSTS_LOCAL_UNISOLATED", "1"),
+        ]);
+        assert_eq!(default_root(&c).unwrap(), Path::new("/h/sb"));
+        assert!(options_from_config(&c).unwrap().allow_unisolated);
+        let c = load(&[("OUTPOSTS_LOCAL_UNISOLATED", "maybe")]);
+        let e = options_from_config(&c).unwrap_err().to_string();
+        assert!(e.contains("OUTPOSTS_LOCAL_UNISOLATED"), "{e}");
     }
 
     #[test]
