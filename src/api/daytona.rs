@@ -55,6 +55,7 @@ pub struct DaytonaClient {
     long_http: Arc<OnceLock<HttpClient>>,
     api_url: String,
     key: Secret,
+    page_limit: u32,
 }
 
 impl DaytonaClient {
@@ -65,7 +66,14 @@ impl DaytonaClient {
             long_http: Arc::new(OnceLock::new()),
             api_url: api_url.trim_end_matches('/').to_string(),
             key,
+            page_limit: PAGE_LIMIT,
         }
+    }
+
+    /// Page size for the list calls that fetch every page (1..=200).
+    pub fn with_page_limit(mut self, limit: u32) -> Self {
+        self.page_limit = limit.clamp(1, 200);
+        self
     }
 
     pub fn api_url(&self) -> &str {
@@ -147,7 +155,7 @@ impl DaytonaClient {
         let mut seen = std::collections::HashSet::new();
         for _ in 0..MAX_PAGES {
             let page = self
-                .list_sandboxes_page(labels, cursor.as_deref(), PAGE_LIMIT)
+                .list_sandboxes_page(labels, cursor.as_deref(), self.page_limit)
                 .await?;
             out.extend(page.items);
             match page.next_cursor.filter(|c| !c.is_empty()) {
@@ -266,7 +274,9 @@ impl DaytonaClient {
         let mut out = Vec::new();
         let mut page = 1u32;
         loop {
-            let p = self.list_snapshots_page(page, PAGE_LIMIT, name).await?;
+            let p = self
+                .list_snapshots_page(page, self.page_limit, name)
+                .await?;
             let empty = p.items.is_empty();
             out.extend(p.items);
             if empty || f64::from(page) >= p.total_pages || page as usize >= MAX_PAGES {

@@ -71,6 +71,34 @@ fn lifecycle_exec_files_git_and_idempotency() {
             vec![info.id.as_str()]
         );
         assert_eq!(p.list(&BTreeMap::new()).await.unwrap().len(), 2);
+        // Cursor pagination: one item per page, `nextCursor: null` on the last; all pages read.
+        let small = crate::daytona_support::client(&emu).with_page_limit(1);
+        let first = small
+            .list_sandboxes_page(&BTreeMap::new(), None, 1)
+            .await
+            .unwrap();
+        assert_eq!(first.items.len(), 1);
+        let cursor = first.next_cursor.clone().expect("a second page");
+        let last = small
+            .list_sandboxes_page(&BTreeMap::new(), Some(&cursor), 1)
+            .await
+            .unwrap();
+        assert_eq!(last.items.len(), 1);
+        assert_eq!(last.next_cursor, None);
+        assert_eq!(
+            small.list_sandboxes(&BTreeMap::new()).await.unwrap().len(),
+            2
+        );
+        // Page-based snapshot list, every page (the general default snapshot is one).
+        small
+            .create_snapshot(&outposts::api::daytona_types::CreateSnapshot {
+                name: "paged-snap:1".into(),
+                image_name: Some("debian:12.9".into()),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(small.list_snapshots(None).await.unwrap().len(), 2);
 
         // exec: env out of band, cwd, argv quoting, exit codes, timeout.
         let out = p
