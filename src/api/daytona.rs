@@ -599,9 +599,10 @@ pub fn is_not_stoppable(e: &ApiError) -> bool {
     matches!(message_of(e), Some((400, m)) if m.contains("stoppable"))
 }
 
-/// 400 `Sandbox is not in valid state` (start from a transitional state).
+/// 400 `Sandbox is not in valid state` (start from a transitional state; waiting helps).
+/// `Sandbox is in an errored state` is not this: waiting does not help.
 pub fn is_invalid_state(e: &ApiError) -> bool {
-    matches!(message_of(e), Some((400, m)) if m.contains("not in valid state") || m.contains("errored state"))
+    matches!(message_of(e), Some((400, m)) if m.contains("not in valid state"))
 }
 
 /// A quota or resource-limit rejection (400 or 403 `… limit exceeded`).

@@ -330,6 +330,24 @@ fn transitions_are_waited_out_and_main_command_logs() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(text.contains("main-started"), "{text}");
+        // Follow mode hands out what is there first, then waits for more.
+        let mut follow = p
+            .logs(
+                &info.id,
+                &LogOptions {
+                    tail: Some(5),
+                    follow: true,
+                },
+            )
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(5), follow.next())
+            .await
+            .expect("a line without waiting")
+            .unwrap()
+            .unwrap();
+        assert_eq!(first, "main-started");
+        drop(follow);
 
         let client = crate::daytona_support::client(&emu);
         client.stop_sandbox(&info.id, false).await.unwrap();
