@@ -73,6 +73,11 @@ async fn eventually<F: FnMut() -> bool>(what: &str, mut f: F) {
     panic!("timed out waiting for {what}");
 }
 
+fn cmdline(pid: i32) -> String {
+    let b = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    String::from_utf8_lossy(&b).replace('\0', " ")
+}
+
 fn pids_with(marker_value: &str) -> Vec<i32> {
     let needle = format!("{}={marker_value}", outposts::provider::local::MARKER);
     std::fs::read_dir("/proc")
@@ -240,6 +245,23 @@ async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
             .join(&mark)
             .exists()
     );
+    // Its processes are its own: pid 1 is the sandbox's init, and another sandbox's processes
+    // (and the host's) are invisible.
+    let other = p.create(&spec("layout-other")).await.unwrap();
+    sh(&p, &other.id, "nohup sleep 4242 >/dev/null 2>&1 &").await;
+    let out = sh(
+        &p,
+        &s.id,
+        "nohup sleep 4343 >/dev/null 2>&1 & sleep 0.2; cat /proc/1/cmdline | tr '\\0' ' '; echo; \
+         for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done > /tmp/ps; \
+         grep -c '^sleep 4242 $' /tmp/ps; grep -c '^sleep 4343 $' /tmp/ps; ls /proc | grep -c '^[0-9]'",
+    )
+    .await;
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(lines[0].contains("bwrap"), "{out:?}");
+    assert_eq!(lines[1..3], ["0", "1"], "{out:?}");
+    assert!(lines[3].parse::<u32>().unwrap() < 20, "{out:?}");
+    p.delete(&other.id).await.unwrap();
     // Loopback reaches host services (the emulator runs there).
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -360,7 +382,13 @@ async fn exec_env_cwd_exit_codes_timeout_and_argv() {
         .unwrap_err();
     assert!(matches!(err, ProviderError::Timeout(_)), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10));
-    eventually("the timed-out group to die", || pids_with(&s.id).is_empty()).await;
+    eventually("the timed-out group to die", || {
+        p.processes(&s.id)
+            .unwrap()
+            .iter()
+            .all(|pid| !cmdline(*pid).contains("sleep 30"))
+    })
+    .await;
 
     // A signal-killed command reports 128+signal.
     let out = sh(&p, &s.id, "kill -9 $$").await;
@@ -400,15 +428,15 @@ async fn secrets_never_reach_argv_or_disk() {
         let b = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
         String::from_utf8_lossy(&b).into_owned()
     };
-    let bwrap_holding = |value: &str| {
+    let entering_with = |value: &str| {
         pids_with(&s.id).into_iter().any(|p| {
             let argv0 = cmdlines(p).split(' ').next().unwrap_or("").to_string();
-            argv0.ends_with("bwrap") && environ(p).contains(value)
+            argv0.ends_with("nsenter") && environ(p).contains(value)
         })
     };
-    // The secrets travel in the environment of the running bubblewraps (main and exec)...
-    eventually("the main command's bubblewrap", || bwrap_holding(secret)).await;
-    eventually("the exec's bubblewrap", || bwrap_holding(exec_secret)).await;
+    // The secrets travel in the environment of the running nsenters (main and exec)...
+    eventually("the main command's nsenter", || entering_with(secret)).await;
+    eventually("the exec's nsenter", || entering_with(exec_secret)).await;
     // ...and in no process's command line.
     for pid in pids_with(&s.id) {
         let cmdline = cmdlines(pid);
@@ -920,4 +948,125 @@ async fn without_bubblewrap_sandboxes_are_refused_unless_opted_in() {
     p.stop(&s.id).await.unwrap();
     assert!(p.processes(&s.id).unwrap().is_empty());
     p.delete(&s.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn sandboxes_come_back_after_their_processes_vanished() {
+    // What a host reboot does: every process gone, the records and files still there.
+    let (tmp, _reaper) = root();
+    let p = provider(tmp.path());
+    let plain = p.create(&spec("plain-reboot")).await.unwrap();
+    p.write_file(&plain.id, "/workspace/kept", b"yes")
+        .await
+        .unwrap();
+    let mut sp = spec("worker-reboot");
+    sp.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo run >> /workspace/runs; sleep 30".into(),
+    ]);
+    let worker = p.create(&sp).await.unwrap();
+    let runs = p.tree(&worker.id).unwrap().unwrap().join("workspace/runs");
+    eventually("the first run", || {
+        std::fs::read_to_string(&runs)
+            .unwrap_or_default()
+            .lines()
+            .count()
+            == 1
+    })
+    .await;
+    for id in [&plain.id, &worker.id] {
+        for pid in p.processes(id).unwrap() {
+            // SAFETY: kill(2) on processes of our own sandboxes.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+    eventually("everything to die", || {
+        p.processes(&plain.id).unwrap().is_empty() && p.processes(&worker.id).unwrap().is_empty()
+    })
+    .await;
+
+    // A new provider (the restarted orchestrator) tells the truth about them...
+    let again = provider(tmp.path());
+    assert_eq!(
+        again.get(&plain.id).await.unwrap().unwrap().state,
+        SandboxState::Started
+    );
+    let w = again.get(&worker.id).await.unwrap().unwrap();
+    assert_eq!(w.state, SandboxState::Error, "{w:?}");
+    assert!(w.error_reason.unwrap().contains("start"));
+    assert_eq!(w.containers[0].state, "terminated");
+
+    // ...an exec boots a plain sandbox again, with its files...
+    assert_eq!(
+        sh(&again, &plain.id, "cat /workspace/kept").await.stdout,
+        "yes"
+    );
+    // ...and start brings the main command back.
+    again.start(&worker.id).await.unwrap();
+    eventually("the second run", || {
+        std::fs::read_to_string(&runs)
+            .unwrap_or_default()
+            .lines()
+            .count()
+            == 2
+    })
+    .await;
+    let w = again.get(&worker.id).await.unwrap().unwrap();
+    assert_eq!(w.state, SandboxState::Started);
+    assert_eq!(w.containers[0].state, "running");
+    again.delete(&plain.id).await.unwrap();
+    again.delete(&worker.id).await.unwrap();
+    assert!(pids_with(&worker.id).is_empty());
+}
+
+#[tokio::test]
+async fn secrets_of_a_main_command_are_not_recovered_from_disk() {
+    let (tmp, _reaper) = root();
+    let p = provider(tmp.path());
+    let token = "cog_workertokennotondisk0123456789";
+    let mut sp = spec("token-worker");
+    sp.env
+        .insert("DEVIN_OUTPOSTS_TOKEN".into(), Secret::new(token));
+    sp.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo token=${#DEVIN_OUTPOSTS_TOKEN}; sleep 30".into(),
+    ]);
+    let s = p.create(&sp).await.unwrap();
+    p.stop(&s.id).await.unwrap();
+    // The same process still knows the value: start works.
+    p.start(&s.id).await.unwrap();
+    p.stop(&s.id).await.unwrap();
+
+    // A restarted process does not: start says so, names the variable, and starts nothing.
+    let again = provider(tmp.path());
+    let err = again.start(&s.id).await.unwrap_err().to_string();
+    assert!(
+        err.contains("DEVIN_OUTPOSTS_TOKEN") && !err.contains(token),
+        "{err}"
+    );
+    assert_eq!(
+        again.get(&s.id).await.unwrap().unwrap().state,
+        SandboxState::Stopped
+    );
+    again
+        .remember_secret_env(
+            &s.id,
+            &BTreeMap::from([("DEVIN_OUTPOSTS_TOKEN".to_string(), Secret::new(token))]),
+        )
+        .unwrap();
+    let log = tmp.path().join(&s.id).join("main.log");
+    let want = format!("token={}", token.len());
+    let seen = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == want)
+            .count()
+    };
+    let before = seen();
+    again.start(&s.id).await.unwrap();
+    eventually("the worker to see its token", || seen() > before).await;
+    again.delete(&s.id).await.unwrap();
 }

@@ -1,12 +1,20 @@
-//! How a sandbox process is started: inside bubblewrap, or (explicit opt-in) on the host.
+//! How a sandbox is held up and how its processes are started.
 //!
-//! With bubblewrap the sandbox's private tree (`<sandbox>/fs`) is mounted read-write as `/`, and
-//! the host's `/usr`, `/etc`, `/bin`, `/sbin`, `/lib*` and `/sys` are bound read-only on top, with
-//! a fresh `/proc` and a minimal `/dev`. Everything else — `/workspace`, `/home`, `/root`, `/tmp`,
+//! With bubblewrap, a started sandbox is one long-lived bubblewrap "init" that owns the
+//! sandbox's namespaces — user (the sandbox runs as uid 0 of its own user namespace, mapped to
+//! the invoking user, so it has no privilege on the host), pid, mount, uts and ipc. Its mount
+//! namespace has the sandbox's private tree (`<sandbox>/fs`) read-write as `/`, the host's `/usr`,
+//! `/etc`, `/bin`, `/sbin`, `/lib*` and `/sys` read-only on top, a fresh `/proc` (the sandbox's
+//! processes only) and a minimal `/dev`. Everything else — `/workspace`, `/home`, `/root`, `/tmp`,
 //! `/opt`, `/var`, `/run`, any new top-level directory — is the sandbox's own and survives stop.
-//! The network is the host's (sandboxes reach services on 127.0.0.1). Environment values travel
-//! in the process environment (bwrap passes its own through), never as `--setenv` arguments,
-//! which would show in `/proc/<pid>/cmdline`.
+//! The network is the host's (sandboxes reach services on 127.0.0.1).
+//!
+//! Every process of the sandbox (each exec, the main command) enters those namespaces with
+//! `nsenter`, so it is a member of the sandbox's pid namespace for good: a detached daemon
+//! (`nohup … &`) outlives its exec and is reparented to the sandbox's init, and stopping the
+//! sandbox — killing the init — ends every process in it. Environment values travel in the
+//! process environment (nsenter passes its own through), never as arguments, which would show
+//! in `/proc/<pid>/cmdline`.
 //!
 //! Without bubblewrap, sandboxes are refused unless `OUTPOSTS_LOCAL_UNISOLATED=1`: then processes
 //! run as plain host processes with the working directory and `HOME` mapped into the private
@@ -18,7 +26,7 @@ use std::io;
 use std::os::unix::fs::symlink;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use crate::provider::ProviderError;
 
@@ -30,8 +38,8 @@ pub const BWRAP_PACKAGE: &str = "bubblewrap";
 /// How this provider isolates sandboxes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Isolation {
-    /// bubblewrap at this path.
-    Bubblewrap(PathBuf),
+    /// bubblewrap (holds the namespaces) and nsenter (enters them), at these paths.
+    Bubblewrap { bwrap: PathBuf, nsenter: PathBuf },
     /// Opted in to running without isolation (`OUTPOSTS_LOCAL_UNISOLATED=1`).
     Unisolated,
     /// No usable isolation; sandboxes are refused with this explanation.
@@ -41,24 +49,34 @@ pub enum Isolation {
 impl Isolation {
     pub fn as_str(&self) -> &'static str {
         match self {
-            Isolation::Bubblewrap(_) => "bubblewrap",
+            Isolation::Bubblewrap { .. } => "bubblewrap",
             Isolation::Unisolated => "none",
             Isolation::Unavailable(_) => "unavailable",
         }
     }
 
-    /// Pick: `bwrap` (explicit path or `$PATH`), else unisolated when allowed, else unavailable.
+    /// Pick: `bwrap` (explicit path or `$PATH`) with `nsenter`, else unisolated when allowed,
+    /// else unavailable.
     pub fn detect(explicit: Option<&Path>, allow_unisolated: bool) -> Isolation {
-        let found = match explicit {
+        let bwrap = match explicit {
             Some(p) => Some(p.to_path_buf()).filter(|p| is_executable(p)),
             None => find_in_path("bwrap"),
         };
-        match found {
-            Some(p) => Isolation::Bubblewrap(p),
-            None if allow_unisolated => Isolation::Unisolated,
-            None => {
+        let nsenter = find_in_path("nsenter").or_else(|| {
+            ["/usr/bin/nsenter", "/bin/nsenter"]
+                .iter()
+                .map(PathBuf::from)
+                .find(|p| is_executable(p))
+        });
+        match (bwrap, nsenter) {
+            (Some(bwrap), Some(nsenter)) => Isolation::Bubblewrap { bwrap, nsenter },
+            _ if allow_unisolated => Isolation::Unisolated,
+            (None, _) => {
                 Isolation::Unavailable(unavailable_message("bubblewrap (`bwrap`) is not installed"))
             }
+            (Some(_), None) => Isolation::Unavailable(unavailable_message(
+                "`nsenter` (package util-linux) is not installed",
+            )),
         }
     }
 }
@@ -84,38 +102,91 @@ fn find_in_path(name: &str) -> Option<PathBuf> {
         .find(|p| is_executable(p))
 }
 
-/// Check once that bubblewrap can create namespaces here (it cannot in some containers, or with
-/// Ubuntu's AppArmor user-namespace restriction).
-pub(super) async fn probe(bwrap: &Path) -> Result<(), String> {
-    let out = tokio::process::Command::new(bwrap)
-        .args([
-            "--ro-bind",
-            "/",
-            "/",
-            "--proc",
-            "/proc",
-            "--dev",
-            "/dev",
-            "--unshare-uts",
-            "--unshare-ipc",
-            "--",
-            "true",
-        ])
-        .env_clear()
-        .stdin(std::process::Stdio::null())
-        .output()
-        .await
+/// Check once that bubblewrap can create a sandbox here and nsenter can enter it (either fails
+/// in some containers, or with Ubuntu's AppArmor user-namespace restriction).
+pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), String> {
+    let hint = "Unprivileged user namespaces may be disabled: check `sysctl \
+                kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, \
+                `kernel.apparmor_restrict_unprivileged_userns`; or set OUTPOSTS_LOCAL_UNISOLATED=1 \
+                to run without isolation";
+    let mut init = Command::new(bwrap);
+    init.args([
+        "--unshare-user",
+        "--uid",
+        "0",
+        "--gid",
+        "0",
+        "--unshare-pid",
+        "--unshare-uts",
+        "--unshare-ipc",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--",
+        "sleep",
+        "30",
+    ])
+    .env_clear()
+    .env("PATH", "/usr/bin:/bin")
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    let mut child = tokio::process::Command::from(init)
+        .kill_on_drop(true)
+        .spawn()
         .map_err(|e| format!("cannot run {}: {e}", bwrap.display()))?;
-    if out.status.success() {
-        return Ok(());
+    let b = child.id().map(|p| p as i32).unwrap_or(0);
+    let mut r = None;
+    for _ in 0..200 {
+        if let Some(pid) = super::procs::first_child(b)
+            && super::procs::pid_ns(pid).is_some_and(|ns| Some(ns) != super::procs::pid_ns(0))
+            && super::procs::first_child(pid).is_some()
+        {
+            r = Some(pid);
+            break;
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
-    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
-    Err(format!(
-        "bubblewrap cannot create a sandbox on this host ({err}). Unprivileged user namespaces may \
-         be disabled: check `sysctl kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, \
-         `kernel.apparmor_restrict_unprivileged_userns`; or set OUTPOSTS_LOCAL_UNISOLATED=1 to \
-         run without isolation"
-    ))
+    let result = match r {
+        None => {
+            let _ = child.start_kill();
+            let out = child.wait_with_output().await.map_err(|e| e.to_string())?;
+            let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+            return Err(format!(
+                "bubblewrap cannot create a sandbox on this host ({err}). {hint}"
+            ));
+        }
+        Some(r) => {
+            let out = tokio::process::Command::from(enter(nsenter, r, "/", &["true".into()]))
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .stdin(Stdio::null())
+                .output()
+                .await
+                .map_err(|e| format!("cannot run {}: {e}", nsenter.display()))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "nsenter cannot enter a bubblewrap sandbox on this host ({}). {hint}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ))
+            }
+        }
+    };
+    if let Some(r) = r {
+        super::procs::signal(r, libc::SIGKILL);
+    }
+    let _ = child.start_kill();
+    let _ = child.wait().await;
+    result
 }
 
 /// One process to start in a sandbox.
@@ -126,9 +197,15 @@ pub(super) struct Launch {
     pub cwd: String,
     /// The complete environment (secrets included: it never leaves the process environment).
     pub env: Vec<(String, String)>,
+}
+
+/// Everything that shapes a sandbox's mount namespace, fixed when it boots.
+pub(super) struct Layout<'a> {
+    pub fs_root: &'a Path,
+    pub home: &'a str,
     /// Read-only binds `(host path, sandbox path)`.
-    pub binds: Vec<(PathBuf, String)>,
-    pub hostname: String,
+    pub binds: &'a [(PathBuf, String)],
+    pub hostname: &'a str,
 }
 
 /// Create the fixed skeleton of a sandbox tree: private directories, and the mount points and
@@ -227,70 +304,126 @@ fn ensure_file_no_links(root: &Path, rel: &str) -> io::Result<()> {
     }
 }
 
-/// The host command that runs `launch` in the sandbox whose tree is `fs_root`.
-pub(super) fn command(
-    iso: &Isolation,
-    fs_root: &Path,
-    home: &str,
-    launch: &Launch,
+/// The detached bubblewrap that holds a sandbox's namespaces (its "init"). `env` is the
+/// init's own environment (no secrets: processes enter with their own environment).
+pub(super) fn boot_command(
+    bwrap: &Path,
+    layout: &Layout<'_>,
+    env: &[(String, String)],
 ) -> Result<Command, ProviderError> {
+    let fs_root = layout.fs_root;
     let setup = |e: io::Error| {
         ProviderError::Other(format!(
             "cannot prepare the sandbox tree {}: {e}",
             fs_root.display()
         ))
     };
-    prepare_tree(fs_root, home).map_err(setup)?;
+    prepare_tree(fs_root, layout.home).map_err(setup)?;
+    let mut cmd = Command::new(bwrap);
+    // uid 0 of a user namespace of its own: root inside, the invoking user outside.
+    cmd.args(["--unshare-user", "--uid", "0", "--gid", "0"])
+        .args(["--unshare-pid", "--unshare-uts", "--unshare-ipc"])
+        .arg("--hostname")
+        .arg(layout.hostname)
+        .arg("--bind")
+        .arg(fs_root)
+        .arg("/");
+    for top in HOST_TOPS {
+        let host = Path::new("/").join(top);
+        match *top {
+            "proc" => {
+                cmd.args(["--proc", "/proc"]);
+            }
+            "dev" => {
+                cmd.args(["--dev", "/dev"]);
+            }
+            _ => {
+                let is_real_dir = fs::symlink_metadata(&host)
+                    .is_ok_and(|m| m.is_dir() && !m.file_type().is_symlink());
+                if is_real_dir {
+                    cmd.arg("--ro-bind").arg(&host).arg(&host);
+                }
+            }
+        }
+    }
+    // DNS: /etc/resolv.conf often points into /run, which is private here.
+    if let Some(dir) = resolv_dir() {
+        ensure_dir_no_links(fs_root, &dir).map_err(setup)?;
+        cmd.arg("--ro-bind").arg(&dir).arg(&dir);
+    }
+    for (host, inside) in layout.binds {
+        let rel = inside.trim_start_matches('/');
+        if host.is_dir() {
+            ensure_dir_no_links(fs_root, rel).map_err(setup)?;
+        } else {
+            ensure_file_no_links(fs_root, rel).map_err(setup)?;
+        }
+        cmd.arg("--ro-bind").arg(host).arg(inside);
+    }
+    // Signals from inside cannot end the sandbox: only the provider stops it.
+    cmd.args(["--chdir", "/", "--", "/bin/sh", "-c"])
+        .arg("trap '' HUP INT TERM QUIT USR1 USR2; while :; do sleep 86400; done")
+        .arg("outposts-sandbox-init");
+    cmd.env_clear().envs(env.iter().cloned());
+    cmd.stdin(Stdio::null());
+    detach(&mut cmd);
+    Ok(cmd)
+}
+
+/// `nsenter` into the namespaces held by `init` (host pid of the sandbox's pid 1), then `cd` and
+/// `exec` argv. The `sh` step only changes directory (nsenter resolves `--wd` on the host).
+fn enter(nsenter: &Path, init: i32, cwd: &str, argv: &[String]) -> Command {
+    let mut cmd = Command::new(nsenter);
+    cmd.arg("--target")
+        .arg(init.to_string())
+        .args([
+            "--user",
+            "--mount",
+            "--pid",
+            "--uts",
+            "--ipc",
+            "--root",
+            "--wd",
+            "--preserve-credentials",
+            "--",
+            "/bin/sh",
+            "-c",
+        ])
+        .arg("cd -- \"$1\" || exit 126; shift; exec \"$@\"")
+        .arg("outposts-exec")
+        .arg(cwd)
+        .args(argv);
+    cmd
+}
+
+/// The host command that runs `launch` in a sandbox: entering the namespaces of its init (host
+/// pid `init`) with bubblewrap, or directly on the host when unisolated.
+pub(super) fn command(
+    iso: &Isolation,
+    layout: &Layout<'_>,
+    init: Option<i32>,
+    launch: &Launch,
+) -> Result<Command, ProviderError> {
     let mut cmd = match iso {
         Isolation::Unavailable(msg) => return Err(ProviderError::Other(msg.clone())),
-        Isolation::Bubblewrap(bwrap) => {
-            let mut cmd = Command::new(bwrap);
-            cmd.arg("--bind").arg(fs_root).arg("/");
-            for top in HOST_TOPS {
-                let host = Path::new("/").join(top);
-                match *top {
-                    "proc" => {
-                        cmd.args(["--proc", "/proc"]);
-                    }
-                    "dev" => {
-                        cmd.args(["--dev", "/dev"]);
-                    }
-                    _ => {
-                        let is_real_dir = fs::symlink_metadata(&host)
-                            .is_ok_and(|m| m.is_dir() && !m.file_type().is_symlink());
-                        if is_real_dir {
-                            cmd.arg("--ro-bind").arg(&host).arg(&host);
-                        }
-                    }
-                }
-            }
-            // DNS: /etc/resolv.conf often points into /run, which is private here.
-            if let Some(dir) = resolv_dir() {
-                ensure_dir_no_links(fs_root, &dir).map_err(setup)?;
-                cmd.arg("--ro-bind").arg(&dir).arg(&dir);
-            }
-            for (host, inside) in &launch.binds {
-                let rel = inside.trim_start_matches('/');
-                if host.is_dir() {
-                    ensure_dir_no_links(fs_root, rel).map_err(setup)?;
-                } else {
-                    ensure_file_no_links(fs_root, rel).map_err(setup)?;
-                }
-                cmd.arg("--ro-bind").arg(host).arg(inside);
-            }
-            cmd.args(["--unshare-uts", "--unshare-ipc", "--hostname"])
-                .arg(&launch.hostname)
-                .arg("--chdir")
-                .arg(&launch.cwd)
-                .arg("--")
-                .args(&launch.argv);
+        Isolation::Bubblewrap { nsenter, .. } => {
+            let init = init.ok_or_else(|| {
+                ProviderError::Other("the sandbox is not running (no init process)".into())
+            })?;
+            let mut cmd = enter(nsenter, init, &launch.cwd, &launch.argv);
             cmd.env_clear().envs(launch.env.iter().cloned());
             cmd
         }
         Isolation::Unisolated => {
+            prepare_tree(layout.fs_root, layout.home).map_err(|e| {
+                ProviderError::Other(format!(
+                    "cannot prepare the sandbox tree {}: {e}",
+                    layout.fs_root.display()
+                ))
+            })?;
             let sfs = SandboxFs {
-                root: fs_root,
-                home,
+                root: layout.fs_root,
+                home: layout.home,
                 binds: Vec::new(),
             };
             let (prog, args) = launch
@@ -303,7 +436,7 @@ pub(super) fn command(
             for (k, v) in &launch.env {
                 let v = match k.as_str() {
                     "HOME" => sfs.host_path(v)?.to_string_lossy().into_owned(),
-                    "PATH" => unisolated_path(v, &sfs, &launch.binds)?,
+                    "PATH" => unisolated_path(v, &sfs, layout.binds)?,
                     _ => v.clone(),
                 };
                 cmd.env(k, v);
@@ -311,8 +444,14 @@ pub(super) fn command(
             cmd
         }
     };
-    cmd.stdin(std::process::Stdio::null());
-    // Own session and process group: no controlling terminal, and a timeout can end the group.
+    cmd.stdin(Stdio::null());
+    detach(&mut cmd);
+    Ok(cmd)
+}
+
+/// Own session and process group: no controlling terminal, a timeout can end the whole group,
+/// and the process outlives ours.
+fn detach(cmd: &mut Command) {
     // SAFETY: setsid is async-signal-safe.
     unsafe {
         cmd.pre_exec(|| {
@@ -322,7 +461,6 @@ pub(super) fn command(
             Ok(())
         });
     }
-    Ok(cmd)
 }
 
 /// Unisolated PATH: private-tree entries map to their host paths, bind targets to their sources,

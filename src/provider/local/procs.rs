@@ -1,15 +1,13 @@
 //! Which host processes belong to a sandbox, and ending them.
 //!
-//! Every process the provider starts for a sandbox (each exec, the main command's supervisor and
-//! everything they fork — including `nohup … &` daemons) inherits the environment entry
-//! `OUTPOSTS_SANDBOX_ID=<id>`; a sandbox's processes are the processes whose
-//! `/proc/<pid>/environ` holds it. Sandboxes share the host's pid namespace (that is what lets a
-//! detached process outlive the exec that started it), so this scan sees all of them.
+//! With bubblewrap, a sandbox's processes are the members of its pid namespace (held by its
+//! init, see [`super::isolation`]): membership is kernel-enforced and inherited by every
+//! descendant, so nothing started in a sandbox can leave it. Host-side helpers (the init's
+//! bubblewrap parent, the `nsenter` waiting for an exec, the main command's supervisor) carry the
+//! environment entry `OUTPOSTS_SANDBOX_ID=<id>` and are found by scanning `/proc/<pid>/environ`.
 //!
-//! Limits: a process that replaces its whole environment (`env -i`, some daemons) drops the marker
-//! and escapes `stop`; so does a process running as another user whose environ we cannot read.
-//! Kernel-side grouping (a cgroup per sandbox) would close that gap where cgroup v2 delegation is
-//! available; it is not on most hosts this runs on.
+//! Unisolated sandboxes have only the marker: a process that replaces its whole environment
+//! (`env -i`) escapes `stop` there.
 
 use std::time::Duration;
 
@@ -41,9 +39,61 @@ fn has_marker(pid: i32, needle: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// The pid namespace of `pid` (0 = this process), as its inode number.
+pub(super) fn pid_ns(pid: i32) -> Option<u64> {
+    let path = if pid == 0 {
+        "/proc/self/ns/pid".to_string()
+    } else {
+        format!("/proc/{pid}/ns/pid")
+    };
+    let link = std::fs::read_link(path).ok()?;
+    let s = link.to_str()?;
+    s.strip_prefix("pid:[")?.strip_suffix(']')?.parse().ok()
+}
+
+/// Live processes in pid namespace `ns` (host pids).
+pub(super) fn ns_members(ns: u64) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| pid_ns(*pid) == Some(ns) && !is_zombie(*pid))
+        .collect()
+}
+
+/// Children of `pid`.
+fn children(pid: i32) -> Vec<i32> {
+    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .map(|t| {
+            t.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The first child of `pid` (bubblewrap's child is the sandbox's pid 1).
+pub(super) fn first_child(pid: i32) -> Option<i32> {
+    if pid <= 0 {
+        return None;
+    }
+    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 /// Whether `pid` is alive and belongs to sandbox `id` (guards against pid reuse).
 pub(super) fn is_member(pid: i32, id: &str) -> bool {
     pid > 0 && !is_zombie(pid) && has_marker(pid, &format!("{MARKER}={id}"))
+}
+
+/// Process group of `pid`.
+pub(super) fn pgid(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name: state ppid pgrp …
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(2)?.parse().ok()
 }
 
 fn is_zombie(pid: i32) -> bool {
@@ -68,6 +118,43 @@ pub(super) fn signal_group(pgid: i32, sig: i32) {
         // SAFETY: killpg(2) has no memory effects.
         unsafe { libc::killpg(pgid, sig) };
     }
+}
+
+/// End a bubblewrap sandbox: SIGTERM to every process in its pid namespace but the init, SIGKILL
+/// to the init after `grace` (the kernel then kills whatever is left in the namespace), then the
+/// host-side helpers carrying the marker. Returns how many sandbox processes there were.
+pub(super) async fn end_namespace(id: &str, init: Option<i32>, grace: Duration) -> usize {
+    let mut count = 0;
+    if let Some(init) = init
+        && let Some(ns) = pid_ns(init).filter(|ns| Some(*ns) != pid_ns(0))
+    {
+        // The init's keep-alive loop ignores SIGTERM by design; it dies with the init.
+        let keep: Vec<i32> = first_child(init)
+            .map(|lp| std::iter::once(lp).chain(children(lp)).collect())
+            .unwrap_or_default();
+        let workload = |pids: Vec<i32>| -> Vec<i32> {
+            pids.into_iter()
+                .filter(|p| *p != init && !keep.contains(p))
+                .collect()
+        };
+        let others = workload(ns_members(ns));
+        count = others.len();
+        for &p in &others {
+            signal(p, libc::SIGTERM);
+        }
+        let deadline = tokio::time::Instant::now() + grace;
+        while tokio::time::Instant::now() < deadline && !workload(ns_members(ns)).is_empty() {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        signal(init, libc::SIGKILL);
+        for _ in 0..200 {
+            if ns_members(ns).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    count + end_all(id, Duration::from_millis(200)).await
 }
 
 /// End every process of the sandbox: SIGTERM, then SIGKILL for what is left after `grace`.

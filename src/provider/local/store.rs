@@ -76,6 +76,9 @@ pub(super) struct Record {
     /// Extra `PATH` entries (sandbox paths), first.
     #[serde(default)]
     pub extra_path: Vec<String>,
+    /// Host pid of the bubblewrap holding the sandbox's namespaces, while it is started.
+    #[serde(default)]
+    pub init_pid: Option<i32>,
     /// Pid of the detached supervisor of the main command, when one was launched.
     #[serde(default)]
     pub supervisor_pid: Option<i32>,
