@@ -86,6 +86,8 @@ pub enum Command {
     Orchestrator(commands::orchestrator::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
     Emulator(commands::emulator::Args),
+    /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
+    Snapshot(commands::snapshot::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     HelpEnv,
     /// Print a shell completion script.

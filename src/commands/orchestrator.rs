@@ -14,6 +14,7 @@ use crate::orchestrator::plan::Limits;
 use crate::orchestrator::remote::LaunchMode;
 use crate::orchestrator::run::{Orchestrator, RunOptions};
 use crate::orchestrator::state::StateDir;
+use crate::provider::daytona::snapshot as daytona_snapshot;
 use crate::provider::{self, ProviderKind, Resources, Source};
 use crate::secrets::Secret;
 
@@ -110,7 +111,7 @@ fn outpost_id(ctx: &Ctx, flag: Option<String>) -> Result<String> {
 pub fn run_options(
     ctx: &Ctx,
     a: &RunArgs,
-    _kind: ProviderKind,
+    kind: ProviderKind,
     outpost: String,
     acceptor: String,
 ) -> Result<RunOptions> {
@@ -125,7 +126,21 @@ pub fn run_options(
         (Some(img), _, _) => Source::Image(img.clone()),
         (None, Some(s), _) => Source::Snapshot(s.clone()),
         (None, None, Some(s)) => Source::Snapshot(s),
+        (None, None, None) if kind == ProviderKind::Daytona => {
+            Source::Snapshot(daytona_snapshot::derived_name(
+                daytona_snapshot::Platform::Linux,
+                daytona_snapshot::DEFAULT_DOCKERFILE,
+            ))
+        }
         _ => Source::Default,
+    };
+    // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
+    let windows_source = match kind {
+        ProviderKind::Daytona => Some(Source::Snapshot(daytona_snapshot::derived_name(
+            daytona_snapshot::Platform::Windows,
+            daytona_snapshot::WINDOWS_PROVISIONER,
+        ))),
+        _ => None,
     };
     let repos = config
         .value(&env::REPOS)
@@ -156,6 +171,7 @@ pub fn run_options(
         janitor_grace: a.janitor_grace,
         launch: a.launch,
         source,
+        windows_source,
         resources: Resources::default(),
         workdir: config
             .value(&env::WORKDIR)

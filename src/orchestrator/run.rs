@@ -40,6 +40,8 @@ pub struct RunOptions {
     pub janitor_grace: Duration,
     pub launch: LaunchMode,
     pub source: Source,
+    /// Source for Windows sessions (`None`: the same as Linux).
+    pub windows_source: Option<Source>,
     pub resources: Resources,
     pub workdir: String,
     pub windows_workdir: String,
@@ -620,14 +622,18 @@ impl Orchestrator {
     }
 
     /// The sandbox for a session: create it, or start ours; never touch a foreign one.
-    async fn ensure_sandbox(&self, session: &str) -> Result<SandboxInfo> {
+    async fn ensure_sandbox(&self, session: &str, platform: Platform) -> Result<SandboxInfo> {
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let existing = self.provider.get(&name).await?;
         let sb = match existing {
             Some(sb) => sb,
             None => {
-                let mut spec = SandboxSpec::new(name.clone(), self.opts.source.clone());
+                let source = match (platform, &self.opts.windows_source) {
+                    (Platform::Windows, Some(w)) => w.clone(),
+                    _ => self.opts.source.clone(),
+                };
+                let mut spec = SandboxSpec::new(name.clone(), source);
                 spec.labels = labels.clone();
                 spec.resources = self.opts.resources.clone();
                 match self.provider.create(&spec).await {
@@ -757,7 +763,7 @@ impl Orchestrator {
             .get(session)
             .map(|e| e.platform)
             .unwrap_or(Platform::Linux);
-        let sb = self.ensure_sandbox(session).await?;
+        let sb = self.ensure_sandbox(session, platform).await?;
         let (workdir, chrome) = match platform {
             Platform::Windows => (
                 self.opts.windows_workdir.clone(),
