@@ -88,6 +88,8 @@ pub enum Command {
     Emulator(commands::emulator::Args),
     /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
     Snapshot(commands::snapshot::Args),
+    /// Prove a Devin session runs on your compute (proof file written by Devin, read back).
+    Session(commands::session::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     HelpEnv,
     /// Print a shell completion script.

@@ -16,6 +16,7 @@ pub mod emulator_session;
 pub mod generate;
 pub mod orchestrator;
 pub mod queue;
+pub mod session;
 pub mod snapshot;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
@@ -102,6 +103,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,
+        Command::Session(args) => session::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)
