@@ -18,5 +18,6 @@ mod devin_watch;
 mod generated;
 mod local_provider;
 mod local_provider_procs;
+mod verify_daytona;
 mod verify_local;
 mod verify_support;
