@@ -18,3 +18,5 @@ mod devin_watch;
 mod generated;
 mod local_provider;
 mod local_provider_procs;
+mod orch_support;
+mod orchestrator_local;
