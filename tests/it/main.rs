@@ -19,4 +19,5 @@ mod generated;
 mod local_provider;
 mod local_provider_procs;
 mod orch_support;
+mod orchestrator_daytona;
 mod orchestrator_local;
