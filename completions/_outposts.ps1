@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate')
             [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Read the outpost''s session queue')
             [CompletionResult]::new('orchestrator', 'orchestrator', [CompletionResultType]::ParameterValue, 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it')
             [CompletionResult]::new('emulator', 'emulator', [CompletionResultType]::ParameterValue, 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions')
@@ -44,6 +45,26 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions/ and man/ from the CLI definition (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;demo' {
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the emulator''s data and the sandboxes in this directory instead of a temporary one')
+            [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Longest wait for each step')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'outposts;queue' {
@@ -152,6 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id [default: OUTPOST_ID]')
             [CompletionResult]::new('--max-concurrent-sessions', '--max-concurrent-sessions', [CompletionResultType]::ParameterName, 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]')
+            [CompletionResult]::new('--windows-snapshot', '--windows-snapshot', [CompletionResultType]::ParameterName, 'Snapshot Windows sessions'' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]')
             [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Image new sandboxes start from, instead of a snapshot')
             [CompletionResult]::new('--metrics-addr', '--metrics-addr', [CompletionResultType]::ParameterName, 'Serve Prometheus `/metrics` and `/healthz` here (off by default)')
             [CompletionResult]::new('--janitor-grace', '--janitor-grace', [CompletionResultType]::ParameterName, 'Seconds a new sandbox is safe from the janitor')
@@ -733,6 +755,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;help' {
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate')
             [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Read the outpost''s session queue')
             [CompletionResult]::new('orchestrator', 'orchestrator', [CompletionResultType]::ParameterValue, 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it')
             [CompletionResult]::new('emulator', 'emulator', [CompletionResultType]::ParameterValue, 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions')
@@ -741,6 +764,9 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions/ and man/ from the CLI definition (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;help;demo' {
             break
         }
         'outposts;help;queue' {

@@ -19,6 +19,9 @@ _outposts() {
             outposts,completions)
                 cmd="outposts__subcmd__completions"
                 ;;
+            outposts,demo)
+                cmd="outposts__subcmd__demo"
+                ;;
             outposts,emulator)
                 cmd="outposts__subcmd__emulator"
                 ;;
@@ -132,6 +135,9 @@ _outposts() {
                 ;;
             outposts__subcmd__help,completions)
                 cmd="outposts__subcmd__help__subcmd__completions"
+                ;;
+            outposts__subcmd__help,demo)
+                cmd="outposts__subcmd__help__subcmd__demo"
                 ;;
             outposts__subcmd__help,emulator)
                 cmd="outposts__subcmd__help__subcmd__emulator"
@@ -290,7 +296,7 @@ _outposts() {
 
     case "${cmd}" in
         outposts)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version queue orchestrator emulator snapshot help-env completions generate help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo queue orchestrator emulator snapshot help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,6 +332,44 @@ _outposts() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__demo)
+            opts="-q -v -y -h -V --keep --step-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --keep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --step-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1094,7 +1138,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help)
-            opts="queue orchestrator emulator snapshot help-env completions generate help"
+            opts="demo queue orchestrator emulator snapshot help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1138,6 +1182,20 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__demo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1602,7 +1660,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__orchestrator__subcmd__run)
-            opts="-q -v -y -h -V --provider --launch --outpost --max-concurrent-sessions --snapshot --image --metrics-addr --janitor-grace --ready-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --provider --launch --outpost --max-concurrent-sessions --snapshot --windows-snapshot --image --metrics-addr --janitor-grace --ready-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1625,6 +1683,10 @@ _outposts() {
                     return 0
                     ;;
                 --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --windows-snapshot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

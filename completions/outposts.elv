@@ -33,6 +33,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand demo 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
             cand queue 'Read the outpost''s session queue'
             cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
@@ -41,6 +42,25 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;demo'= {
+            cand --keep 'Keep the emulator''s data and the sandboxes in this directory instead of a temporary one'
+            cand --step-timeout 'Longest wait for each step'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'outposts;queue'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -140,6 +160,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --outpost 'Outpost id [default: OUTPOST_ID]'
             cand --max-concurrent-sessions 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]'
             cand --snapshot 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --windows-snapshot 'Snapshot Windows sessions'' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]'
             cand --image 'Image new sandboxes start from, instead of a snapshot'
             cand --metrics-addr 'Serve Prometheus `/metrics` and `/healthz` here (off by default)'
             cand --janitor-grace 'Seconds a new sandbox is safe from the janitor'
@@ -668,6 +689,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;help'= {
+            cand demo 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
             cand queue 'Read the outpost''s session queue'
             cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
@@ -676,6 +698,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;help;demo'= {
         }
         &'outposts;help;queue'= {
             cand list 'List every queued session of the outpost (all pages)'

@@ -37,6 +37,7 @@ complete -c outposts -n "__fish_outposts_needs_command" -s v -l verbose -d 'More
 complete -c outposts -n "__fish_outposts_needs_command" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_needs_command" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "queue" -d 'Read the outpost\'s session queue'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
@@ -45,6 +46,21 @@ complete -c outposts -n "__fish_outposts_needs_command" -f -a "help-env" -d 'Pri
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l keep -d 'Keep the emulator\'s data and the sandboxes in this directory instead of a temporary one' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l step-timeout -d 'Longest wait for each step' -r
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -122,6 +138,7 @@ cli\t'Run `devin worker start --session <id>` (the CLI\'s direct-serve mode), wh
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l outpost -d 'Outpost id [default: OUTPOST_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l max-concurrent-sessions -d 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l snapshot -d 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l windows-snapshot -d 'Snapshot Windows sessions\' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l image -d 'Image new sandboxes start from, instead of a snapshot' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l metrics-addr -d 'Serve Prometheus `/metrics` and `/healthz` here (off by default)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l janitor-grace -d 'Seconds a new sandbox is safe from the janitor' -r
@@ -398,14 +415,15 @@ complete -c outposts -n "__fish_outposts_using_subcommand generate" -s v -l verb
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'

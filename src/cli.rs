@@ -80,6 +80,8 @@ pub enum LogFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate.
+    Demo(commands::demo::Args),
     /// Read the outpost's session queue.
     Queue(commands::queue::Args),
     /// Serve the outpost: one sandbox per Devin session (long-running), and inspect it.

@@ -11,6 +11,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
+pub mod demo;
 pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
@@ -98,6 +99,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     let ctx = Ctx::new(cli.global, printer, config);
     match cli.command {
         Command::Queue(args) => queue::run(&ctx, args).await,
+        Command::Demo(args) => demo::run(&ctx, args).await,
         Command::Orchestrator(args) => orchestrator::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
         Command::Completions(args) => generate::completions(&ctx, args).await,
