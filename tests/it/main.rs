@@ -21,6 +21,7 @@ mod local_provider_procs;
 mod orch_support;
 mod orchestrator_daytona;
 mod orchestrator_local;
+mod verify_cli;
 mod verify_daytona;
 mod verify_local;
 mod verify_support;

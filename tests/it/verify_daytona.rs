@@ -2,26 +2,26 @@
 //! --provider daytona`, verified, then a mismatch and a timeout diagnosed on the same session.
 
 use outposts::orchestrator::sandbox_name;
-use outposts::provider::Provider;
+use std::time::Duration;
+
+use outposts::provider::{Provider, SandboxState};
 
 use crate::daytona_support::{assert_openapi_conformance, provider};
+use crate::orch_support::{Orch, orch_env, wait_until};
 use crate::support::{Emu, TestEnv, block_on};
-use crate::verify_support::{
-    Orchestrator, assert_nothing_left, new_session, orchestrated_env, task_for, verify, wait_until,
-};
+use crate::verify_support::{assert_nothing_left, new_session, task_for, verify};
 
 #[test]
 fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
-    orchestrated_env(&mut env);
+    let emu_env = TestEnv::new();
+    let emu = Emu::start(&emu_env, &[]);
+    let env = orch_env(&emu);
     // The orchestrator boots sessions from the content-hashed default snapshot.
     env.run(&["snapshot", "build"]).ok();
 
     let proof = "outpost-proof-daytona01";
     let task = task_for(&env, proof);
-    let mut orch = Orchestrator::start(&env, "daytona");
+    let mut orch = Orch::start(&env, &["--provider", "daytona"]);
     let session = new_session(&env, &task);
     let common = ["--session", session.as_str(), "--provider", "daytona"];
 
@@ -99,20 +99,28 @@ fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
     // Suspended: the orchestrator stops the sandbox (disk kept); the diagnosis says so.
     env.run(&["emulator", "session", "suspend", &session]).ok();
     let p = provider(&emu);
-    wait_until("the sandbox to stop", 30, || {
-        let sb = block_on(p.get(&sandbox_name(&session))).unwrap()?;
-        (sb.state == outposts::provider::SandboxState::Stopped).then_some(())
-    });
+    wait_until(
+        Duration::from_secs(30),
+        "the sandbox to stop",
+        || {
+            block_on(p.get(&sandbox_name(&session)))
+                .unwrap()
+                .is_some_and(|sb| sb.state == SandboxState::Stopped)
+        },
+        || orch.log(),
+    );
     let doc = verify(&env, &args).code(1).json();
     let hints = doc["diagnosis"]["hints"].to_string();
     assert!(hints.contains("stopped"), "{hints}");
 
     // SIGTERM stops the orchestrator cleanly (sandboxes are left as they are: this one is
     // stopped, its disk kept for the session to wake).
-    assert_eq!(orch.stop(), 0, "{}", orch.log());
+    let (code, _) = orch.terminate(Duration::from_secs(35));
+    assert_eq!(code, Some(0), "{}", orch.log());
     assert_openapi_conformance(&emu);
     let data_dir = emu.data_dir().to_string_lossy().into_owned();
     drop(emu);
     assert_nothing_left(&data_dir);
+    assert_nothing_left(&emu_env.home.path().to_string_lossy());
     assert_nothing_left(&env.home.path().to_string_lossy());
 }

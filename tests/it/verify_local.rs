@@ -2,28 +2,27 @@
 //! read directly (match, tolerated newline, mismatch, timeout with diagnosis).
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use outposts::provider::Provider;
 use outposts::provider::local::LocalProvider;
 
 use crate::local_provider::{opts, root, spec};
+use crate::orch_support::{Orch, local, orch_env, wait_until};
 use crate::support::{Emu, TestEnv, block_on};
 use crate::verify_support::{
-    Orchestrator, assert_nothing_left, new_session, orchestrated_env, processes_mentioning,
-    task_for, verify, wait_until,
+    assert_nothing_left, new_session, processes_mentioning, task_for, verify,
 };
 
 #[test]
 fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
-    orchestrated_env(&mut env);
-    let sandboxes = env.path("sandboxes");
+    let emu_env = TestEnv::new();
+    let emu = Emu::start(&emu_env, &[]);
+    let env = orch_env(&emu);
 
     let proof = "outpost-proof-local01";
     let task = task_for(&env, proof);
-    let mut orch = Orchestrator::start(&env, "local");
+    let mut orch = Orch::start(&env, &["--provider", "local"]);
     let session = new_session(&env, &task);
 
     let run = verify(
@@ -85,17 +84,20 @@ fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
     // The session ends: the orchestrator deletes its sandbox; then SIGTERM stops it cleanly.
     env.run(&["emulator", "session", "terminate", &session])
         .ok();
-    let local = LocalProvider::new(&sandboxes, opts()).unwrap();
-    wait_until("the orchestrator to delete the sandbox", 30, || {
-        block_on(local.list(&BTreeMap::new()))
-            .unwrap()
-            .is_empty()
-            .then_some(())
-    });
-    assert_eq!(orch.stop(), 0, "{}", orch.log());
-    // The scan sees the emulator (it runs with this HOME) — so an empty scan below means something.
-    assert!(!processes_mentioning(&env.home.path().to_string_lossy()).is_empty());
+    let local = local(&env);
+    wait_until(
+        Duration::from_secs(30),
+        "the orchestrator to delete the sandbox",
+        || block_on(local.list(&BTreeMap::new())).unwrap().is_empty(),
+        || orch.log(),
+    );
+    let (code, _) = orch.terminate(Duration::from_secs(35));
+    assert_eq!(code, Some(0), "{}", orch.log());
+    // The scan sees the emulator (it runs with that HOME), so an empty scan below means something.
+    let emu_home = emu_env.home.path().to_string_lossy().into_owned();
+    assert!(!processes_mentioning(&emu_home).is_empty());
     drop(emu);
+    assert_nothing_left(&emu_home);
     assert_nothing_left(&env.home.path().to_string_lossy());
 }
 
@@ -222,7 +224,7 @@ fn the_proof_file_is_found_when_it_appears_during_the_wait() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    std::thread::sleep(Duration::from_secs(3));
     let out = block_on(p.exec(
         &sb.id,
         &outposts::provider::ExecRequest::shell(
@@ -231,7 +233,17 @@ fn the_proof_file_is_found_when_it_appears_during_the_wait() {
     ))
     .unwrap();
     assert_eq!(out.exit_code, 0, "{}", out.stderr);
-    let status = wait_until("verify to finish", 30, || child.try_wait().unwrap());
+    let mut status = None;
+    wait_until(
+        Duration::from_secs(30),
+        "verify to finish",
+        || {
+            status = child.try_wait().unwrap();
+            status.is_some()
+        },
+        String::new,
+    );
+    let status = status.unwrap();
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     assert_eq!(status.code(), Some(0), "{stdout}");
