@@ -42,6 +42,7 @@ complete -c outposts -n "__fish_outposts_needs_command" -f -a "queue" -d 'Read t
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "session" -d 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
@@ -374,6 +375,46 @@ complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the organization\'s snapshots'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l sandbox -d 'Sandbox id or name to read (a fixed worker\'s, or any sandbox)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l session -d 'Devin session id; its sandbox is the orchestrator\'s (`devin-<id>-<hash>`, labelled)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l provider -d 'Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l outpost -d 'Outpost name for the Slack line [default: the name of OUTPOST_ID, from the Devin API]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l proof -d 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l path -d 'Absolute path of the proof file inside the sandbox' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l wait -d 'How long to wait for the file (e.g. 90s, 10m, 1h)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l print-only -d 'Print the task and the Slack line, then exit 0; no provider is contacted'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help-env" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -415,15 +456,16 @@ complete -c outposts -n "__fish_outposts_using_subcommand generate" -s v -l verb
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "session" -d 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
@@ -437,3 +479,4 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'List the organization\'s snapshots'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'

@@ -22,6 +22,7 @@ mod orch_support;
 mod orchestrator_daytona;
 mod orchestrator_local;
 mod verify_cli;
+mod verify_coreweave;
 mod verify_daytona;
 mod verify_local;
 mod verify_support;

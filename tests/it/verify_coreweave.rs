@@ -1,0 +1,69 @@
+//! `session verify` on the emulated CoreWeave (gRPC): a sandbox read by id, its main command's
+//! log in the timeout diagnosis.
+
+use outposts::config::{Config, LoadOptions};
+use outposts::provider::coreweave::CoreweaveProvider;
+use outposts::provider::{Provider, SandboxSpec, Source};
+
+use crate::support::{Emu, TestEnv};
+use crate::verify_support::{assert_nothing_left, verify};
+
+const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
+
+fn provider(env: &TestEnv) -> CoreweaveProvider {
+    let cfg = Config::load_with_env(env.vars.clone(), &LoadOptions::default(), &env.cwd).unwrap();
+    CoreweaveProvider::from_config(&cfg).unwrap()
+}
+
+#[test]
+fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
+    let mut env = TestEnv::new();
+    let emu = Emu::start(&env, &[]);
+    emu.configure(&mut env);
+    // The gRPC channel lives on a runtime that keeps running while the CLI runs.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p = rt.block_on(async { provider(&env) });
+    let mut spec = SandboxSpec::new("verify-cw-1", Source::Image(IMAGE.into()));
+    spec.command = Some(vec![
+        "sh".into(),
+        "-c".into(),
+        "echo worker-booted; echo waiting-for-sessions; exec sleep 3600".into(),
+    ]);
+    let sb = rt.block_on(p.create(&spec)).unwrap();
+    let base = ["--sandbox", sb.id.as_str(), "--provider", "coreweave"];
+
+    let mut args = base.to_vec();
+    args.extend(["--proof", "cw-proof-1", "--wait", "3s", "--json"]);
+    let doc = verify(&env, &args).code(1).json();
+    let d = &doc["diagnosis"];
+    assert_eq!(d["sandbox"]["raw_state"], "STATE_RUNNING");
+    assert_eq!(d["log_source"], "sandbox", "{d}");
+    assert!(d["log_tail"].to_string().contains("worker-booted"), "{d}");
+    // No devin.session_id label and no --session: the queue cannot be asked.
+    assert!(
+        d["queue_note"]
+            .as_str()
+            .unwrap()
+            .contains("devin.session_id"),
+        "{d}"
+    );
+
+    rt.block_on(p.write_file(&sb.id, "/workspace/outpost-proof.txt", b"cw-proof-1"))
+        .unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--proof", "cw-proof-1", "--wait", "10s"]);
+    let run = verify(&env, &args);
+    run.ok();
+    assert!(run.stdout.contains("verified"), "{}", run.stdout);
+    let reads = emu
+        .requests()
+        .iter()
+        .filter(|r| r.api == "coreweave" && r.path.ends_with("/ReadFile"))
+        .count();
+    assert!(reads >= 2, "verify reads through the CoreWeave API");
+
+    rt.block_on(p.delete(&sb.id)).unwrap();
+    let data_dir = emu.data_dir().to_string_lossy().into_owned();
+    drop(emu);
+    assert_nothing_left(&data_dir);
+}
