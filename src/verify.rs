@@ -8,7 +8,7 @@ use rand::Rng;
 use serde::Serialize;
 
 use crate::orchestrator::{LABEL_SESSION, sandbox_name};
-use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo};
+use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo, SandboxState};
 
 pub mod diagnose;
 
@@ -90,6 +90,10 @@ pub enum ResolveError {
     )]
     Foreign { session: String, name: String },
     #[error(
+        "several sandboxes carry {LABEL_SESSION}={session} ({names}); pass --sandbox to pick one"
+    )]
+    Ambiguous { session: String, names: String },
+    #[error(
         "sandbox {0} disappeared while we waited (was the session terminated and its sandbox deleted?)"
     )]
     Vanished(String),
@@ -97,7 +101,8 @@ pub enum ResolveError {
     Provider(#[from] ProviderError),
 }
 
-/// The sandbox to read: by id/name, or the orchestrator's sandbox for a session.
+/// The sandbox to read: by id/name, or a session's: the orchestrator's name for it, else the one
+/// sandbox labelled with the session. A sandbox found by name must carry the session's label.
 pub async fn resolve(
     provider: &dyn Provider,
     sandbox: Option<&str>,
@@ -111,13 +116,9 @@ pub async fn resolve(
     }
     let session = session.unwrap_or_default();
     let name = sandbox_name(session);
-    let sb = provider
-        .get(&name)
-        .await?
-        .ok_or_else(|| ResolveError::NoSessionSandbox {
-            session: session.into(),
-            name: name.clone(),
-        })?;
+    let Some(sb) = provider.get(&name).await? else {
+        return by_label(provider, session, name).await;
+    };
     if sb.labels.get(LABEL_SESSION).map(String::as_str) != Some(session) {
         return Err(ResolveError::Foreign {
             session: session.into(),
@@ -125,6 +126,40 @@ pub async fn resolve(
         });
     }
     Ok(sb)
+}
+
+/// A session's sandbox under another name: one made by another orchestrator (the reference
+/// implementation names them differently) carries the same label.
+async fn by_label(
+    provider: &dyn Provider,
+    session: &str,
+    name: String,
+) -> Result<SandboxInfo, ResolveError> {
+    let filter = [(LABEL_SESSION.to_string(), session.to_string())].into();
+    let mut live: Vec<SandboxInfo> = provider
+        .list(&filter)
+        .await?
+        .into_iter()
+        .filter(|sb| {
+            sb.state != SandboxState::Deleted
+                && sb.labels.get(LABEL_SESSION).map(String::as_str) == Some(session)
+        })
+        .collect();
+    match live.len() {
+        0 => Err(ResolveError::NoSessionSandbox {
+            session: session.into(),
+            name,
+        }),
+        1 => Ok(live.remove(0)),
+        _ => Err(ResolveError::Ambiguous {
+            session: session.into(),
+            names: live
+                .iter()
+                .map(|sb| sb.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }),
+    }
 }
 
 /// Which sandbox to read: one named by the user, or the orchestrator's sandbox of a session.
@@ -196,6 +231,19 @@ fn is_transient(e: &ProviderError) -> bool {
     }
 }
 
+/// One read, bounded so a hung provider call cannot stretch the wait much past `--wait`.
+async fn read_once(
+    provider: &dyn Provider,
+    id: &str,
+    path: &str,
+    left: Duration,
+) -> Result<Option<Vec<u8>>, ProviderError> {
+    let limit = left.clamp(Duration::from_secs(5), Duration::from_secs(60));
+    tokio::time::timeout(limit, provider.read_file(id, path))
+        .await
+        .unwrap_or(Err(ProviderError::Timeout(limit)))
+}
+
 /// Wait for the proof file: find the session's sandbox when it appears, then read `path` with
 /// backoff (1 s doubling to 10 s) until it exists or `wait` runs out. `found` is what
 /// [`locate`] returned. `tick` hears each unsuccessful attempt with the elapsed time.
@@ -221,32 +269,35 @@ pub async fn wait_for_proof(
         }
         match &sandbox {
             None => tick(start.elapsed(), Waiting::NoSandbox { name: &looked_for }),
-            Some(sb) => match provider.read_file(&sb.id, path).await {
-                Ok(Some(bytes)) => {
-                    return Ok(Waited {
-                        sandbox,
-                        contents: Some(bytes),
-                        elapsed: start.elapsed(),
-                        last_error,
-                    });
+            Some(sb) => {
+                match read_once(provider, &sb.id, path, wait.saturating_sub(start.elapsed())).await
+                {
+                    Ok(Some(bytes)) => {
+                        return Ok(Waited {
+                            sandbox,
+                            contents: Some(bytes),
+                            elapsed: start.elapsed(),
+                            last_error,
+                        });
+                    }
+                    Ok(None) => tick(start.elapsed(), Waiting::NoFile { sandbox: sb }),
+                    Err(ProviderError::NotFound(_)) => {
+                        return Err(ResolveError::Vanished(sb.name.clone()));
+                    }
+                    Err(e) if is_transient(&e) => {
+                        let text = e.to_string();
+                        tick(
+                            start.elapsed(),
+                            Waiting::Retrying {
+                                sandbox: sb,
+                                error: &text,
+                            },
+                        );
+                        last_error = Some(text);
+                    }
+                    Err(e) => return Err(e.into()),
                 }
-                Ok(None) => tick(start.elapsed(), Waiting::NoFile { sandbox: sb }),
-                Err(ProviderError::NotFound(_)) => {
-                    return Err(ResolveError::Vanished(sb.name.clone()));
-                }
-                Err(e) if is_transient(&e) => {
-                    let text = e.to_string();
-                    tick(
-                        start.elapsed(),
-                        Waiting::Retrying {
-                            sandbox: sb,
-                            error: &text,
-                        },
-                    );
-                    last_error = Some(text);
-                }
-                Err(e) => return Err(e.into()),
-            },
+            }
         }
         let left = wait.saturating_sub(start.elapsed());
         if left.is_zero() {

@@ -254,6 +254,26 @@ fn hostile_ids_never_escape() {
     )
     .code(1)
     .json();
+    // The remote providers get the same hashed name and an exact label filter.
+    for provider in ["daytona", "coreweave"] {
+        let run = verify(
+            &env,
+            &[
+                "--session",
+                "../../etc/passwd",
+                "--provider",
+                provider,
+                "--wait",
+                "1s",
+            ],
+        );
+        run.code(1);
+        assert!(
+            run.stdout.contains(&sandbox_name("../../etc/passwd")),
+            "{}",
+            run.stdout
+        );
+    }
     let d = &doc["diagnosis"];
     assert_eq!(d["sandbox_looked_for"], sandbox_name("../../etc/passwd"));
     assert!(d["sandbox"].is_null());

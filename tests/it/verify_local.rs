@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 use outposts::provider::local::LocalProvider;
 
@@ -249,4 +250,90 @@ fn the_proof_file_is_found_when_it_appears_during_the_wait() {
     assert_eq!(status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("verified"), "{stdout}");
     block_on(p.delete(&sb.id)).unwrap();
+}
+
+#[test]
+fn a_session_sandbox_is_found_by_name_and_label_and_foreign_ones_are_refused() {
+    let mut env = TestEnv::new();
+    let (tmp, _reaper) = root();
+    env.set(
+        "OUTPOSTS_LOCAL_ROOT",
+        tmp.path().to_string_lossy().into_owned(),
+    );
+    let p = LocalProvider::new(tmp.path(), opts()).unwrap();
+    let path = "/workspace/outpost-proof.txt";
+
+    // The orchestrator's name without the session label: not ours to read.
+    let squatter = block_on(p.create(&spec(&sandbox_name("sess-foreign")))).unwrap();
+    block_on(p.write_file(&squatter.id, path, b"proof-f")).unwrap();
+    let run = verify(
+        &env,
+        &[
+            "--session",
+            "sess-foreign",
+            "--provider",
+            "local",
+            "--proof",
+            "proof-f",
+            "--wait",
+            "2s",
+        ],
+    );
+    run.code(1);
+    assert!(
+        run.stderr
+            .contains("does not carry the label devin.session_id=sess-foreign"),
+        "{}",
+        run.stderr
+    );
+
+    // Another orchestrator's naming, with the label: found by the label.
+    let mut s = spec("reference-impl-sandbox");
+    s.labels = BTreeMap::from([
+        ("devin.session_id".to_string(), "sess-ref".to_string()),
+        ("devin.outpost_id".to_string(), "op-1".to_string()),
+    ]);
+    let labelled = block_on(p.create(&s)).unwrap();
+    block_on(p.write_file(&labelled.id, path, b"proof-r")).unwrap();
+    let doc = verify(
+        &env,
+        &[
+            "--session",
+            "sess-ref",
+            "--provider",
+            "local",
+            "--proof",
+            "proof-r",
+            "--wait",
+            "2s",
+            "--json",
+        ],
+    )
+    .ok()
+    .json();
+    assert_eq!(doc["sandbox"]["name"], "reference-impl-sandbox");
+
+    // Two sandboxes claiming one session: verify will not guess.
+    let mut s2 = s.clone();
+    s2.name = "reference-impl-sandbox-2".into();
+    let twin = block_on(p.create(&s2)).unwrap();
+    let run = verify(
+        &env,
+        &[
+            "--session",
+            "sess-ref",
+            "--provider",
+            "local",
+            "--proof",
+            "proof-r",
+            "--wait",
+            "2s",
+        ],
+    );
+    run.code(1);
+    assert!(run.stderr.contains("pass --sandbox"), "{}", run.stderr);
+
+    for id in [squatter.id, labelled.id, twin.id] {
+        block_on(p.delete(&id)).unwrap();
+    }
 }
