@@ -393,10 +393,9 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
                 Waiting::NoSandbox { name } => {
                     format!("waiting for the session's sandbox {name} to appear ({at})")
                 }
-                Waiting::NoFile { sandbox } => format!(
-                    "waiting for {} in sandbox {} ({}; {at})",
-                    a.path, sandbox.name, sandbox.state
-                ),
+                Waiting::NoFile { sandbox } => {
+                    format!("waiting for {} in sandbox {} ({at})", a.path, sandbox.name)
+                }
                 Waiting::Retrying { sandbox, error } => format!(
                     "waiting for {} in sandbox {} ({at}; retrying after: {error})",
                     a.path, sandbox.name
