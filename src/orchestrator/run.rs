@@ -57,6 +57,38 @@ pub struct RunOptions {
     pub ready_timeout: Duration,
 }
 
+impl RunOptions {
+    /// The defaults of `orchestrator run` for one outpost; callers override what they need.
+    pub fn new(
+        outpost_id: impl Into<String>,
+        acceptor_id: impl Into<String>,
+        static_base: impl Into<String>,
+    ) -> Self {
+        RunOptions {
+            outpost_id: outpost_id.into(),
+            acceptor_id: acceptor_id.into(),
+            limits: Limits::default(),
+            reconcile_interval: Duration::from_secs(30),
+            janitor_interval: Duration::from_secs(60),
+            janitor_grace: Duration::from_secs(300),
+            launch: LaunchMode::Remote,
+            source: Source::Default,
+            windows_source: None,
+            resources: Resources::default(),
+            workdir: "/home/daytona/workspace".into(),
+            windows_workdir: "C:\\repos".into(),
+            repos: Vec::new(),
+            git_username: "x-access-token".into(),
+            git_token: None,
+            chrome_path: None,
+            windows_chrome_path: None,
+            static_base: static_base.into(),
+            gateway_fallback: None,
+            ready_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
 /// What happened, for narration (`demo`) and tests. Never carries a secret.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(tag = "event", rename_all = "snake_case")]
