@@ -80,6 +80,12 @@ pub enum LogFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Connect an outpost from the browser and store its token (PKCE partner flow).
+    Connect(commands::connect::Args),
+    /// Show or forget the stored outpost token.
+    Auth(commands::auth::Args),
+    /// Create, list, inspect and delete outposts (orchestrator-scope token).
+    Outpost(commands::outpost::Args),
     /// Read the outpost's session queue.
     Queue(commands::queue::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
@@ -97,5 +103,13 @@ impl Command {
     /// Commands that install their own signal handling (daemons and long streams).
     pub fn handles_signals(&self) -> bool {
         matches!(self, Command::Emulator(a) if a.is_server())
+            // connect must not lose a token minted just before a Ctrl-C.
+            || matches!(self, Command::Connect(_))
+    }
+
+    /// Commands that create the `--env-file` they are given (so it need not exist yet).
+    pub fn creates_env_file(&self) -> bool {
+        matches!(self, Command::Connect(_))
+            || matches!(self, Command::Outpost(a) if a.writes_env_file())
     }
 }

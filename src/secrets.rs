@@ -4,6 +4,9 @@
 //! claim's connect token) is registered here. Every log line, error message and rendered output
 //! passes through [`redact`], which replaces registered values and well-known token shapes.
 
+pub mod dotenv;
+pub mod keyring;
+
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
