@@ -42,6 +42,9 @@ unless --force is given. Exit codes: 0 connected · 1 denied, timed out, exchang
 failed · 2 bad input or configured .env · 130 Ctrl-C. Over SSH, forward the port first:
 ssh -L 8765:127.0.0.1:8765 HOST. BROWSER names the command that opens the URL.";
 
+/// How long we wait for the browser to receive the last page before exiting.
+const PAGE_FLUSH: Duration = Duration::from_secs(5);
+
 /// Platforms the connect page offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ConnectPlatform {
@@ -238,6 +241,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
                 "Outpost not connected",
                 "The code could not be exchanged; see the terminal.",
             ));
+            handle.finish(PAGE_FLUSH).await;
             return Err(exchange_error(e));
         }
     };
@@ -251,6 +255,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
                 "Connected, but not saved",
                 "The outpost was connected but its settings could not be saved; see the terminal.",
             ));
+            handle.finish(PAGE_FLUSH).await;
             return Err(CliError::failed(
                 format!(
                     "outpost {} was connected, but {}",
@@ -266,7 +271,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         "Outpost connected",
         &format!("Outpost \"{label}\" is connected."),
     ));
-    drop(handle);
+    handle.finish(PAGE_FLUSH).await;
     for w in &saved.warnings {
         ctx.printer.warn(w);
     }

@@ -93,7 +93,8 @@ pub fn classify(method: &str, target: &str) -> Callback {
     }
 }
 
-fn escape(s: &str) -> String {
+/// Escape text for HTML element content and attribute values.
+pub fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -131,8 +132,8 @@ impl Page {
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <style>body{{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}}</style>\
 </head><body><h1>{title}</h1><p>{message}</p><p>You can close this tab and return to the terminal.</p></body></html>\n",
-            title = escape(&self.title),
-            message = escape(&crate::secrets::redact(&self.message)),
+            title = escape_html(&self.title),
+            message = escape_html(&crate::secrets::redact(&self.message)),
         )
     }
 }
@@ -226,9 +227,14 @@ impl CallbackServer {
         let stop = Arc::new(AtomicBool::new(false));
         let server = self.server.clone();
         let flag = stop.clone();
+        // Dropped when the thread ends: `finish` waits for that.
+        let (done_tx, done) = std::sync::mpsc::channel::<()>();
         let spawned = std::thread::Builder::new()
             .name("outposts-callback".into())
-            .spawn(move || serve(&server, &flag, &tx));
+            .spawn(move || {
+                serve(&server, &flag, &tx);
+                drop(done_tx);
+            });
         if let Err(e) = spawned {
             tracing::error!("cannot start the callback listener thread: {e}");
         }
@@ -236,6 +242,7 @@ impl CallbackServer {
             rx,
             stop,
             server: self.server,
+            done: Some(done),
         }
     }
 }
@@ -327,12 +334,21 @@ pub struct CallbackHandle {
     rx: tokio::sync::mpsc::UnboundedReceiver<Event>,
     stop: Arc<AtomicBool>,
     server: Arc<tiny_http::Server>,
+    done: Option<std::sync::mpsc::Receiver<()>>,
 }
 
 impl CallbackHandle {
     /// The next event; `None` once the listener thread is gone.
     pub async fn next(&mut self) -> Option<Event> {
         self.rx.recv().await
+    }
+
+    /// Wait (at most `timeout`) until the listener has sent its last page, then stop it, so
+    /// the browser is not cut off when the process exits right after.
+    pub async fn finish(mut self, timeout: Duration) {
+        if let Some(done) = self.done.take() {
+            let _ = tokio::task::spawn_blocking(move || done.recv_timeout(timeout)).await;
+        }
     }
 }
 

@@ -373,6 +373,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         let text = (!bytes.is_empty()).then(|| {
             String::from_utf8_lossy(&bytes[..bytes.len().min(LOG_BODY_LIMIT)]).into_owned()
         });
+        let text = text.map(|t| devin::connect::scrub_logged_body(&path, t));
         (Request::from_parts(parts, Body::from(bytes)), text)
     };
     let action = if api == "admin" {

@@ -4,6 +4,9 @@
 mod support;
 
 mod cli_basics;
+mod connect_browser;
+mod connect_flow;
+mod connect_support;
 mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
