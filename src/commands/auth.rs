@@ -134,6 +134,20 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         _ => None,
     };
 
+    // Where the keyring stands, when it could have supplied the missing token.
+    let keyring_state = match &token {
+        Some(_) => None,
+        None => Some(
+            match Keyring::from_config(&ctx.config)
+                .get_async(&token_account(&api_url))
+                .await
+            {
+                Ok(Some(_)) => "has a token, but it could not be used".to_string(),
+                Ok(None) => format!("no entry for {api_url}"),
+                Err(e) => e.to_string(),
+            },
+        ),
+    };
     let token_doc = match &token {
         Some(t) => json!({
             "present": true, "source": source_kind(&t.source), "origin": t.source.to_string(),
@@ -149,12 +163,16 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         "api_url": {"value": api_url, "source": api.as_ref().map(|r| source_kind(&r.source)), "origin": api.as_ref().map(|r| r.source.to_string())},
         "orchestrator_token": setting(create.as_ref()),
         "env_file": ctx.config.dotenv_path(),
+        "keyring": keyring_state,
     });
     ctx.printer.result(&doc, || {
         let mut out = String::new();
         match &token {
             Some(t) => out.push_str(&format!("Token:        {} (from {})\n", t.shown(), t.source)),
             None => out.push_str("Token:        none (DEVIN_OUTPOSTS_TOKEN is not set anywhere)\n"),
+        }
+        if let Some(k) = &keyring_state {
+            out.push_str(&format!("Keyring:      {k}\n"));
         }
         match (accepted, &check_error) {
             (Some(true), _) => out.push_str("Accepted:     yes\n"),

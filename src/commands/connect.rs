@@ -166,8 +166,10 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
             env_file.display()
         ));
     }
-    if let Some(r) = ctx.config.get(&env::DEVIN_OUTPOSTS_TOKEN)
-        && matches!(r.source, crate::config::Source::Env(_))
+    if ctx
+        .config
+        .process_env(env::DEVIN_OUTPOSTS_TOKEN.name)
+        .is_some()
     {
         ctx.printer.warn(
             "DEVIN_OUTPOSTS_TOKEN is set in the environment: it overrides the token stored now until you unset it",

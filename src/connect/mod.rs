@@ -136,7 +136,7 @@ mod tests {
             let mut handle = server.start();
             let client = std::thread::spawn(move || {
                 use std::io::{Read, Write};
-                let mut get = |target: &str| {
+                let get = |target: &str| {
                     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
                     write!(
                         s,

@@ -45,7 +45,7 @@ fn json_result_and_a_working_token() {
     assert_eq!(done.status, 200);
     assert!(done.body.contains("is connected"), "{}", done.body);
     assert_eq!(done.header("cache-control"), "no-store");
-    drop(c.wait(WAIT).ok());
+    c.wait(WAIT).ok();
 
     // The same again with --json, into another file.
     let mut c = Connecting::spawn(

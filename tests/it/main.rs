@@ -3,8 +3,10 @@
 
 mod support;
 
+mod auth_status;
 mod cli_basics;
 mod connect_browser;
+mod connect_emulator;
 mod connect_flow;
 mod connect_support;
 mod coreweave_emulator;
@@ -16,3 +18,4 @@ mod devin_remote;
 mod devin_watch;
 mod generated;
 mod local_provider;
+mod outpost_crud;
