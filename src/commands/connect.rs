@@ -166,16 +166,6 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
             env_file.display()
         ));
     }
-    if ctx
-        .config
-        .process_env(env::DEVIN_OUTPOSTS_TOKEN.name)
-        .is_some()
-    {
-        ctx.printer.warn(
-            "DEVIN_OUTPOSTS_TOKEN is set in the environment: it overrides the token stored now until you unset it",
-        );
-    }
-
     let server = CallbackServer::bind(port).map_err(|e| bind_error(e, port))?;
     let port = server.port();
     let pkce = Pkce::generate();
@@ -276,6 +266,29 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     handle.finish(PAGE_FLUSH).await;
     for w in &saved.warnings {
         ctx.printer.warn(w);
+    }
+    // The environment outranks .env: say so now rather than leave a puzzle for later.
+    let differs = |key: &str, stored: &str| {
+        ctx.config.process_env(key).is_some_and(|v| {
+            crate::config::normalize_base_url(v, true).unwrap_or_else(|_| v.to_string()) != stored
+        })
+    };
+    let shadowing: Vec<&str> = [
+        (env::DEVIN_OUTPOSTS_TOKEN.name, grant.access_token.expose()),
+        (env::DEVIN_API_URL.name, grant.api_base_url.as_str()),
+        (env::OUTPOST_ID.name, grant.outpost_id.as_str()),
+        ("POOL_ID", grant.outpost_id.as_str()),
+    ]
+    .into_iter()
+    .filter(|(k, v)| differs(k, v))
+    .map(|(k, _)| k)
+    .collect();
+    if !shadowing.is_empty() {
+        ctx.printer.warn(&format!(
+            "{} in the environment will override what was just stored until you unset {}",
+            shadowing.join(", "),
+            if shadowing.len() == 1 { "it" } else { "them" }
+        ));
     }
     if grant.legacy_pool_field {
         ctx.printer

@@ -385,6 +385,29 @@ fn a_failed_write_keeps_the_token_in_a_recovery_file() {
 }
 
 #[test]
+fn stale_values_in_the_environment_are_pointed_out() {
+    let (_e, emu) = start();
+    let mut env = connect_env(&emu);
+    env.set("OUTPOST_ID", "outpost_env-stale");
+    let mut c = connect(&env, &[]);
+    approve(&c.url());
+    let run = c.wait(WAIT);
+    run.ok();
+    assert!(
+        run.stderr
+            .contains("OUTPOST_ID in the environment will override what was just stored"),
+        "{}",
+        run.stderr
+    );
+    // DEVIN_API_URL is set too, but to the value that was stored.
+    assert!(
+        !run.stderr.contains("DEVIN_API_URL in the environment"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn keyring_store_without_a_keyring_falls_back_to_env_and_says_so() {
     let (_e, emu) = start();
     let env = connect_env(&emu);
