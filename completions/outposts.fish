@@ -38,6 +38,9 @@ complete -c outposts -n "__fish_outposts_needs_command" -s y -l yes -d 'Answer y
 complete -c outposts -n "__fish_outposts_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_needs_command" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "connect" -d 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "auth" -d 'Show or forget the stored outpost token'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "outpost" -d 'Create, list, inspect and delete outposts (orchestrator-scope token)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "queue" -d 'Read the outpost\'s session queue'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
@@ -61,6 +64,158 @@ complete -c outposts -n "__fish_outposts_using_subcommand demo" -s v -l verbose 
 complete -c outposts -n "__fish_outposts_using_subcommand demo" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l platform -d 'Platform of the new outpost (editable on the connect page)' -r -f -a "linux\t''
+windows\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l name -d 'Name of the new outpost [default: daytona-<platform>] (editable on the connect page)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l store -d 'Where to keep the token: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)' -r -f -a "env\t'`.env` (mode 0600), with DEVIN_API_URL and OUTPOST_ID'
+keyring\t'The OS keyring; only DEVIN_API_URL and OUTPOST_ID go to `.env`'"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l timeout -d 'Give up waiting for the browser after this long (e.g. 90s, 10m)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l port -d 'Local callback port [default: OUTPOSTS_CONNECT_PORT, else 8765]. Devin redirects only to its allowlisted callback (port 8765); 0 picks a free port (emulator only)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l force -d 'Replace DEVIN_OUTPOSTS_TOKEN, DEVIN_API_URL and OUTPOST_ID in a .env that already holds an outpost (every other line is kept)'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l no-browser -d 'Only print the URL; do not start a browser'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l offline -d 'Do not call the API to check the token'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l platform -d 'Platform of its machines' -r -f -a "linux\t''
+windows\t''
+macos\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l description -d 'Free-text description' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l write-env -d 'Also write OUTPOST_ID to .env (or --env-file), replacing a previous value'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -415,15 +570,24 @@ complete -c outposts -n "__fish_outposts_using_subcommand generate" -s v -l verb
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "connect" -d 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "auth" -d 'Show or forget the stored outpost token'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "outpost" -d 'Create, list, inspect and delete outposts (orchestrator-scope token)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'

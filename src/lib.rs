@@ -7,6 +7,7 @@ pub mod api;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod connect;
 pub mod emulator;
 pub mod env;
 pub mod error;

@@ -86,6 +86,7 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
                 CliError::Auth { .. } => Code::Auth,
                 CliError::Check { .. } => Code::CheckFailed,
                 CliError::Interrupted => Code::Interrupted,
+                CliError::Failed { .. } => Code::Failure,
             };
             return (code, outposts::error::Hinted::hint(e));
         }

@@ -422,6 +422,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
                     .into_owned(),
             );
         }
+        let text = text.map(|t| devin::connect::scrub_logged_body(&path, t));
         (Request::from_parts(parts, Body::from(bytes)), text)
     };
     let action = if api == "admin" {

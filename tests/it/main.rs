@@ -3,7 +3,12 @@
 
 mod support;
 
+mod auth_status;
 mod cli_basics;
+mod connect_browser;
+mod connect_emulator;
+mod connect_flow;
+mod connect_support;
 mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
@@ -21,3 +26,4 @@ mod local_provider_procs;
 mod orch_support;
 mod orchestrator_daytona;
 mod orchestrator_local;
+mod outpost_crud;
