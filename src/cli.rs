@@ -84,6 +84,8 @@ pub enum Command {
     Queue(commands::queue::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
     Emulator(commands::emulator::Args),
+    /// Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model).
+    Worker(commands::worker::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     HelpEnv,
     /// Print a shell completion script.

@@ -15,3 +15,4 @@ pub mod output;
 pub mod provider;
 pub mod secrets;
 pub mod verify;
+pub mod worker;

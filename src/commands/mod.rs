@@ -15,6 +15,7 @@ pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
 pub mod queue;
+pub mod worker;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {
@@ -96,6 +97,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     match cli.command {
         Command::Queue(args) => queue::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
+        Command::Worker(args) => worker::run(&ctx, args).await,
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::HelpEnv => {
