@@ -33,12 +33,34 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand demo 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
             cand queue 'Read the outpost''s session queue'
+            cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+            cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;demo'= {
+            cand --keep 'Keep the emulator''s data and the sandboxes in this directory instead of a temporary one'
+            cand --step-timeout 'Longest wait for each step'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'outposts;queue'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -111,6 +133,81 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;queue;help;watch'= {
         }
         &'outposts;queue;help;help'= {
+        }
+        &'outposts;orchestrator'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand run 'Serve the outpost''s queue: one sandbox per session, until SIGTERM'
+            cand status 'Show this instance''s identity, cursor age and the sessions it holds'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;orchestrator;run'= {
+            cand --provider 'Where sessions run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --launch 'How the session is served inside the sandbox'
+            cand --outpost 'Outpost id [default: OUTPOST_ID]'
+            cand --max-concurrent-sessions 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]'
+            cand --snapshot 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --image 'Image new sandboxes start from, instead of a snapshot'
+            cand --metrics-addr 'Serve Prometheus `/metrics` and `/healthz` here (off by default)'
+            cand --janitor-grace 'Seconds a new sandbox is safe from the janitor'
+            cand --ready-timeout 'Longest wait for a sandbox to start'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;orchestrator;status'= {
+            cand --outpost 'Outpost id [default: OUTPOST_ID]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;orchestrator;help'= {
+            cand run 'Serve the outpost''s queue: one sandbox per session, until SIGTERM'
+            cand status 'Show this instance''s identity, cursor age and the sessions it holds'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;orchestrator;help;run'= {
+        }
+        &'outposts;orchestrator;help;status'= {
+        }
+        &'outposts;orchestrator;help;help'= {
         }
         &'outposts;emulator'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -394,6 +491,149 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;emulator;help;help'= {
         }
+        &'outposts;snapshot'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand build 'Build the snapshot on Daytona, or reuse it when it already exists'
+            cand name 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+            cand dockerfile 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+            cand list 'List the organization''s snapshots'
+            cand delete 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;snapshot;build'= {
+            cand --dockerfile 'Dockerfile to build instead of the embedded default (Linux only)'
+            cand --context 'Directory COPY/ADD sources would come from (default: the Dockerfile''s directory). Local sources are refused: build-context upload is not supported'
+            cand --platform 'Which image: Linux (Dockerfile) or Windows (provisioner script)'
+            cand --cpu 'vCPUs of sandboxes created from the snapshot'
+            cand --memory 'Memory in GiB'
+            cand --disk 'Disk in GiB'
+            cand --name 'Snapshot name (wins over SNAPSHOT_NAME and the derived name)'
+            cand --region 'Daytona region [default: DAYTONA_TARGET, else the organization''s default]'
+            cand --timeout 'Give up following the build after this long (the build continues on Daytona)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --write-env 'Record SNAPSHOT_NAME in the .env file (kept atomically; other lines untouched)'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;name'= {
+            cand --dockerfile 'Dockerfile to hash instead of the embedded default (Linux only)'
+            cand --platform 'Which image: Linux (Dockerfile) or Windows (provisioner script)'
+            cand --name 'Use this name (wins over SNAPSHOT_NAME and the derived name)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;dockerfile'= {
+            cand --platform 'Which image: Linux (Dockerfile) or Windows (provisioner script)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;list'= {
+            cand --name 'Only snapshots whose name contains this'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;delete'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;help'= {
+            cand build 'Build the snapshot on Daytona, or reuse it when it already exists'
+            cand name 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+            cand dockerfile 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+            cand list 'List the organization''s snapshots'
+            cand delete 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;snapshot;help;build'= {
+        }
+        &'outposts;snapshot;help;name'= {
+        }
+        &'outposts;snapshot;help;dockerfile'= {
+        }
+        &'outposts;snapshot;help;list'= {
+        }
+        &'outposts;snapshot;help;delete'= {
+        }
+        &'outposts;snapshot;help;help'= {
+        }
         &'outposts;help-env'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -448,12 +688,17 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;help'= {
+            cand demo 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
             cand queue 'Read the outpost''s session queue'
+            cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+            cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;help;demo'= {
         }
         &'outposts;help;queue'= {
             cand list 'List every queued session of the outpost (all pages)'
@@ -462,6 +707,14 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;queue;list'= {
         }
         &'outposts;help;queue;watch'= {
+        }
+        &'outposts;help;orchestrator'= {
+            cand run 'Serve the outpost''s queue: one sandbox per session, until SIGTERM'
+            cand status 'Show this instance''s identity, cursor age and the sessions it holds'
+        }
+        &'outposts;help;orchestrator;run'= {
+        }
+        &'outposts;help;orchestrator;status'= {
         }
         &'outposts;help;emulator'= {
             cand start 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
@@ -494,6 +747,23 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;emulator;session;task'= {
         }
         &'outposts;help;emulator;status'= {
+        }
+        &'outposts;help;snapshot'= {
+            cand build 'Build the snapshot on Daytona, or reuse it when it already exists'
+            cand name 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+            cand dockerfile 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+            cand list 'List the organization''s snapshots'
+            cand delete 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+        }
+        &'outposts;help;snapshot;build'= {
+        }
+        &'outposts;help;snapshot;name'= {
+        }
+        &'outposts;help;snapshot;dockerfile'= {
+        }
+        &'outposts;help;snapshot;list'= {
+        }
+        &'outposts;help;snapshot;delete'= {
         }
         &'outposts;help;help-env'= {
         }

@@ -37,12 +37,30 @@ complete -c outposts -n "__fish_outposts_needs_command" -s v -l verbose -d 'More
 complete -c outposts -n "__fish_outposts_needs_command" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_needs_command" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l keep -d 'Keep the emulator\'s data and the sandboxes in this directory instead of a temporary one' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l step-timeout -d 'Longest wait for each step' -r
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -96,6 +114,64 @@ complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l provider -d 'Where sessions run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l launch -d 'How the session is served inside the sandbox' -r -f -a "remote\t'Download, verify and run `devin-remote serve` (the documented spawn contract)'
+cli\t'Run `devin worker start --session <id>` (the CLI\'s direct-serve mode), which fetches the remote itself; the sandbox image must provide `devin`'"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l outpost -d 'Outpost id [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l max-concurrent-sessions -d 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l snapshot -d 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l image -d 'Image new sandboxes start from, instead of a snapshot' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l metrics-addr -d 'Serve Prometheus `/metrics` and `/healthz` here (off by default)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l janitor-grace -d 'Seconds a new sandbox is safe from the janitor' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l ready-timeout -d 'Longest wait for a sandbox to start' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l outpost -d 'Outpost id [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -189,6 +265,114 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "status" -d 'Outposts and sessions of a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "list" -d 'List the organization\'s snapshots'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l dockerfile -d 'Dockerfile to build instead of the embedded default (Linux only)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l context -d 'Directory COPY/ADD sources would come from (default: the Dockerfile\'s directory). Local sources are refused: build-context upload is not supported' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l platform -d 'Which image: Linux (Dockerfile) or Windows (provisioner script)' -r -f -a "linux\t''
+windows\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l cpu -d 'vCPUs of sandboxes created from the snapshot' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l memory -d 'Memory in GiB' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l disk -d 'Disk in GiB' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l name -d 'Snapshot name (wins over SNAPSHOT_NAME and the derived name)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l region -d 'Daytona region [default: DAYTONA_TARGET, else the organization\'s default]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l timeout -d 'Give up following the build after this long (the build continues on Daytona)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l write-env -d 'Record SNAPSHOT_NAME in the .env file (kept atomically; other lines untouched)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l dockerfile -d 'Dockerfile to hash instead of the embedded default (Linux only)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l platform -d 'Which image: Linux (Dockerfile) or Windows (provisioner script)' -r -f -a "linux\t''
+windows\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l name -d 'Use this name (wins over SNAPSHOT_NAME and the derived name)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from name" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -l platform -d 'Which image: Linux (Dockerfile) or Windows (provisioner script)' -r -f -a "linux\t''
+windows\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from dockerfile" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l name -d 'Only snapshots whose name contains this' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the organization\'s snapshots'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help-env" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -230,15 +414,25 @@ complete -c outposts -n "__fish_outposts_using_subcommand generate" -s v -l verb
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from queue emulator help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "start" -d 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "status" -d 'Outposts and sessions of a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'List the organization\'s snapshots'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'

@@ -80,12 +80,18 @@ pub enum LogFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate.
+    Demo(commands::demo::Args),
     /// Read the outpost's session queue.
     Queue(commands::queue::Args),
+    /// Serve the outpost: one sandbox per Devin session (long-running), and inspect it.
+    Orchestrator(commands::orchestrator::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
     Emulator(commands::emulator::Args),
     /// Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model).
     Worker(commands::worker::Args),
+    /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
+    Snapshot(commands::snapshot::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     HelpEnv,
     /// Print a shell completion script.
@@ -99,5 +105,6 @@ impl Command {
     /// Commands that install their own signal handling (daemons and long streams).
     pub fn handles_signals(&self) -> bool {
         matches!(self, Command::Emulator(a) if a.is_server())
+            || matches!(self, Command::Orchestrator(a) if a.is_daemon())
     }
 }

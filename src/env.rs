@@ -84,6 +84,8 @@ env_vars! {
     DAYTONA_TARGET: Daytona;
     /// Snapshot sandboxes start from; defaults to the content-hashed name `snapshot name` prints.
     SNAPSHOT_NAME: Daytona;
+    /// Seconds to wait for a Daytona sandbox to reach `started` (create, start) or `stopped` (stop).
+    DAYTONA_START_TIMEOUT: Daytona = "300";
     /// CoreWeave Sandbox API key, sent as a bearer token.
     CWSANDBOX_API_KEY: CoreWeave [secret];
     /// CoreWeave Sandbox API base URL (scheme and host only).

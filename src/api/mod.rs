@@ -4,6 +4,8 @@ pub mod http;
 
 pub use http::{ApiError, ApiRequest, ApiResponse, HttpClient, HttpOptions, Service};
 pub mod coreweave;
+pub mod daytona;
+pub mod daytona_types;
 pub mod devin;
 pub mod devin_types;
 pub mod emulator;

@@ -11,11 +11,14 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
+pub mod demo;
 pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
+pub mod orchestrator;
 pub mod queue;
 pub mod worker;
+pub mod snapshot;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {
@@ -96,10 +99,13 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     let ctx = Ctx::new(cli.global, printer, config);
     match cli.command {
         Command::Queue(args) => queue::run(&ctx, args).await,
+        Command::Demo(args) => demo::run(&ctx, args).await,
+        Command::Orchestrator(args) => orchestrator::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
         Command::Worker(args) => worker::run(&ctx, args).await,
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
+        Command::Snapshot(args) => snapshot::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)

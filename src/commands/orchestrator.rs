@@ -1,7 +1,6 @@
 //! `outposts orchestrator run|status`.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -15,6 +14,7 @@ use crate::orchestrator::plan::Limits;
 use crate::orchestrator::remote::LaunchMode;
 use crate::orchestrator::run::{Orchestrator, RunOptions};
 use crate::orchestrator::state::StateDir;
+use crate::provider::daytona::snapshot as daytona_snapshot;
 use crate::provider::{self, ProviderKind, Resources, Source};
 use crate::secrets::Secret;
 
@@ -99,45 +99,96 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
 fn outpost_id(ctx: &Ctx, flag: Option<String>) -> Result<String> {
     let mut config = ctx.config.clone();
     config.set_flag(&env::OUTPOST_ID, flag);
-    Ok(config.require(&env::OUTPOST_ID, "pass --outpost, set OUTPOST_ID, or run `outposts connect`")?.value)
+    Ok(config
+        .require(
+            &env::OUTPOST_ID,
+            "pass --outpost, set OUTPOST_ID, or run `outposts connect`",
+        )?
+        .value)
 }
 
 /// Build `RunOptions` from flags and configuration.
-pub fn run_options(ctx: &Ctx, a: &RunArgs, kind: ProviderKind, outpost: String, acceptor: String) -> Result<RunOptions> {
+pub fn run_options(
+    ctx: &Ctx,
+    a: &RunArgs,
+    kind: ProviderKind,
+    outpost: String,
+    acceptor: String,
+) -> Result<RunOptions> {
     let c = &ctx.config;
     let mut config = c.clone();
-    config.set_flag(&env::MAX_CONCURRENT_SESSIONS, a.max_concurrent_sessions.map(|n| n.to_string()));
+    config.set_flag(
+        &env::MAX_CONCURRENT_SESSIONS,
+        a.max_concurrent_sessions.map(|n| n.to_string()),
+    );
     let cap = config.positive(&env::MAX_CONCURRENT_SESSIONS)?.unwrap_or(5) as usize;
     let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
         (Some(img), _, _) => Source::Image(img.clone()),
         (None, Some(s), _) => Source::Snapshot(s.clone()),
         (None, None, Some(s)) => Source::Snapshot(s),
-        (None, None, None) if kind == ProviderKind::Daytona => Source::Snapshot(crate::commands::snapshot::default_snapshot_name()),
+        (None, None, None) if kind == ProviderKind::Daytona => {
+            Source::Snapshot(daytona_snapshot::derived_name(
+                daytona_snapshot::Platform::Linux,
+                daytona_snapshot::DEFAULT_DOCKERFILE,
+            ))
+        }
         _ => Source::Default,
     };
-    let repos = config.value(&env::REPOS).map(|r| r.split([',', ' ', '\n']).filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_string()).collect()).unwrap_or_default();
+    // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
+    let windows_source = match kind {
+        ProviderKind::Daytona => Some(Source::Snapshot(daytona_snapshot::derived_name(
+            daytona_snapshot::Platform::Windows,
+            daytona_snapshot::WINDOWS_PROVISIONER,
+        ))),
+        _ => None,
+    };
+    let repos = config
+        .value(&env::REPOS)
+        .map(|r| {
+            r.split([',', ' ', '\n'])
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| s.trim().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(RunOptions {
         outpost_id: outpost,
         acceptor_id: acceptor,
         limits: Limits {
             cap,
-            renew_margin: config.duration(&env::CLAIM_RENEW_MARGIN)?.unwrap_or(Duration::from_secs(60)).as_secs_f64(),
+            renew_margin: config
+                .duration(&env::CLAIM_RENEW_MARGIN)?
+                .unwrap_or(Duration::from_secs(60))
+                .as_secs_f64(),
             ..Limits::default()
         },
-        reconcile_interval: config.duration(&env::RECONCILE_INTERVAL)?.unwrap_or(Duration::from_secs(30)),
-        janitor_interval: config.duration(&env::JANITOR_INTERVAL)?.unwrap_or(Duration::from_secs(60)),
+        reconcile_interval: config
+            .duration(&env::RECONCILE_INTERVAL)?
+            .unwrap_or(Duration::from_secs(30)),
+        janitor_interval: config
+            .duration(&env::JANITOR_INTERVAL)?
+            .unwrap_or(Duration::from_secs(60)),
         janitor_grace: a.janitor_grace,
         launch: a.launch,
         source,
+        windows_source,
         resources: Resources::default(),
-        workdir: config.value(&env::WORKDIR).unwrap_or_else(|| "/home/daytona/workspace".into()),
-        windows_workdir: config.value(&env::WINDOWS_WORKDIR).unwrap_or_else(|| "C:\\repos".into()),
+        workdir: config
+            .value(&env::WORKDIR)
+            .unwrap_or_else(|| "/home/daytona/workspace".into()),
+        windows_workdir: config
+            .value(&env::WINDOWS_WORKDIR)
+            .unwrap_or_else(|| "C:\\repos".into()),
         repos,
-        git_username: config.value(&env::GIT_USERNAME).unwrap_or_else(|| "x-access-token".into()),
+        git_username: config
+            .value(&env::GIT_USERNAME)
+            .unwrap_or_else(|| "x-access-token".into()),
         git_token: config.value(&env::GIT_TOKEN).map(Secret::new),
         chrome_path: config.value(&env::DEVIN_CHROME_PATH),
         windows_chrome_path: config.value(&env::DEVIN_WINDOWS_CHROME_PATH),
-        static_base: config.url(&env::DEVIN_WORKER_STATIC_BASE_URL)?.unwrap_or_default(),
+        static_base: config
+            .url(&env::DEVIN_WORKER_STATIC_BASE_URL)?
+            .unwrap_or_default(),
         gateway_fallback: config.value(&env::DEVIN_OUTPOST_GATEWAY_URL),
         ready_timeout: a.ready_timeout,
     })
@@ -146,7 +197,10 @@ pub fn run_options(ctx: &Ctx, a: &RunArgs, kind: ProviderKind, outpost: String, 
 async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let kind = match a.provider {
         Some(k) => k,
-        None => ctx.config.parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?.unwrap_or(ProviderKind::Daytona),
+        None => ctx
+            .config
+            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
+            .unwrap_or(ProviderKind::Daytona),
     };
     let outpost = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
@@ -160,9 +214,12 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
     if let Some(addr) = a.metrics_addr {
         let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
-        ctx.printer.note(&format!("metrics on http://{bound}/metrics"));
+        ctx.printer
+            .note(&format!("metrics on http://{bound}/metrics"));
     }
-    ctx.printer.note(&format!("orchestrator for outpost {outpost} on {kind} (acceptor {acceptor}); Ctrl-C to stop"));
+    ctx.printer.note(&format!(
+        "orchestrator for outpost {outpost} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
+    ));
     let (tx, rx) = tokio::sync::watch::channel(false);
     let printer = ctx.printer.clone();
     tokio::spawn(async move {
@@ -182,17 +239,28 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
     let o = state_dir.outpost(&outpost)?;
     let running = state_dir.is_locked();
-    let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id")).ok().map(|s| s.trim().to_string());
+    let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id"))
+        .ok()
+        .map(|s| s.trim().to_string());
     let Some(acceptor) = acceptor else {
         return Err(CliError::usage(
-            format!("no orchestrator state for outpost {outpost} in {}", state_dir.root().display()),
-            Some("start one with `outposts orchestrator run`, or point STATE_DIR at its state dir".to_string()),
+            format!(
+                "no orchestrator state for outpost {outpost} in {}",
+                state_dir.root().display()
+            ),
+            Some(
+                "start one with `outposts orchestrator run`, or point STATE_DIR at its state dir"
+                    .to_string(),
+            ),
         )
         .into());
     };
     let cursor_age = o.cursor().map(|(_, age)| age);
     let snapshot = o.status().unwrap_or_else(|| serde_json::json!({}));
-    let sessions = snapshot.get("sessions").cloned().unwrap_or_else(|| serde_json::json!([]));
+    let sessions = snapshot
+        .get("sessions")
+        .cloned()
+        .unwrap_or_else(|| serde_json::json!([]));
     let doc = serde_json::json!({
         "outpost_id": outpost,
         "acceptor_id": acceptor,
@@ -207,16 +275,27 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         let mut out = format!(
             "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
             if running { "yes" } else { "no" },
-            cursor_age.map(|a| format!("{a:.0}s")).unwrap_or_else(|| "no cursor".into())
+            cursor_age
+                .map(|a| format!("{a:.0}s"))
+                .unwrap_or_else(|| "no cursor".into())
         );
         let list = sessions.as_array().cloned().unwrap_or_default();
         if list.is_empty() {
             out.push_str("sessions     none held\n");
         } else {
-            out.push_str(&format!("{:<40} {:<20} {:<14} {}\n", "SESSION", "STATUS", "REMOTE", "SANDBOX"));
+            out.push_str(&format!(
+                "{:<40} {:<20} {:<14} {}\n",
+                "SESSION", "STATUS", "REMOTE", "SANDBOX"
+            ));
             for s in list {
                 let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-                out.push_str(&format!("{:<40} {:<20} {:<14} {}\n", f("session_id"), f("session_status"), f("remote"), f("sandbox_id")));
+                out.push_str(&format!(
+                    "{:<40} {:<20} {:<14} {}\n",
+                    f("session_id"),
+                    f("session_status"),
+                    f("remote"),
+                    f("sandbox_id")
+                ));
             }
         }
         out

@@ -82,6 +82,43 @@ pub struct RequestRecord {
     pub body: Option<String>,
     /// The fault applied, if any.
     pub fault: Option<String>,
+    /// The whole exchange, kept for Daytona routes so tests can validate requests and
+    /// responses against the official OpenAPI files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<Exchange>,
+}
+
+/// Full request and response of one call (bodies up to [`EXCHANGE_BODY_LIMIT`], lossy UTF-8;
+/// credentials masked; streamed and binary response bodies are not kept).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Exchange {
+    pub request_headers: std::collections::BTreeMap<String, String>,
+    pub request_body: Option<String>,
+    pub response_content_type: Option<String>,
+    pub response_body: Option<String>,
+}
+
+/// Largest body an [`Exchange`] keeps.
+pub const EXCHANGE_BODY_LIMIT: usize = 1024 * 1024;
+
+fn masked_headers(headers: &axum::http::HeaderMap) -> std::collections::BTreeMap<String, String> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            let value = match k.as_str() {
+                "authorization" | "proxy-authorization" => {
+                    let v = v.to_str().unwrap_or_default();
+                    match v.split_once(' ') {
+                        Some((scheme, _)) => format!("{scheme} [REDACTED]"),
+                        None => "[REDACTED]".into(),
+                    }
+                }
+                "cookie" => "[REDACTED]".into(),
+                _ => String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            };
+            (k.as_str().to_string(), value)
+        })
+        .collect()
 }
 
 /// The request log, in memory and as JSON lines on disk.
@@ -375,6 +412,10 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|c| c.starts_with("application/grpc"));
+    let mut exchange = (api == "daytona").then(|| Exchange {
+        request_headers: masked_headers(req.headers()),
+        ..Exchange::default()
+    });
     // gRPC bodies are streams and binary; log them without reading.
     let (req, body_text) = if is_grpc || api == "admin" {
         (req, None)
@@ -386,6 +427,14 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         let text = (!bytes.is_empty()).then(|| {
             String::from_utf8_lossy(&bytes[..bytes.len().min(LOG_BODY_LIMIT)]).into_owned()
         });
+        if let Some(x) = exchange.as_mut()
+            && !bytes.is_empty()
+        {
+            x.request_body = Some(
+                String::from_utf8_lossy(&bytes[..bytes.len().min(EXCHANGE_BODY_LIMIT)])
+                    .into_owned(),
+            );
+        }
         (Request::from_parts(parts, Body::from(bytes)), text)
     };
     let action = if api == "admin" {
@@ -458,7 +507,38 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         }
         Some(FaultAction::CutStream { bytes }) => cut_stream(next.run(req).await, bytes),
     };
+    // JSON answers are small and complete: keep them for the exchange; never buffer streams.
+    let response = match exchange.as_mut() {
+        Some(x) => {
+            let ctype = response
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
+            x.response_content_type = ctype.clone();
+            // A faulted response may be a deliberately broken stream: leave it alone.
+            if fault_name.is_none()
+                && ctype
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("application/json"))
+            {
+                let (parts, body) = response.into_parts();
+                let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+                    .await
+                    .unwrap_or_default();
+                x.response_body = Some(
+                    String::from_utf8_lossy(&bytes[..bytes.len().min(EXCHANGE_BODY_LIMIT)])
+                        .into_owned(),
+                );
+                Response::from_parts(parts, Body::from(bytes))
+            } else {
+                response
+            }
+        }
+        None => response,
+    };
     s.log.push(RequestRecord {
+        exchange,
         seq: 0,
         at_ms,
         method,

@@ -212,7 +212,8 @@ fi
 mkdir -p "$run" "$workdir" "$DEVIN_REMOTE_STATE_DIR"
 if [ -f "$run/remote.pid" ]; then
   pid=$(cat "$run/remote.pid" 2>/dev/null || true)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$bin"; then
+  old=$(cat "$run/remote.bin" 2>/dev/null || true)
+  if [ -n "$pid" ] && [ -n "$old" ] && kill -0 "$pid" 2>/dev/null && tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$old"; then
     echo "already running $pid"
     exit 0
   fi
@@ -236,15 +237,18 @@ else
   nohup sh -c '"$0" serve; echo $? > "$1"' "$bin" "$run/remote.exit" >> "$run/remote.log" 2>&1 < /dev/null &
 fi
 echo $! > "$run/remote.pid"
+# The binary is recorded so that a later check (after a restart, without the claim's pin)
+# trusts the pid only while it still runs this binary.
+echo "$bin" > "$run/remote.bin"
 echo "launched $!"
 "#;
 
 /// Prints `running <pid>`, `exited <code>` or `absent`. A pid counts only if its command line
-/// names the expected binary (guards against pid reuse). Env as for the launch script.
+/// names the binary recorded at launch (guards against pid reuse). Env: OUTPOSTS_SAFE_ID.
 const LINUX_CHECK: &str = r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
-if [ "$OUTPOSTS_LAUNCH" = cli ]; then bin=$(command -v devin || echo devin); else bin="$HOME/.devin/remote/cache/$OUTPOSTS_REMOTE_NAME"; fi
+bin=$(cat "$run/remote.bin" 2>/dev/null || true)
 pid=$(cat "$run/remote.pid" 2>/dev/null || true)
-if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$bin"; then
+if [ -n "$pid" ] && [ -n "$bin" ] && kill -0 "$pid" 2>/dev/null && tr '\0' '\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF "$bin"; then
   echo "running $pid"
 elif [ -f "$run/remote.exit" ]; then
   echo "exited $(cat "$run/remote.exit")"
@@ -429,18 +433,17 @@ pub fn remote_env(plan: &LaunchPlan) -> BTreeMap<String, Secret> {
 pub async fn check(
     provider: &dyn Provider,
     sandbox_id: &str,
-    plan_session: &str,
+    session_id: &str,
     platform: Platform,
-    mode: LaunchMode,
-    binary_name: Option<&str>,
 ) -> Result<Liveness, RemoteError> {
     if platform == Platform::Windows {
-        return windows::check(provider, sandbox_id, plan_session).await;
+        return windows::check(provider, sandbox_id, session_id).await;
     }
-    let mut env = base_env(plan_session, mode, None);
-    if let Some(n) = binary_name {
-        env.insert("OUTPOSTS_REMOTE_NAME".into(), Secret::plain(n));
-    }
+    let mut env = BTreeMap::new();
+    env.insert(
+        "OUTPOSTS_SAFE_ID".into(),
+        Secret::plain(safe_id(session_id)),
+    );
     let out = provider.exec(sandbox_id, &exec(LINUX_CHECK, env)).await?;
     Ok(parse_liveness(&out.stdout))
 }

@@ -40,6 +40,8 @@ pub struct RunOptions {
     pub janitor_grace: Duration,
     pub launch: LaunchMode,
     pub source: Source,
+    /// Source for Windows sessions (`None`: the same as Linux).
+    pub windows_source: Option<Source>,
     pub resources: Resources,
     pub workdir: String,
     pub windows_workdir: String,
@@ -620,14 +622,18 @@ impl Orchestrator {
     }
 
     /// The sandbox for a session: create it, or start ours; never touch a foreign one.
-    async fn ensure_sandbox(&self, session: &str) -> Result<SandboxInfo> {
+    async fn ensure_sandbox(&self, session: &str, platform: Platform) -> Result<SandboxInfo> {
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let existing = self.provider.get(&name).await?;
         let sb = match existing {
             Some(sb) => sb,
             None => {
-                let mut spec = SandboxSpec::new(name.clone(), self.opts.source.clone());
+                let source = match (platform, &self.opts.windows_source) {
+                    (Platform::Windows, Some(w)) => w.clone(),
+                    _ => self.opts.source.clone(),
+                };
+                let mut spec = SandboxSpec::new(name.clone(), source);
                 spec.labels = labels.clone();
                 spec.resources = self.opts.resources.clone();
                 match self.provider.create(&spec).await {
@@ -757,7 +763,7 @@ impl Orchestrator {
             .get(session)
             .map(|e| e.platform)
             .unwrap_or(Platform::Linux);
-        let sb = self.ensure_sandbox(session).await?;
+        let sb = self.ensure_sandbox(session, platform).await?;
         let (workdir, chrome) = match platform {
             Platform::Windows => (
                 self.opts.windows_workdir.clone(),
@@ -769,30 +775,8 @@ impl Orchestrator {
             self.clone_repos(&sb.id, &workdir).await?;
         }
         // A live remote of ours is never launched twice (restart, adopt).
-        let known_sha = self
-            .lock()
-            .claims
-            .get(session)
-            .and_then(|c| c.sha.clone())
-            .or_else(|| {
-                self.lock()
-                    .queue
-                    .get(session)
-                    .and_then(|e| e.remote_binary_sha.clone())
-            });
-        let suffix = remote::suffix_for(platform, "x86_64");
-        let name = known_sha
-            .as_ref()
-            .map(|s| format!("devin-remote_{s}_{suffix}"));
-        if let Ok(Liveness::Running(_)) = remote::check(
-            self.provider.as_ref(),
-            &sb.id,
-            session,
-            platform,
-            self.opts.launch,
-            name.as_deref(),
-        )
-        .await
+        if let Ok(Liveness::Running(_)) =
+            remote::check(self.provider.as_ref(), &sb.id, session, platform).await
         {
             self.set_remote(session, RemoteState::Running { checked_at: now() });
             self.emit(OrchEvent::RemoteRunning {
@@ -929,11 +913,10 @@ impl Orchestrator {
     }
 
     async fn do_check(&self, session: &str) {
-        let (sandbox, sha, platform) = {
+        let (sandbox, platform) = {
             let inner = self.lock();
             (
                 inner.sandboxes.get(session).cloned(),
-                inner.claims.get(session).and_then(|c| c.sha.clone()),
                 inner
                     .queue
                     .get(session)
@@ -967,18 +950,7 @@ impl Orchestrator {
                 return;
             }
         }
-        let suffix = remote::suffix_for(platform, "x86_64");
-        let name = sha.map(|s| format!("devin-remote_{s}_{suffix}"));
-        match remote::check(
-            self.provider.as_ref(),
-            &sandbox,
-            session,
-            platform,
-            self.opts.launch,
-            name.as_deref(),
-        )
-        .await
-        {
+        match remote::check(self.provider.as_ref(), &sandbox, session, platform).await {
             Ok(Liveness::Running(_)) => {
                 let mut inner = self.lock();
                 let t = Self::track_mut(&mut inner, session);

@@ -296,14 +296,13 @@ pub async fn from_config(
     config: &crate::config::Config,
     http: crate::api::HttpClient,
 ) -> anyhow::Result<std::sync::Arc<dyn Provider>> {
-    let _ = &http;
     Ok(match kind {
         ProviderKind::Local => std::sync::Arc::new(local::LocalProvider::from_config(config)?),
         ProviderKind::Coreweave => {
             std::sync::Arc::new(coreweave::CoreweaveProvider::from_config(config)?)
         }
         ProviderKind::Daytona => {
-            anyhow::bail!("the Daytona provider is not built into this version")
+            std::sync::Arc::new(daytona::DaytonaProvider::from_config(config, http)?)
         }
     })
 }
@@ -335,3 +334,4 @@ pub trait Provider: Send + Sync {
     async fn logs(&self, id: &str, opts: &LogOptions)
     -> Result<BoxStream<'static, Result<String>>>;
 }
+pub mod daytona;

@@ -1,0 +1,327 @@
+//! `outposts demo`: the whole job on the built-in emulator, narrated — one session claimed,
+//! served in a local sandbox, put to sleep (sandbox stopped, disk kept), woken (the same
+//! sandbox), terminated (sandbox deleted), and its proof file checked along the way.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use tokio::sync::broadcast::Receiver;
+
+use super::Ctx;
+use crate::api::devin::DevinClient;
+use crate::api::emulator::EmulatorClient;
+use crate::emulator::devin::NewSession;
+use crate::emulator::{Emulator, EmulatorOptions};
+use crate::error::ExitStatus;
+use crate::orchestrator::plan::Limits;
+use crate::orchestrator::remote::LaunchMode;
+use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
+use crate::orchestrator::sandbox_name;
+use crate::orchestrator::state::StateDir;
+use crate::provider::local::{LocalOptions, LocalProvider};
+use crate::provider::{Provider, Resources, Source};
+use crate::secrets::Secret;
+use crate::verify;
+
+const AFTER_HELP: &str = "\
+Examples:
+  outposts demo                  # about 15 seconds; needs bubblewrap for local sandboxes
+  outposts demo --json           # NDJSON: one object per step, then a summary
+  outposts demo --keep ./demo    # keep the emulator data and sandboxes for inspection
+
+Everything runs on this machine: the emulator serves the Devin, Daytona and CoreWeave APIs on
+a free loopback port, and the session's sandbox is a local bubblewrap sandbox.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Keep the emulator's data and the sandboxes in this directory instead of a temporary one.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// Longest wait for each step.
+    #[arg(long, default_value = "60s", value_parser = crate::config::parse_duration)]
+    pub step_timeout: Duration,
+}
+
+/// Narration: one line (or one NDJSON object) per step.
+struct Narrator<'a> {
+    ctx: &'a Ctx,
+    started: Instant,
+    steps: Vec<serde_json::Value>,
+}
+
+impl Narrator<'_> {
+    fn say(&mut self, step: &str, text: &str) {
+        let at = self.started.elapsed().as_secs_f64();
+        let doc = serde_json::json!({"step": step, "at_seconds": (at * 10.0).round() / 10.0, "message": text});
+        if self.ctx.printer.json() {
+            self.ctx.printer.json_doc(&doc);
+        } else {
+            self.ctx.printer.line(&format!("{at:>5.1}s  {text}"));
+        }
+        self.steps.push(doc);
+    }
+}
+
+pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
+    let (root, _temp) = match &args.keep {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            (dir.clone(), None)
+        }
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("outposts-demo-")
+                .tempdir()?;
+            (t.path().to_path_buf(), Some(t))
+        }
+    };
+    let mut n = Narrator {
+        ctx,
+        started: Instant::now(),
+        steps: Vec::new(),
+    };
+    let provider = Arc::new(LocalProvider::new(
+        root.join("sandboxes"),
+        LocalOptions::default(),
+    )?);
+    let emulator = Emulator::start(EmulatorOptions {
+        data_dir: Some(root.join("emulator")),
+        sweep_delay: Duration::from_secs(1),
+        ..EmulatorOptions::default()
+    })
+    .await?;
+    let result = scenario(
+        ctx,
+        &mut n,
+        &emulator,
+        provider.clone(),
+        &root,
+        args.step_timeout,
+    )
+    .await;
+    emulator.stop().await;
+    // Whatever happened, leave no sandbox process behind.
+    provider.stop_all().await;
+    match result {
+        Ok(summary) => {
+            let secs = n.started.elapsed().as_secs_f64();
+            if ctx.printer.json() {
+                ctx.printer.json_doc(
+                    &serde_json::json!({"summary": summary, "ok": true, "seconds": secs}),
+                );
+            } else {
+                ctx.printer.line(&format!(
+                    "\nAll {} checks passed in {secs:.1}s:",
+                    summary.len()
+                ));
+                for s in &summary {
+                    ctx.printer.line(&format!("  ✔ {s}"));
+                }
+                if let Some(dir) = &args.keep {
+                    ctx.printer.line(&format!(
+                        "\nEmulator data and sandboxes kept in {}",
+                        dir.display()
+                    ));
+                }
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(e) => Err(e.context("the demo stopped")),
+    }
+}
+
+async fn scenario(
+    ctx: &Ctx,
+    n: &mut Narrator<'_>,
+    emulator: &Emulator,
+    provider: Arc<LocalProvider>,
+    root: &std::path::Path,
+    step: Duration,
+) -> Result<Vec<String>> {
+    let info = emulator.info();
+    let env = |k: &str| {
+        info.env
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    n.say(
+        "emulator",
+        &format!(
+            "emulator serving the Devin, Daytona and CoreWeave APIs at {}",
+            info.base_url
+        ),
+    );
+    let http = ctx.http()?;
+    let admin = EmulatorClient::new(http.clone(), &info.base_url);
+    let devin = DevinClient::new(
+        http.clone(),
+        &env("DEVIN_API_URL"),
+        Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
+    );
+    let outpost = env("OUTPOST_ID");
+    let state = StateDir::open(&root.join("state"))?.outpost(&outpost)?;
+    let acceptor = state.acceptor_id(None)?;
+    let opts = RunOptions {
+        outpost_id: outpost.clone(),
+        acceptor_id: acceptor.clone(),
+        limits: Limits {
+            cap: 2,
+            reread_every: 0.5,
+            ..Limits::default()
+        },
+        reconcile_interval: Duration::from_secs(2),
+        janitor_interval: Duration::from_secs(30),
+        janitor_grace: Duration::from_secs(300),
+        launch: LaunchMode::Remote,
+        source: Source::Default,
+        windows_source: None,
+        resources: Resources::default(),
+        workdir: "/home/daytona/workspace".into(),
+        windows_workdir: "C:\\repos".into(),
+        repos: Vec::new(),
+        git_username: "x-access-token".into(),
+        git_token: None,
+        chrome_path: None,
+        windows_chrome_path: None,
+        static_base: env("DEVIN_WORKER_STATIC_BASE_URL"),
+        gateway_fallback: None,
+        ready_timeout: step,
+    };
+    let dyn_provider: Arc<dyn Provider> = provider.clone();
+    let orch = Orchestrator::new(devin, dyn_provider, http, opts, state);
+    let mut events = orch.subscribe();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let runner = tokio::spawn(orch.clone().run(stop_rx));
+    n.say(
+        "orchestrator",
+        &format!(
+            "orchestrator started for outpost {outpost} (acceptor {acceptor}); sandboxes are local"
+        ),
+    );
+
+    let result = async {
+        let mut summary = Vec::new();
+        let proof = verify::new_proof();
+        let task = verify::task_text(&proof, verify::DEFAULT_PATH);
+        let created = admin.new_sessions(&NewSession { task: Some(task.clone()), ..NewSession::default() }).await?;
+        let session = created.first().map(|s| s.session_id.clone()).context("the emulator created no session")?;
+        n.say("queued", &format!("Devin queued session {session} with the task: {task}"));
+
+        wait_event(&mut events, step, "the claim", |e| matches!(e, OrchEvent::Claimed { session: s } if *s == session)).await?;
+        n.say("claimed", &format!("claimed {session} (oldest first, under the cap)"));
+        let sandbox = wait_event(&mut events, step, "the sandbox", |e| matches!(e, OrchEvent::SandboxCreated { session: s, .. } if *s == session))
+            .await
+            .map(|e| match e {
+                OrchEvent::SandboxCreated { sandbox, .. } => sandbox,
+                _ => String::new(),
+            })?;
+        n.say("sandbox", &format!("sandbox {} created (id {sandbox}), labelled with the session and outpost", sandbox_name(&session)));
+        wait_event(&mut events, step, "the remote launch", |e| matches!(e, OrchEvent::RemoteLaunched { session: s, .. } if *s == session)).await?;
+        n.say("remote", "devin-remote downloaded inside the sandbox, sha256 verified, launched detached with only its documented environment");
+        summary.push("session claimed and served in its own sandbox".to_string());
+
+        let deadline = Instant::now() + step;
+        loop {
+            let s = admin.session(&session).await?.context("the session vanished from the emulator")?;
+            if s.remote_connected && s.session_status == "running" && s.tasks.iter().all(|t| t.status == "done" || t.status == "failed") {
+                if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
+                    bail!("the task failed in the sandbox: {}", t.detail.clone().unwrap_or_default());
+                }
+                break;
+            }
+            if Instant::now() >= deadline {
+                bail!("the remote did not finish its task within {step:?} (connected: {}, status: {})", s.remote_connected, s.session_status);
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        check_file(provider.as_ref(), &sandbox, &proof).await?;
+        n.say("task", &format!("remote connected, session running; the task wrote {} = \"{proof}\" in the sandbox", verify::DEFAULT_PATH));
+        summary.push("the task's file was read back from the very sandbox".to_string());
+
+        admin.suspend(&session).await?;
+        n.say("sleep", "Devin puts the session to sleep");
+        wait_event(&mut events, step, "the sleep", |e| matches!(e, OrchEvent::SandboxStopped { session: s, .. } if *s == session)).await?;
+        let sb = provider.get(&sandbox).await?.context("the sandbox vanished on sleep")?;
+        check_file(provider.as_ref(), &sandbox, &proof).await?;
+        n.say("stopped", &format!("claim released; sandbox {} ({}), its disk and file kept", sb.id, sb.state));
+        summary.push("sleep stopped the sandbox and kept its disk".to_string());
+
+        admin.resume(&session).await?;
+        n.say("wake", "the user comes back: Devin resumes the session");
+        wait_event(&mut events, step, "the wake", |e| matches!(e, OrchEvent::SandboxStarted { session: s, .. } if *s == session)).await?;
+        wait_event(&mut events, step, "the new remote", |e| matches!(e, OrchEvent::RemoteLaunched { session: s, .. } if *s == session)).await?;
+        check_file(provider.as_ref(), &sandbox, &proof).await?;
+        n.say("woken", &format!("claimed again; the same sandbox {sandbox} started, a new remote launched, the file intact"));
+        summary.push("wake started the same sandbox with the file intact".to_string());
+
+        admin.terminate(&session).await?;
+        n.say("terminate", "Devin terminates the session");
+        wait_event(&mut events, step, "the delete", |e| matches!(e, OrchEvent::SandboxDeleted { session: s, .. } if *s == session)).await?;
+        if provider.get(&sandbox).await?.is_some() {
+            bail!("sandbox {sandbox} still exists after terminate");
+        }
+        n.say("deleted", "claim released; sandbox deleted");
+        summary.push("terminate deleted the sandbox".to_string());
+        let history = admin.history(Some(&session)).await?;
+        let claims: Vec<u32> = history.iter().filter(|h| h.event == "claim").map(|h| h.generation).collect();
+        let releases = history.iter().filter(|h| h.event == "release").count();
+        let mut generations = claims.clone();
+        generations.dedup();
+        if claims.len() != 2 || generations.len() != 2 || releases != 2 {
+            bail!("the emulator's history shows {} claims over generations {generations:?} and {releases} releases; expected one claim and one release per generation", claims.len());
+        }
+        n.say("history", "emulator history: one claim and one release per session generation, never two holders");
+        summary.push("one claim per session generation, each released".to_string());
+        Ok::<_, anyhow::Error>(summary)
+    }
+    .await;
+    let _ = stop_tx.send(true);
+    let _ = tokio::time::timeout(Duration::from_secs(30), runner).await;
+    result
+}
+
+async fn check_file(provider: &dyn Provider, sandbox: &str, proof: &str) -> Result<()> {
+    let bytes = provider
+        .read_file(sandbox, verify::DEFAULT_PATH)
+        .await?
+        .with_context(|| format!("{} is missing in sandbox {sandbox}", verify::DEFAULT_PATH))?;
+    match verify::compare(proof, &bytes) {
+        verify::Comparison::Match { .. } => Ok(()),
+        verify::Comparison::Mismatch { expected, found } => bail!(
+            "{} holds {} instead of {}",
+            verify::DEFAULT_PATH,
+            verify::show(&found),
+            verify::show(&expected)
+        ),
+    }
+}
+
+/// Wait for the first event that `want` accepts; fail on the orchestrator's own failure report.
+async fn wait_event(
+    events: &mut Receiver<OrchEvent>,
+    timeout: Duration,
+    what: &str,
+    want: impl Fn(&OrchEvent) -> bool,
+) -> Result<OrchEvent> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        let ev = match tokio::time::timeout_at(deadline, events.recv()).await {
+            Err(_) => bail!("gave up waiting for {what} after {timeout:?}"),
+            Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => continue,
+            Ok(Err(_)) => bail!("the orchestrator stopped while waiting for {what}"),
+            Ok(Ok(ev)) => ev,
+        };
+        if let OrchEvent::Failed { error, .. } = &ev {
+            bail!("the orchestrator reported a failure while waiting for {what}: {error}");
+        }
+        if want(&ev) {
+            return Ok(ev);
+        }
+    }
+}

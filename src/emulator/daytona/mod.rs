@@ -1,0 +1,174 @@
+//! Daytona half of the emulator: the REST API under `{base}/daytona/api` and the toolbox under
+//! `{base}/daytona/toolbox/{sandboxId}` (the sandboxes' `toolboxProxyUrl`), over real local
+//! sandboxes from [`super::sandboxes`].
+//!
+//! Fidelity rules (see `specs/daytona-api.md`): Bearer auth with the emulator's key (bad key →
+//! 401 `Invalid credentials`); NestJS error bodies; URL-decoded path parameters; integer
+//! resources and `kvm: false` on every sandbox; derived transitional states (`creating`,
+//! `starting`, `stopping`, `destroying`) with configurable delays; 409 on duplicate names and on
+//! state changes in progress; 400 on stopping a stopped sandbox; delete renames the sandbox
+//! `DESTROYED_<name>_<ms>` at once; cursor-paginated lists with `nextCursor: null` at the end;
+//! snapshots `pending → building → active` with a build log (`build-logs-url` + `?follow=true`).
+//!
+//! Not emulated: the *content* of snapshots and images — every sandbox boots the same local
+//! sandbox (the host's userland under bubblewrap); the build only checks the Dockerfile (rule
+//! below) and writes a log. Sessions do not share shell state between commands. No WebSocket
+//! event stream (clients poll, as the SDK does with `DAYTONA_USE_DEPRECATED_POLLING=true`).
+//!
+//! Failing-build rule: a Dockerfile fails to build (`build_failed`, with `errorReason` and the
+//! log) when it has no `FROM` instruction, or when a `RUN` instruction is `false`, `exit N`
+//! (N ≠ 0) or ends in `&& false` — e.g. `RUN false`.
+//!
+//! Quota rule: asking for more than `max_cpu`/`max_memory`/`max_disk` (16 / 64 / 200 by
+//! default) answers 400 `… exceeds maximum allowed per sandbox`.
+//!
+//! Delays and limits: `GET|PUT /_emulator/daytona/settings` ([`model::Settings`]).
+
+// Handler helpers return ready-made HTTP error responses; boxing them buys nothing here.
+#![allow(clippy::result_large_err)]
+
+mod git;
+mod model;
+mod sandbox;
+mod snapshot;
+mod toolbox;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+
+use axum::Router;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+
+use super::{AppState, EmulatorOptions};
+pub use model::Settings;
+use model::{SandboxRec, SnapshotRec};
+
+/// Path prefixes of the three Daytona surfaces.
+pub const API_PREFIX: &str = "/daytona/api";
+pub const TOOLBOX_PREFIX: &str = "/daytona/toolbox";
+pub const PROXY_PREFIX: &str = "/daytona/proxy";
+
+pub struct DaytonaEmu {
+    /// The API key clients must send (`DAYTONA_API_KEY` in `emulator env`).
+    pub api_key: String,
+    state: Mutex<Org>,
+    settings: Mutex<Settings>,
+}
+
+/// Everything one organization owns.
+#[derive(Default)]
+pub(crate) struct Org {
+    pub sandboxes: BTreeMap<String, SandboxRec>,
+    pub snapshots: BTreeMap<String, SnapshotRec>,
+    /// Toolbox sessions by (sandbox id, session id).
+    pub sessions: HashMap<(String, String), toolbox::SessionRec>,
+}
+
+impl DaytonaEmu {
+    pub fn new(_opts: &EmulatorOptions, _base_url: &str) -> anyhow::Result<Self> {
+        let mut org = Org::default();
+        let general = snapshot::general_snapshot(model::DEFAULT_SNAPSHOT);
+        org.snapshots.insert(general.id.clone(), general);
+        Ok(DaytonaEmu {
+            api_key: format!("dtn_emu{}", uuid::Uuid::new_v4().simple()),
+            state: Mutex::new(org),
+            settings: Mutex::new(Settings::default()),
+        })
+    }
+
+    pub fn env_pairs(&self, base_url: &str) -> Vec<(String, String)> {
+        vec![
+            ("DAYTONA_API_URL".into(), format!("{base_url}{API_PREFIX}")),
+            ("DAYTONA_API_KEY".into(), self.api_key.clone()),
+        ]
+    }
+
+    pub(crate) fn org(&self) -> std::sync::MutexGuard<'_, Org> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    pub fn toolbox_url(base_url: &str) -> String {
+        format!("{base_url}{TOOLBOX_PREFIX}")
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(sandbox::routes())
+        .merge(snapshot::routes())
+        .merge(toolbox::routes())
+        .route(&format!("{API_PREFIX}/*rest"), any(unknown_route))
+        .route(API_PREFIX, any(unknown_route))
+        .route(
+            "/_emulator/daytona/settings",
+            get(get_settings).put(put_settings),
+        )
+}
+
+/// Bearer auth: every Daytona handler takes this extractor first (bad key → 401).
+pub(crate) struct Authed;
+
+#[axum::async_trait]
+impl FromRequestParts<AppState> for Authed {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, s: &AppState) -> Result<Self, Response> {
+        let ok = parts
+            .headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .is_some_and(|k| k.trim() == s.daytona.api_key);
+        if ok {
+            Ok(Authed)
+        } else {
+            let body = serde_json::json!({
+                "statusCode": 401, "error": "Unauthorized", "message": "Invalid credentials",
+            });
+            Err((StatusCode::UNAUTHORIZED, axum::Json(body)).into_response())
+        }
+    }
+}
+
+/// Unknown API routes answer like NestJS: `Cannot GET /api/…`.
+async fn unknown_route(_: Authed, req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    let shown = path.strip_prefix("/daytona").unwrap_or(&path).to_string();
+    model::api_error(
+        StatusCode::NOT_FOUND,
+        format!("Cannot {} {shown}", req.method()),
+        &path,
+    )
+}
+
+async fn get_settings(State(s): State<AppState>) -> axum::Json<Settings> {
+    axum::Json(s.daytona.settings())
+}
+
+async fn put_settings(State(s): State<AppState>, body: axum::body::Bytes) -> Response {
+    match serde_json::from_slice::<Settings>(&body) {
+        Ok(new) => {
+            *s.daytona.settings.lock().unwrap_or_else(|e| e.into_inner()) = new.clone();
+            axum::Json(new).into_response()
+        }
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            axum::Json(serde_json::json!({"detail": format!("not a settings document: {e}")})),
+        )
+            .into_response(),
+    }
+}

@@ -1,0 +1,384 @@
+//! Toolbox process endpoints: `process/execute` and sessions (sync/async exec, command status,
+//! logs, the entrypoint log).
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use serde_json::json;
+
+use super::super::Authed;
+use super::{CmdRec, Ctx, SessionRec, ctx, parse, run, valid_env_key};
+use crate::api::daytona_types::{CreateSessionRequest, ExecuteRequest, SessionExecuteRequest};
+use crate::emulator::AppState;
+use crate::provider::{LogOptions, Provider, ProviderError};
+
+pub(super) async fn execute(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(sid): Path<String>,
+    uri: Uri,
+    method: Method,
+    body: Bytes,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let req: ExecuteRequest = match parse(&c, &body) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    if req.command.trim().is_empty() {
+        return c.bad("command is required");
+    }
+    let envs = req.envs.unwrap_or_default();
+    if let Some(k) = envs.keys().find(|k| !valid_env_key(k)) {
+        return c.bad(format!("invalid environment variable name: {k}"));
+    }
+    match run(&s, &c, &req.command, req.cwd, envs, req.timeout).await {
+        Ok(out) => axum::Json(json!({
+            "exitCode": out.exit_code,
+            "result": format!("{}{}", out.stdout, out.stderr),
+        }))
+        .into_response(),
+        Err(ProviderError::Timeout(_)) => c.err(
+            StatusCode::REQUEST_TIMEOUT,
+            "command execution timeout",
+            "REQUEST_TIMEOUT",
+        ),
+        // The daemon reports a command it cannot start as exit -1 with the reason.
+        Err(e) => axum::Json(json!({"exitCode": -1, "result": e.to_string()})).into_response(),
+    }
+}
+
+pub(super) async fn create_session(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(sid): Path<String>,
+    uri: Uri,
+    method: Method,
+    body: Bytes,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let req: CreateSessionRequest = match parse(&c, &body) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    if req.session_id.is_empty() || req.session_id == "entrypoint" {
+        return c.bad(format!(
+            "session id `{}` is reserved or empty",
+            req.session_id
+        ));
+    }
+    let mut org = s.daytona.org();
+    let key = (sid.clone(), req.session_id.clone());
+    if org.sessions.contains_key(&key) {
+        return c.err(StatusCode::CONFLICT, "session already exists", "CONFLICT");
+    }
+    org.sessions.insert(key, SessionRec::default());
+    StatusCode::CREATED.into_response()
+}
+
+pub(super) fn session_json(id: &str, rec: &SessionRec) -> serde_json::Value {
+    json!({
+        "sessionId": id,
+        "commands": rec.commands.iter().map(cmd_json).collect::<Vec<_>>(),
+    })
+}
+
+pub(super) fn cmd_json(c: &CmdRec) -> serde_json::Value {
+    let mut v = json!({"id": c.id, "command": c.command});
+    if let Some(code) = c.exit_code {
+        v["exitCode"] = json!(code);
+    }
+    v
+}
+
+pub(super) async fn list_sessions(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(sid): Path<String>,
+    uri: Uri,
+    method: Method,
+) -> Response {
+    let _c = ctx_or_return!(s, sid, uri, method);
+    let org = s.daytona.org();
+    let all: Vec<serde_json::Value> = org
+        .sessions
+        .iter()
+        .filter(|((sb, _), _)| sb == &sid)
+        .map(|((_, id), rec)| session_json(id, rec))
+        .collect();
+    axum::Json(all).into_response()
+}
+
+pub(super) async fn get_session(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((sid, sess)): Path<(String, String)>,
+    uri: Uri,
+    method: Method,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let org = s.daytona.org();
+    match org.sessions.get(&(sid.clone(), sess.clone())) {
+        Some(rec) => axum::Json(session_json(&sess, rec)).into_response(),
+        None => c.err(StatusCode::NOT_FOUND, "session not found", "NOT_FOUND"),
+    }
+}
+
+pub(super) async fn delete_session(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((sid, sess)): Path<(String, String)>,
+    uri: Uri,
+    method: Method,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    match s.daytona.org().sessions.remove(&(sid.clone(), sess)) {
+        Some(_) => StatusCode::NO_CONTENT.into_response(),
+        None => c.err(StatusCode::NOT_FOUND, "session not found", "NOT_FOUND"),
+    }
+}
+
+pub(super) fn set_cmd(
+    s: &AppState,
+    key: &(String, String),
+    cid: &str,
+    f: impl FnOnce(&mut CmdRec),
+) {
+    let mut org = s.daytona.org();
+    if let Some(c) = org
+        .sessions
+        .get_mut(key)
+        .and_then(|r| r.commands.iter_mut().find(|c| c.id == cid))
+    {
+        f(c);
+    }
+}
+
+pub(super) async fn session_exec(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((sid, sess)): Path<(String, String)>,
+    uri: Uri,
+    method: Method,
+    body: Bytes,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let req: SessionExecuteRequest = match parse(&c, &body) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    if req.command.trim().is_empty() {
+        return c.bad("command is required");
+    }
+    let key = (sid.clone(), sess.clone());
+    let cid = uuid::Uuid::new_v4().to_string();
+    {
+        let mut org = s.daytona.org();
+        let Some(rec) = org.sessions.get_mut(&key) else {
+            return c.err(StatusCode::NOT_FOUND, "session not found", "NOT_FOUND");
+        };
+        rec.commands.push(CmdRec {
+            id: cid.clone(),
+            command: req.command.clone(),
+            exit_code: None,
+            stdout: String::new(),
+            stderr: String::new(),
+        });
+    }
+    let run_async = req.run_async.or(req.async_alias).unwrap_or(false);
+    let ctx = Ctx {
+        sid: sid.clone(),
+        user: c.user.clone(),
+        path: String::new(),
+        method: String::new(),
+    };
+    if run_async {
+        // Output goes to files in the sandbox so that logs can be read while it runs.
+        let (out, err) = spool_paths(&sess, &cid);
+        let dir = spool_dir(&sess);
+        let wrapped = format!("mkdir -p {dir} && (\n{}\n) > {out} 2> {err}", req.command);
+        let s2 = s.clone();
+        let (key2, cid2) = (key.clone(), cid.clone());
+        tokio::spawn(async move {
+            let result = run(&s2, &ctx, &wrapped, None, BTreeMap::new(), None).await;
+            let (stdout, stderr) = read_spool(&s2, &ctx.sid, &out, &err).await;
+            let (code, stderr) = match result {
+                Ok(o) => (o.exit_code, stderr),
+                Err(e) => (-1, format!("{stderr}{e}\n")),
+            };
+            set_cmd(&s2, &key2, &cid2, |c| {
+                c.exit_code = Some(code);
+                c.stdout = stdout;
+                c.stderr = stderr;
+            });
+        });
+        return (StatusCode::ACCEPTED, axum::Json(json!({"cmdId": cid}))).into_response();
+    }
+    let (code, stdout, stderr) =
+        match run(&s, &ctx, &req.command, None, BTreeMap::new(), None).await {
+            Ok(o) => (o.exit_code, o.stdout, o.stderr),
+            Err(e) => (-1, String::new(), format!("{e}\n")),
+        };
+    set_cmd(&s, &key, &cid, |c| {
+        c.exit_code = Some(code);
+        c.stdout = stdout.clone();
+        c.stderr = stderr.clone();
+    });
+    axum::Json(json!({
+        "cmdId": cid,
+        "output": format!("{stdout}{stderr}"),
+        "stdout": stdout,
+        "stderr": stderr,
+        "exitCode": code,
+    }))
+    .into_response()
+}
+
+/// Where an async session command's output is spooled inside the sandbox.
+pub(super) fn spool_dir(session: &str) -> String {
+    let safe: String = session
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("/tmp/.daytona-sessions/{safe}")
+}
+
+pub(super) fn spool_paths(session: &str, cid: &str) -> (String, String) {
+    let dir = spool_dir(session);
+    (format!("{dir}/{cid}.stdout"), format!("{dir}/{cid}.stderr"))
+}
+
+pub(super) async fn read_spool(s: &AppState, sid: &str, out: &str, err: &str) -> (String, String) {
+    let p = s.sandboxes.provider();
+    let read = |path: String| async move {
+        p.read_file(sid, &path)
+            .await
+            .ok()
+            .flatten()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    };
+    (read(out.to_string()).await, read(err.to_string()).await)
+}
+
+pub(super) async fn get_command(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((sid, sess, cid)): Path<(String, String, String)>,
+    uri: Uri,
+    method: Method,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let org = s.daytona.org();
+    match org
+        .sessions
+        .get(&(sid.clone(), sess))
+        .and_then(|r| r.commands.iter().find(|x| x.id == cid))
+    {
+        Some(cmd) => axum::Json(cmd_json(cmd)).into_response(),
+        None => c.err(StatusCode::NOT_FOUND, "command not found", "NOT_FOUND"),
+    }
+}
+
+/// JSON split output for SDK ≥ 0.167.0 (or `X-Daytona-Split-Output: true`), else plain text.
+pub(super) fn wants_json(headers: &HeaderMap) -> bool {
+    if headers
+        .get("x-daytona-split-output")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    let Some(v) = headers
+        .get("x-daytona-sdk-version")
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let nums: Vec<u64> = v
+        .trim()
+        .trim_start_matches('v')
+        .split(['.', '-', '+'])
+        .take(3)
+        .map(|p| p.parse().unwrap_or(0))
+        .collect();
+    let n = |i: usize| nums.get(i).copied().unwrap_or(0);
+    (n(0), n(1), n(2)) >= (0, 167, 0)
+}
+
+pub(super) fn logs_body(headers: &HeaderMap, stdout: &str, stderr: &str) -> Response {
+    if wants_json(headers) {
+        axum::Json(json!({
+            "output": format!("{stdout}{stderr}"), "stdout": stdout, "stderr": stderr,
+        }))
+        .into_response()
+    } else {
+        (
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{stdout}{stderr}"),
+        )
+            .into_response()
+    }
+}
+
+pub(super) async fn command_logs(
+    _: Authed,
+    State(s): State<AppState>,
+    Path((sid, sess, cid)): Path<(String, String, String)>,
+    uri: Uri,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let found = {
+        let org = s.daytona.org();
+        org.sessions
+            .get(&(sid.clone(), sess.clone()))
+            .and_then(|r| r.commands.iter().find(|x| x.id == cid))
+            .map(|x| (x.stdout.clone(), x.stderr.clone(), x.exit_code.is_none()))
+    };
+    match found {
+        Some((_, _, true)) => {
+            let (out, err) = spool_paths(&sess, &cid);
+            let (stdout, stderr) = read_spool(&s, &sid, &out, &err).await;
+            logs_body(&headers, &stdout, &stderr)
+        }
+        Some((out, err, false)) => logs_body(&headers, &out, &err),
+        None => c.err(StatusCode::NOT_FOUND, "command not found", "NOT_FOUND"),
+    }
+}
+
+pub(super) async fn entrypoint_logs(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(sid): Path<String>,
+    uri: Uri,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let c = ctx_or_return!(s, sid, uri, method);
+    let opts = LogOptions {
+        tail: None,
+        follow: false,
+    };
+    let stream = match s.sandboxes.provider().logs(&c.sid, &opts).await {
+        Ok(st) => st,
+        Err(e) => return c.provider_err(e),
+    };
+    let lines: Vec<String> = stream.filter_map(|l| async move { l.ok() }).collect().await;
+    let mut text = lines.join("\n");
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    logs_body(&headers, &text, "")
+}

@@ -1,0 +1,801 @@
+//! Daytona provider: sandboxes through the Daytona REST API, commands and files through each
+//! sandbox's toolbox.
+//!
+//! - Create: from a snapshot (resources come from the snapshot; Daytona rejects them with one)
+//!   or an image (`buildInfo` `FROM <image>`), auto-stop off (`0`), auto-archive at the maximum
+//!   (`0`, Daytona has no "never"), auto-delete off (`-1`). Waits for `started`, bounded by
+//!   `DAYTONA_START_TIMEOUT`. A 409 on create is [`ProviderError::AlreadyExists`].
+//! - start/stop/delete are idempotent; "state change in progress" (409) and "not in valid state"
+//!   (400) are waited out (bounded), then reported as [`ProviderError::Busy`].
+//! - exec: Daytona takes a command *string*, so an argv is POSIX-quoted (PowerShell-quoted on
+//!   Windows sandboxes) and a shell line runs under `sh -c`; the environment travels in `envs`.
+//! - logs: the output of the sandbox's main command when `SandboxSpec::command` started one
+//!   (toolbox session `outposts-main`), else the sandbox entrypoint's log
+//!   (`/process/session/entrypoint/logs`). Daytona keeps no other per-sandbox log we can read
+//!   with an API key alone.
+
+pub mod snapshot;
+pub mod windows_build;
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use futures::stream::{self, BoxStream, StreamExt};
+
+use super::{
+    Cmd, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError, ProviderKind,
+    Result, SandboxInfo, SandboxSpec, SandboxState, Source,
+};
+use crate::api::daytona::{self as dapi, DaytonaClient, Toolbox};
+use crate::api::daytona_types::{
+    self as t, CreateBuildInfo, CreateSandbox, ExecuteRequest, GitCloneRequest,
+};
+use crate::api::{ApiError, HttpClient};
+use crate::config::{Config, ConfigError};
+use crate::env;
+use crate::secrets::{Secret, redact};
+
+/// Toolbox session that runs `SandboxSpec::command`.
+pub const MAIN_SESSION: &str = "outposts-main";
+/// Longest an exec without its own timeout may hold the HTTP call.
+const DEFAULT_EXEC_WAIT: Duration = Duration::from_secs(3600);
+/// Extra HTTP time on top of a command's own timeout (the daemon answers 408 itself).
+const EXEC_GRACE: Duration = Duration::from_secs(30);
+
+/// Where one sandbox's toolbox lives.
+#[derive(Clone)]
+struct Target {
+    id: String,
+    toolbox: Toolbox,
+    windows: bool,
+}
+
+pub struct DaytonaProvider {
+    client: DaytonaClient,
+    target: Option<String>,
+    wait: Duration,
+    targets: Mutex<HashMap<String, Target>>,
+}
+
+impl DaytonaProvider {
+    pub fn new(client: DaytonaClient, target: Option<String>, wait: Duration) -> Self {
+        DaytonaProvider {
+            client,
+            target,
+            wait,
+            targets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// From `DAYTONA_API_KEY`, `DAYTONA_API_URL`, `DAYTONA_TARGET`, `DAYTONA_START_TIMEOUT`.
+    pub fn from_config(config: &Config, http: HttpClient) -> Result<Self, ConfigError> {
+        Ok(Self::new(
+            client_from_config(config, http)?,
+            config.value(&env::DAYTONA_TARGET),
+            config
+                .duration(&env::DAYTONA_START_TIMEOUT)?
+                .unwrap_or(Duration::from_secs(300)),
+        ))
+    }
+
+    pub fn client(&self) -> &DaytonaClient {
+        &self.client
+    }
+
+    async fn resolve(&self, id: &str) -> Result<Target> {
+        if let Some(t) = self.cache().get(id).cloned() {
+            return Ok(t);
+        }
+        let sb = self
+            .client
+            .get_sandbox(id)
+            .await
+            .map_err(|e| map_err(e, id))?
+            .ok_or_else(|| ProviderError::NotFound(id.to_string()))?;
+        let url = match sb.toolbox_proxy_url.clone().filter(|u| !u.is_empty()) {
+            Some(u) => u,
+            None => self
+                .client
+                .toolbox_proxy_url(&sb.id)
+                .await
+                .map_err(|e| map_err(e, id))?,
+        };
+        let target = Target {
+            toolbox: self.client.toolbox(&url, &sb.id),
+            windows: sb.is_windows(),
+            id: sb.id.clone(),
+        };
+        let mut cache = self.cache();
+        cache.insert(id.to_string(), target.clone());
+        cache.insert(sb.id.clone(), target.clone());
+        Ok(target)
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Target>> {
+        self.targets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn forget(&self, id: &str) {
+        self.cache().retain(|k, v| k != id && v.id != id);
+    }
+
+    /// Poll `GET /sandbox/{id}` until `done` (bounded by the start timeout). `missing_ok`:
+    /// a 404 counts as done (stop of an ephemeral sandbox ends destroyed).
+    async fn wait_until(
+        &self,
+        id: &str,
+        what: &str,
+        missing_ok: bool,
+        done: impl Fn(&t::Sandbox) -> bool,
+    ) -> Result<Option<t::Sandbox>> {
+        let deadline = Instant::now() + self.wait;
+        let mut delay = Duration::from_millis(100);
+        loop {
+            match self
+                .client
+                .get_sandbox(id)
+                .await
+                .map_err(|e| map_err(e, id))?
+            {
+                None if missing_ok => return Ok(None),
+                None => return Err(ProviderError::NotFound(id.to_string())),
+                Some(sb) if done(&sb) => return Ok(Some(sb)),
+                Some(sb) if sb.state().is_error() => {
+                    return Err(ProviderError::Other(format!(
+                        "Daytona sandbox {} entered state {}: {}",
+                        sb.name,
+                        sb.state(),
+                        sb.error_reason.as_deref().unwrap_or("no reason given")
+                    )));
+                }
+                Some(sb) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(ProviderError::Other(format!(
+                            "Daytona sandbox {} did not become {what} within {} (state: {}); \
+                             raise DAYTONA_START_TIMEOUT if Daytona is just slow",
+                            sb.name,
+                            humantime::format_duration(self.wait),
+                            sb.state()
+                        )));
+                    }
+                    tokio::time::sleep(delay.min(deadline - now)).await;
+                    delay = (delay * 3 / 2).min(Duration::from_secs(2));
+                }
+            }
+        }
+    }
+
+    /// Retry `op` while Daytona says the sandbox is mid-transition, up to the start timeout.
+    async fn while_busy<T, F, Fut>(&self, id: &str, mut op: F) -> Result<T>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = std::result::Result<T, ApiError>>,
+    {
+        let deadline = Instant::now() + self.wait;
+        let mut delay = Duration::from_millis(200);
+        loop {
+            match op().await {
+                Ok(v) => return Ok(v),
+                Err(e)
+                    if (dapi::is_state_change_in_progress(&e) || dapi::is_invalid_state(&e))
+                        && Instant::now() < deadline =>
+                {
+                    tracing::debug!("sandbox {id} is busy, retrying: {e}");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 3 / 2).min(Duration::from_secs(2));
+                }
+                Err(e) => return Err(map_err(e, id)),
+            }
+        }
+    }
+
+    async fn start_main(&self, sb: &t::Sandbox, argv: &[String]) -> Result<()> {
+        let target = self.resolve(&sb.id).await?;
+        let command = render(&Cmd::Argv(argv.to_vec()), target.windows)?;
+        match target.toolbox.create_session(MAIN_SESSION).await {
+            Ok(()) => {}
+            Err(ApiError::Conflict { .. }) => {}
+            Err(e) => return Err(map_err(e, &sb.id)),
+        }
+        target
+            .toolbox
+            .session_exec(MAIN_SESSION, &command, true, Duration::from_secs(60))
+            .await
+            .map_err(|e| map_err(e, &sb.id))?;
+        Ok(())
+    }
+
+    /// The best log text Daytona has for this sandbox (see the module docs).
+    async fn log_text(target: &Target) -> Result<String> {
+        let tb = &target.toolbox;
+        if let Ok(Some(session)) = tb.get_session(MAIN_SESSION).await
+            && let Some(cmd) = session.commands.last()
+        {
+            let logs = tb
+                .session_command_logs(MAIN_SESSION, &cmd.id)
+                .await
+                .map_err(|e| map_err(e, &target.id))?;
+            return Ok(combined(logs));
+        }
+        match tb.entrypoint_logs().await {
+            Ok(logs) => Ok(combined(logs)),
+            Err(ApiError::NotFound { .. }) => Ok(String::new()),
+            Err(e) => Err(map_err(e, &target.id)),
+        }
+    }
+}
+
+/// The API client alone (for `snapshot` commands), from the same settings.
+pub fn client_from_config(config: &Config, http: HttpClient) -> Result<DaytonaClient, ConfigError> {
+    let key = config.require(
+        &env::DAYTONA_API_KEY,
+        "create an API key in the Daytona dashboard and set DAYTONA_API_KEY (in .env or the \
+         environment), or point at `outposts emulator` with `eval \"$(outposts emulator env)\"`",
+    )?;
+    let url = config
+        .url(&env::DAYTONA_API_URL)?
+        .unwrap_or_else(|| "https://app.daytona.io/api".into());
+    Ok(DaytonaClient::new(http, &url, Secret::new(key.value)))
+}
+
+fn combined(logs: t::CommandLogs) -> String {
+    if !logs.output.is_empty() {
+        logs.output
+    } else {
+        format!("{}{}", logs.stdout, logs.stderr)
+    }
+}
+
+/// Daytona's state → the provider state machine.
+pub fn map_state(s: t::SandboxState) -> SandboxState {
+    use t::SandboxState as D;
+    match s {
+        D::Creating | D::PendingBuild | D::BuildingSnapshot | D::PullingSnapshot => {
+            SandboxState::Creating
+        }
+        D::Starting | D::Restoring | D::Resuming => SandboxState::Starting,
+        D::Started | D::Snapshotting | D::Forking => SandboxState::Started,
+        D::Stopping | D::Archiving | D::Pausing => SandboxState::Stopping,
+        D::Stopped | D::Archived | D::Paused => SandboxState::Stopped,
+        D::Destroying => SandboxState::Deleting,
+        D::Destroyed => SandboxState::Deleted,
+        D::Error | D::BuildFailed => SandboxState::Error,
+        D::Resizing | D::Unknown => SandboxState::Unknown,
+    }
+}
+
+pub fn info(sb: &t::Sandbox) -> SandboxInfo {
+    SandboxInfo {
+        id: sb.id.clone(),
+        name: sb.name.clone(),
+        state: map_state(sb.state()),
+        raw_state: sb.state().as_str().to_string(),
+        labels: sb.labels.clone(),
+        created_at: sb
+            .created_at
+            .as_deref()
+            .and_then(|s| humantime::parse_rfc3339_weak(s.trim_end_matches('Z')).ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_secs_f64()),
+        error_reason: sb.error_reason.clone(),
+        containers: Vec::new(),
+    }
+}
+
+fn map_err(e: ApiError, id: &str) -> ProviderError {
+    if dapi::is_quota(&e) {
+        let msg = match &e {
+            ApiError::Status { message, .. } | ApiError::Unauthorized { message, .. } => {
+                message.clone()
+            }
+            other => other.to_string(),
+        };
+        return ProviderError::Quota(format!(
+            "Daytona quota reached: {msg} (lower MAX_CONCURRENT_SESSIONS, or ask Daytona for a \
+             higher limit)"
+        ));
+    }
+    if dapi::is_state_change_in_progress(&e) {
+        let message = match &e {
+            ApiError::Conflict { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
+        return ProviderError::Busy {
+            id: id.to_string(),
+            message,
+        };
+    }
+    match e {
+        ApiError::NotFound { .. } => ProviderError::NotFound(id.to_string()),
+        ApiError::Status {
+            status: 400 | 422,
+            message,
+            ..
+        } => ProviderError::Invalid(message),
+        other => ProviderError::Api(other),
+    }
+}
+
+/// POSIX single-quoting: safe for sh, bash and zsh.
+pub fn sh_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c))
+    {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// PowerShell single-quoting (`'` doubled).
+pub fn ps_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// The command string Daytona runs.
+pub fn render(cmd: &Cmd, windows: bool) -> Result<String> {
+    match cmd {
+        Cmd::Shell(line) if windows => Ok(line.clone()),
+        Cmd::Shell(line) => Ok(format!("sh -c {}", sh_quote(line))),
+        Cmd::Argv(argv) if argv.is_empty() => Err(ProviderError::Invalid(
+            "empty command (argv has no program)".into(),
+        )),
+        Cmd::Argv(argv) if windows => Ok(format!(
+            "& {}",
+            argv.iter()
+                .map(|a| ps_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+        Cmd::Argv(argv) => Ok(argv
+            .iter()
+            .map(|a| sh_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")),
+    }
+}
+
+fn valid_env_key(k: &str) -> bool {
+    let mut chars = k.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A URL fit for a message: no userinfo, no query.
+fn safe_url(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.set_query(None);
+            u.to_string()
+        }
+        Err(_) => redact(url).into_owned(),
+    }
+}
+
+fn exposed(env: &BTreeMap<String, Secret>) -> BTreeMap<String, String> {
+    env.iter()
+        .map(|(k, v)| (k.clone(), v.expose().to_string()))
+        .collect()
+}
+
+#[async_trait]
+impl Provider for DaytonaProvider {
+    fn kind(&self) -> ProviderKind {
+        ProviderKind::Daytona
+    }
+
+    async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
+        if spec.name.trim().is_empty() {
+            return Err(ProviderError::Invalid("a sandbox name is required".into()));
+        }
+        if let Some(k) = spec.env.keys().find(|k| !valid_env_key(k)) {
+            return Err(ProviderError::Invalid(format!(
+                "`{k}` is not a valid environment variable name"
+            )));
+        }
+        let r = &spec.resources;
+        let has_resources = r.cpu.is_some()
+            || r.memory_gib.is_some()
+            || r.disk_gib.is_some()
+            || r.gpu.is_some()
+            || r.gpu_type.is_some();
+        let mut body = CreateSandbox {
+            name: Some(spec.name.clone()),
+            user: spec.user.clone(),
+            env: Some(exposed(&spec.env)),
+            labels: Some(spec.labels.clone()),
+            public: Some(false),
+            target: self.target.clone(),
+            auto_stop_interval: Some(0),
+            auto_archive_interval: Some(0),
+            auto_delete_interval: Some(-1),
+            ttl_minutes: spec
+                .max_lifetime
+                .map(|d| d.as_secs().div_ceil(60).max(1) as i64),
+            secrets: (!spec.secret_refs.is_empty()).then(|| {
+                spec.secret_refs
+                    .iter()
+                    .map(|s| BTreeMap::from([(s.env_var.clone(), s.name.clone())]))
+                    .collect()
+            }),
+            ..Default::default()
+        };
+        match &spec.source {
+            Source::Snapshot(_) | Source::Default if has_resources => {
+                return Err(ProviderError::Invalid(
+                    "Daytona takes CPU, memory and disk from the snapshot; resources can only be \
+                     set when creating from an image (build the snapshot with `outposts snapshot \
+                     build --cpu N --memory GiB --disk GiB` instead)"
+                        .into(),
+                ));
+            }
+            Source::Snapshot(s) => body.snapshot = Some(s.clone()),
+            Source::Default => {}
+            Source::Image(image) => {
+                body.build_info = Some(CreateBuildInfo {
+                    dockerfile_content: format!("FROM {image}\n"),
+                    context_hashes: Vec::new(),
+                });
+                body.cpu = r.cpu.map(|c| c.ceil().max(1.0) as u32);
+                body.memory = r.memory_gib.map(|m| m.ceil().max(1.0) as u32);
+                body.disk = r.disk_gib;
+                body.gpu = r.gpu;
+                body.gpu_type = r.gpu_type.clone().map(|g| vec![g]);
+            }
+        }
+        let created = match self.client.create_sandbox(&body).await {
+            Ok(sb) => sb,
+            Err(ApiError::Conflict { message, .. })
+                if message.to_ascii_lowercase().contains("already exists") =>
+            {
+                return Err(ProviderError::AlreadyExists(spec.name.clone()));
+            }
+            Err(ApiError::Status {
+                status: 400,
+                message,
+                ..
+            }) if message.starts_with("Sandbox failed to start") => {
+                return Err(ProviderError::Other(format!(
+                    "Daytona sandbox {}: {message}",
+                    spec.name
+                )));
+            }
+            Err(e) => return Err(map_err(e, &spec.name)),
+        };
+        let sb = if created.state() == t::SandboxState::Started {
+            created
+        } else {
+            self.wait_until(&created.id, "started", false, |s| {
+                s.state() == t::SandboxState::Started
+            })
+            .await?
+            .unwrap_or(created)
+        };
+        if let Some(argv) = &spec.command {
+            self.start_main(&sb, argv).await?;
+        }
+        Ok(info(&sb))
+    }
+
+    async fn get(&self, id_or_name: &str) -> Result<Option<SandboxInfo>> {
+        Ok(self
+            .client
+            .get_sandbox(id_or_name)
+            .await
+            .map_err(|e| map_err(e, id_or_name))?
+            .map(|sb| info(&sb)))
+    }
+
+    async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {
+        Ok(self
+            .client
+            .list_sandboxes(labels)
+            .await
+            .map_err(|e| map_err(e, "(list)"))?
+            .iter()
+            // The server filters already; keep the contract even against a sloppy one.
+            .filter(|sb| labels.iter().all(|(k, v)| sb.labels.get(k) == Some(v)))
+            .map(info)
+            .collect())
+    }
+
+    async fn start(&self, id: &str) -> Result<()> {
+        let sb = self
+            .while_busy(id, || self.client.start_sandbox(id))
+            .await?;
+        if sb.state() != t::SandboxState::Started {
+            self.wait_until(id, "started", false, |s| {
+                s.state() == t::SandboxState::Started
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn stop(&self, id: &str) -> Result<()> {
+        let deadline = Instant::now() + self.wait;
+        loop {
+            match self.client.stop_sandbox(id, false).await {
+                Ok(_) => break,
+                Err(e) if dapi::is_not_stoppable(&e) => {
+                    // Already stopped (success), or mid-transition (wait), or errored (fail).
+                    let sb = self
+                        .client
+                        .get_sandbox(id)
+                        .await
+                        .map_err(|e| map_err(e, id))?
+                        .ok_or_else(|| ProviderError::NotFound(id.to_string()))?;
+                    let state = sb.state();
+                    if state.is_stopped() || state == t::SandboxState::Destroyed {
+                        return Ok(());
+                    }
+                    if state == t::SandboxState::Stopping {
+                        break;
+                    }
+                    if state.is_error() || Instant::now() >= deadline {
+                        return Err(map_err(e, id));
+                    }
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) if dapi::is_state_change_in_progress(&e) && Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) => return Err(map_err(e, id)),
+            }
+        }
+        self.wait_until(id, "stopped", true, |s| {
+            s.state().is_stopped() || s.state() == t::SandboxState::Destroyed
+        })
+        .await?;
+        Ok(())
+    }
+
+    async fn delete(&self, id: &str) -> Result<()> {
+        self.forget(id);
+        let deadline = Instant::now() + self.wait;
+        loop {
+            match self.client.delete_sandbox(id).await {
+                Ok(_) | Err(ApiError::NotFound { .. }) => return Ok(()),
+                Err(e @ ApiError::Conflict { .. }) => {
+                    // A second delete while destroying is 409: that is done, too.
+                    match self
+                        .client
+                        .get_sandbox(id)
+                        .await
+                        .map_err(|e| map_err(e, id))?
+                    {
+                        None => return Ok(()),
+                        Some(sb)
+                            if matches!(
+                                sb.state(),
+                                t::SandboxState::Destroying | t::SandboxState::Destroyed
+                            ) || sb.desired_state == Some(t::SandboxDesiredState::Destroyed) =>
+                        {
+                            return Ok(());
+                        }
+                        Some(_) if Instant::now() < deadline => {
+                            tokio::time::sleep(Duration::from_millis(500)).await;
+                        }
+                        Some(_) => return Err(map_err(e, id)),
+                    }
+                }
+                Err(e) => return Err(map_err(e, id)),
+            }
+        }
+    }
+
+    async fn set_labels(&self, id: &str, labels: &BTreeMap<String, String>) -> Result<()> {
+        self.client
+            .replace_labels(id, labels)
+            .await
+            .map_err(|e| map_err(e, id))
+    }
+
+    async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput> {
+        if let Some(k) = req.env.keys().find(|k| !valid_env_key(k)) {
+            return Err(ProviderError::Invalid(format!(
+                "`{k}` is not a valid environment variable name"
+            )));
+        }
+        let target = self.resolve(id).await?;
+        let body = ExecuteRequest {
+            command: render(&req.cmd, target.windows)?,
+            cwd: req.cwd.clone(),
+            envs: (!req.env.is_empty()).then(|| exposed(&req.env)),
+            timeout: req.timeout.map(|t| t.as_secs_f64().ceil().max(1.0) as u64),
+        };
+        let wait = req
+            .timeout
+            .map(|t| t + EXEC_GRACE)
+            .unwrap_or(DEFAULT_EXEC_WAIT);
+        match target.toolbox.execute(&body, wait).await {
+            Ok(r) => Ok(ExecOutput {
+                exit_code: r.exit(),
+                stdout: r.result,
+                stderr: String::new(),
+            }),
+            Err(ApiError::Status { status: 408, .. }) => {
+                Err(ProviderError::Timeout(req.timeout.unwrap_or(wait)))
+            }
+            Err(e) => Err(map_err(e, id)),
+        }
+    }
+
+    async fn read_file(&self, id: &str, path: &str) -> Result<Option<Vec<u8>>> {
+        let target = self.resolve(id).await?;
+        target
+            .toolbox
+            .download(path)
+            .await
+            .map_err(|e| map_err(e, id))
+    }
+
+    async fn write_file(&self, id: &str, path: &str, data: &[u8]) -> Result<()> {
+        let target = self.resolve(id).await?;
+        target
+            .toolbox
+            .upload(path, data)
+            .await
+            .map_err(|e| map_err(e, id))
+    }
+
+    async fn git_clone(&self, id: &str, req: &GitClone) -> Result<()> {
+        let target = self.resolve(id).await?;
+        // Daytona uses credentials only when both are set.
+        let username = match (&req.username, &req.password) {
+            (Some(u), _) => Some(u.clone()),
+            (None, Some(_)) => Some("x-access-token".to_string()),
+            (None, None) => None,
+        };
+        let body = GitCloneRequest {
+            url: req.url.clone(),
+            path: req.path.clone(),
+            branch: req.branch.clone(),
+            commit_id: None,
+            username: req.password.as_ref().and(username),
+            password: req.password.clone(),
+            depth: None,
+        };
+        match target
+            .toolbox
+            .git_clone(&body, Duration::from_secs(1800))
+            .await
+        {
+            Ok(()) => Ok(()),
+            Err(ApiError::Unauthorized {
+                status, message, ..
+            }) => Err(ProviderError::Other(format!(
+                "git clone of {} into {} was refused (HTTP {status}): {message}; if the git \
+                 server refused, check GIT_USERNAME and GIT_TOKEN, otherwise DAYTONA_API_KEY",
+                safe_url(&req.url),
+                req.path
+            ))),
+            Err(ApiError::Status {
+                status, message, ..
+            }) => Err(ProviderError::Other(format!(
+                "git clone of {} into {} failed (HTTP {status}): {message}",
+                safe_url(&req.url),
+                req.path
+            ))),
+            Err(e) => Err(map_err(e, id)),
+        }
+    }
+
+    async fn logs(
+        &self,
+        id: &str,
+        opts: &LogOptions,
+    ) -> Result<BoxStream<'static, Result<String>>> {
+        let target = self.resolve(id).await?;
+        let text = Self::log_text(&target).await?;
+        let mut lines: VecDeque<String> = text.lines().map(str::to_string).collect();
+        if let Some(n) = opts.tail {
+            while lines.len() > n as usize {
+                lines.pop_front();
+            }
+        }
+        if !opts.follow {
+            return Ok(stream::iter(lines.into_iter().map(Ok)).boxed());
+        }
+        // Follow: poll the log every second and emit what was appended; end when the sandbox
+        // is no longer running.
+        struct Follow {
+            target: Target,
+            client: DaytonaClient,
+            seen: usize,
+            pending: VecDeque<String>,
+            polls: u32,
+            done: bool,
+        }
+        let state = Follow {
+            seen: text.len(),
+            pending: lines,
+            target,
+            client: self.client.clone(),
+            polls: 0,
+            done: false,
+        };
+        Ok(stream::unfold(state, |mut st| async move {
+            loop {
+                if let Some(line) = st.pending.pop_front() {
+                    return Some((Ok(line), st));
+                }
+                if st.done {
+                    return None;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                st.polls += 1;
+                match Self::log_text(&st.target).await {
+                    Ok(text) => {
+                        // A restarted command starts a new log: take it whole.
+                        let start = if text.len() >= st.seen { st.seen } else { 0 };
+                        let new = text.get(start..).unwrap_or_default();
+                        st.pending.extend(new.lines().map(str::to_string));
+                        st.seen = text.len();
+                    }
+                    Err(e) => {
+                        st.done = true;
+                        return Some((Err(e), st));
+                    }
+                }
+                if st.polls % 5 == 0 {
+                    let running = matches!(
+                        st.client.get_sandbox(&st.target.id).await,
+                        Ok(Some(sb)) if sb.state() == t::SandboxState::Started
+                    );
+                    st.done = !running;
+                }
+            }
+        })
+        .boxed())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argv_is_quoted_for_posix_shells() {
+        let cmd = Cmd::Argv(vec!["echo".into(), "it's $HOME".into(), "a b".into()]);
+        assert_eq!(
+            render(&cmd, false).unwrap(),
+            r#"echo 'it'\''s $HOME' 'a b'"#
+        );
+        assert_eq!(
+            render(&Cmd::Shell("echo $X | wc".into()), false).unwrap(),
+            "sh -c 'echo $X | wc'"
+        );
+        assert!(render(&Cmd::Argv(vec![]), false).is_err());
+        assert_eq!(
+            render(&Cmd::Argv(vec!["git".into(), "it's".into()]), true).unwrap(),
+            "& 'git' 'it''s'"
+        );
+    }
+
+    #[test]
+    fn states_map_onto_the_provider_machine() {
+        use t::SandboxState as D;
+        assert_eq!(map_state(D::PullingSnapshot), SandboxState::Creating);
+        assert_eq!(map_state(D::Archived), SandboxState::Stopped);
+        assert_eq!(map_state(D::BuildFailed), SandboxState::Error);
+        assert_eq!(map_state(D::Destroying), SandboxState::Deleting);
+        assert_eq!(map_state(D::Unknown), SandboxState::Unknown);
+    }
+
+    #[test]
+    fn env_keys_are_checked_and_urls_cleaned() {
+        assert!(valid_env_key("_A1"));
+        assert!(!valid_env_key("1A"));
+        assert!(!valid_env_key("A-B"));
+        assert_eq!(
+            safe_url("https://user:tok@example.com/r.git?x=1"),
+            "https://example.com/r.git"
+        );
+    }
+}

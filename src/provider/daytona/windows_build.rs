@@ -1,0 +1,208 @@
+//! Windows snapshots: Daytona builds Windows images from a running sandbox, not a Dockerfile.
+//!
+//! Create a builder sandbox from `windows-medium`, upload the embedded provisioner, run it in a
+//! toolbox session (async: Daytona cuts synchronous Windows execs after about 40 s), stop the
+//! builder (VM snapshots need it stopped), snapshot it under the content-hashed name, follow the
+//! snapshot to `active`, and delete the builder whatever happened. The builder also carries
+//! auto-stop/auto-delete intervals so a crash of this process cannot leak it for long.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use super::snapshot::{
+    BuildEvent, BuildOutcome, FollowError, LOG_TAIL, WINDOWS_SCRIPT_PATH, WINDOWS_SOURCE_SNAPSHOT,
+    follow_build, sha8,
+};
+use crate::api::ApiError;
+use crate::api::daytona::{DaytonaClient, Toolbox};
+use crate::api::daytona_types::{CreateSandbox, Sandbox, SandboxState};
+
+const SESSION: &str = "outposts-provision";
+
+/// Progress messages and log lines of a Windows build.
+pub async fn build_windows(
+    client: &DaytonaClient,
+    name: &str,
+    script: &[u8],
+    region: Option<String>,
+    timeout: Duration,
+    mut on_event: impl FnMut(BuildEvent),
+    mut note: impl FnMut(&str),
+) -> Result<BuildOutcome, FollowError> {
+    let deadline = Instant::now() + timeout;
+    let builder_name = format!(
+        "outposts-builder-{}-{}",
+        sha8(script),
+        &uuid::Uuid::new_v4().simple().to_string()[..6]
+    );
+    let body = CreateSandbox {
+        name: Some(builder_name.clone()),
+        snapshot: Some(WINDOWS_SOURCE_SNAPSHOT.into()),
+        labels: Some(BTreeMap::from([
+            ("outposts.role".to_string(), "snapshot-builder".to_string()),
+            ("outposts.snapshot".to_string(), name.to_string()),
+        ])),
+        target: region,
+        // Safety net if we die mid-build: stop after 2 h idle, then delete on stop.
+        auto_stop_interval: Some(120),
+        auto_delete_interval: Some(0),
+        ..Default::default()
+    };
+    note(&format!(
+        "creating builder sandbox {builder_name} from {WINDOWS_SOURCE_SNAPSHOT}"
+    ));
+    let sandbox = client.create_sandbox(&body).await?;
+    let result = provision_and_snapshot(
+        client,
+        &sandbox,
+        name,
+        script,
+        deadline,
+        &mut on_event,
+        &mut note,
+    )
+    .await;
+    note(&format!("deleting builder sandbox {builder_name}"));
+    if let Err(e) = client.delete_sandbox(&sandbox.id).await
+        && !matches!(e, ApiError::NotFound { .. })
+    {
+        note(&format!(
+            "could not delete builder sandbox {builder_name} ({e}); it deletes itself after 2 h idle"
+        ));
+    }
+    result
+}
+
+async fn provision_and_snapshot(
+    client: &DaytonaClient,
+    sandbox: &Sandbox,
+    name: &str,
+    script: &[u8],
+    deadline: Instant,
+    on_event: &mut impl FnMut(BuildEvent),
+    note: &mut impl FnMut(&str),
+) -> Result<BuildOutcome, FollowError> {
+    let sb = wait_state(client, &sandbox.id, name, deadline, |s| {
+        s == SandboxState::Started
+    })
+    .await?;
+    let url = match sb.toolbox_proxy_url.clone().filter(|u| !u.is_empty()) {
+        Some(u) => u,
+        None => client.toolbox_proxy_url(&sb.id).await?,
+    };
+    let tb = client.toolbox(&url, &sb.id);
+    note("uploading the provisioner and running it");
+    tb.upload(WINDOWS_SCRIPT_PATH, script).await?;
+    let mut tail = VecDeque::new();
+    let exit = run_provisioner(&tb, deadline, name, on_event, &mut tail).await?;
+    if exit != 0 {
+        return Ok(BuildOutcome {
+            snapshot: None,
+            failure: Some(format!("the provisioner exited with code {exit}")),
+            log_tail: tail.into_iter().collect(),
+        });
+    }
+    note("stopping the builder to snapshot its disk");
+    match client.stop_sandbox(&sb.id, false).await {
+        Ok(_) => {}
+        Err(e) if crate::api::daytona::is_not_stoppable(&e) => {}
+        Err(e) => return Err(e.into()),
+    }
+    wait_state(client, &sb.id, name, deadline, |s| s.is_stopped()).await?;
+    note(&format!("snapshotting the builder as {name}"));
+    client.snapshot_sandbox(&sb.id, name).await?;
+    // The snapshot appears under its name once the server registers it.
+    let snapshot = loop {
+        if let Some(s) = client.get_snapshot(name).await? {
+            break s;
+        }
+        if Instant::now() >= deadline {
+            return Err(FollowError::Builder(format!(
+                "building {name}: Daytona never listed the snapshot of the builder"
+            )));
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    };
+    let remaining = deadline.saturating_duration_since(Instant::now());
+    let mut outcome = follow_build(client, snapshot, remaining, on_event).await?;
+    let mut merged: Vec<String> = tail.into_iter().collect();
+    merged.append(&mut outcome.log_tail);
+    let skip = merged.len().saturating_sub(LOG_TAIL);
+    outcome.log_tail = merged.split_off(skip);
+    Ok(outcome)
+}
+
+async fn wait_state(
+    client: &DaytonaClient,
+    id: &str,
+    name: &str,
+    deadline: Instant,
+    done: impl Fn(SandboxState) -> bool,
+) -> Result<Sandbox, FollowError> {
+    loop {
+        let sb = client
+            .get_sandbox(id)
+            .await?
+            .ok_or_else(|| FollowError::Vanished(format!("builder sandbox {id}")))?;
+        if done(sb.state()) {
+            return Ok(sb);
+        }
+        if sb.state().is_error() || Instant::now() >= deadline {
+            return Err(FollowError::Builder(format!(
+                "building {name}: the builder sandbox is {} ({})",
+                sb.state(),
+                sb.error_reason.as_deref().unwrap_or("no error reported")
+            )));
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
+/// Run the provisioner in a session and stream its output; returns its exit code.
+async fn run_provisioner(
+    tb: &Toolbox,
+    deadline: Instant,
+    name: &str,
+    on_event: &mut impl FnMut(BuildEvent),
+    tail: &mut VecDeque<String>,
+) -> Result<i32, FollowError> {
+    match tb.create_session(SESSION).await {
+        Ok(()) | Err(ApiError::Conflict { .. }) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let command = format!(
+        "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -File \"{WINDOWS_SCRIPT_PATH}\""
+    );
+    let started = tb
+        .session_exec(SESSION, &command, true, Duration::from_secs(60))
+        .await?;
+    let mut seen = 0usize;
+    loop {
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let cmd = tb.session_command(SESSION, &started.cmd_id).await?;
+        let logs = tb.session_command_logs(SESSION, &started.cmd_id).await?;
+        let text = if logs.output.is_empty() {
+            format!("{}{}", logs.stdout, logs.stderr)
+        } else {
+            logs.output
+        };
+        if let Some(new) = text.get(seen.min(text.len())..) {
+            for line in new.lines() {
+                tail.push_back(line.to_string());
+                while tail.len() > LOG_TAIL {
+                    tail.pop_front();
+                }
+                on_event(BuildEvent::Log(line.to_string()));
+            }
+        }
+        seen = text.len();
+        if let Some(code) = cmd.exit_code {
+            return Ok(code);
+        }
+        if Instant::now() >= deadline {
+            return Err(FollowError::Builder(format!(
+                "building {name}: the provisioner was still running at the deadline (--timeout)"
+            )));
+        }
+    }
+}
