@@ -17,8 +17,8 @@ pub mod emulator_session;
 pub mod generate;
 pub mod orchestrator;
 pub mod queue;
-pub mod worker;
 pub mod snapshot;
+pub mod worker;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {

@@ -318,16 +318,7 @@ async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
     };
     let workers = workers(ctx, &a.provider).await?;
     let kind = workers.kind();
-    if workers.local_cli_missing() {
-        return Err(CliError::usage(
-            "local sandboxes would have no `devin` CLI to run",
-            Some(
-                "set OUTPOSTS_DEVIN_CLI_DIR to the directory holding `devin` (`outposts emulator env` sets it to the emulator's fake CLI)"
-                    .to_string(),
-            ),
-        )
-        .into());
-    }
+    workers.preflight()?;
     let spec = WorkerSpec {
         outpost: outpost.clone(),
         image: a.image.clone(),

@@ -153,11 +153,19 @@ impl Workers {
                 Err(e) => warnings.push(format!("cannot read the worker's state: {e}")),
             }
         }
-        let lines = match self.tail(&info.id, view.mode, 200).await {
-            Ok(l) => l,
-            Err(e) => {
-                warnings.push(format!("cannot read the worker's log: {e}"));
-                Vec::new()
+        if view.mode == Mode::Exec && !live {
+            worker_state = Some("stopped".into());
+        }
+        // An exec-mode log lives inside the sandbox: unreadable while it is stopped.
+        let lines = if view.mode == Mode::Exec && !live {
+            Vec::new()
+        } else {
+            match self.tail(&info.id, view.mode, 200).await {
+                Ok(l) => l,
+                Err(e) => {
+                    warnings.push(format!("cannot read the worker's log: {e}"));
+                    Vec::new()
+                }
             }
         };
         let last = markers::last(&lines);
@@ -211,7 +219,22 @@ impl Workers {
         follow: bool,
     ) -> anyhow::Result<BoxStream<'static, Result<String, ProviderError>>> {
         let info = self.find(id).await?;
-        match Mode::of(&info, self.kind()) {
+        let mode = Mode::of(&info, self.kind());
+        if mode == Mode::Exec && matches!(info.state, SandboxState::Stopped | SandboxState::Deleted)
+        {
+            return Err(crate::error::CliError::usage(
+                format!(
+                    "worker {} is {}: its log is a file inside the sandbox, readable only while it runs",
+                    info.id, info.state
+                ),
+                Some(format!(
+                    "start the sandbox with the {} tools to read $HOME/.outposts-worker/worker.log",
+                    self.kind()
+                )),
+            )
+            .into());
+        }
+        match mode {
             Mode::Main => Ok(self
                 .provider
                 .logs(&info.id, &LogOptions { tail, follow })

@@ -31,16 +31,13 @@ impl Workers {
     /// Create one worker sandbox and start its worker. The sandbox name is fresh per call.
     pub async fn launch_one(&self, w: &WorkerSpec) -> Result<SandboxInfo, ProviderError> {
         let mode = Mode::for_provider(self.kind());
-        if mode == Mode::Exec && matches!(w.token, super::TokenSource::SecretStore { .. }) {
-            return Err(ProviderError::Unsupported {
-                provider: self.kind(),
-                operation: "secret-store references (pass DEVIN_OUTPOSTS_TOKEN instead)",
-            });
-        }
         let name = worker_name(&w.outpost);
         let spec = sandbox_spec(w, &name, mode);
         let info = match &self.local {
-            Some((local, cli)) => local.create_with(&spec, cli).await?,
+            Some((local, _)) => {
+                let cli = self.cli_options().map_err(ProviderError::Invalid)?;
+                local.create_with(&spec, &cli).await?
+            }
             None => self.provider.create(&spec).await?,
         };
         if mode == Mode::Exec

@@ -356,8 +356,8 @@ pub mod markers {
 /// Workers on one provider.
 pub struct Workers {
     provider: Arc<dyn Provider>,
-    /// The local provider and the `devin` CLI binds its worker sandboxes get.
-    local: Option<(Arc<LocalProvider>, SandboxOptions)>,
+    /// The local provider and the host directory of the `devin` CLI its sandboxes get.
+    local: Option<(Arc<LocalProvider>, Option<std::path::PathBuf>)>,
 }
 
 impl Workers {
@@ -368,12 +368,13 @@ impl Workers {
         }
     }
 
-    /// Local workers: sandboxes created with `cli` (the `devin` CLI binds).
-    pub fn local(provider: Arc<LocalProvider>, cli: SandboxOptions) -> Self {
+    /// Local workers: sandboxes that see the `devin` of `cli_dir` (see
+    /// [`crate::emulator::devin_cli::sandbox_options`]).
+    pub fn local(provider: Arc<LocalProvider>, cli_dir: Option<std::path::PathBuf>) -> Self {
         let dynamic: Arc<dyn Provider> = provider.clone();
         Workers {
             provider: dynamic,
-            local: Some((provider, cli)),
+            local: Some((provider, cli_dir)),
         }
     }
 
@@ -389,23 +390,10 @@ impl Workers {
             ));
         }
         let local = Arc::new(LocalProvider::from_config(config)?);
-        let cli = match config.value(&crate::env::OUTPOSTS_DEVIN_CLI_DIR) {
-            Some(dir) => {
-                crate::emulator::devin_cli::sandbox_options(std::path::Path::new(dir.trim()))
-                    .map_err(|e| crate::config::ConfigError::Invalid {
-                        var: crate::env::OUTPOSTS_DEVIN_CLI_DIR.name,
-                        origin: config
-                            .get(&crate::env::OUTPOSTS_DEVIN_CLI_DIR)
-                            .map(|r| r.source)
-                            .unwrap_or(crate::config::Source::Default),
-                        problem: e.to_string(),
-                        hint: "point OUTPOSTS_DEVIN_CLI_DIR at the directory that holds `devin`"
-                            .into(),
-                    })?
-            }
-            None => SandboxOptions::default(),
-        };
-        Ok(Self::local(local, cli))
+        let dir = config
+            .value(&crate::env::OUTPOSTS_DEVIN_CLI_DIR)
+            .map(|d| std::path::PathBuf::from(d.trim()));
+        Ok(Self::local(local, dir))
     }
 
     pub fn provider(&self) -> &Arc<dyn Provider> {
@@ -416,14 +404,41 @@ impl Workers {
         self.provider.kind()
     }
 
-    /// Whether local sandboxes will find a `devin` CLI (a bound one, or one in the host
-    /// directories every sandbox sees).
-    pub fn local_cli_missing(&self) -> bool {
+    /// The binds that give a local worker sandbox its `devin` CLI.
+    fn cli_options(&self) -> Result<SandboxOptions, String> {
         match &self.local {
-            Some((_, cli)) if cli.ro_binds.is_empty() => !["/usr/local/bin", "/usr/bin", "/bin"]
+            Some((_, Some(dir))) => crate::emulator::devin_cli::sandbox_options(dir)
+                .map_err(|e| format!("OUTPOSTS_DEVIN_CLI_DIR: {e}")),
+            _ => Ok(SandboxOptions::default()),
+        }
+    }
+
+    /// Refuse a launch that cannot work before creating anything: local sandboxes need a
+    /// `devin` CLI (a bound one, or one in the host directories every sandbox sees).
+    pub fn preflight(&self) -> Result<(), crate::error::CliError> {
+        let Some((_, dir)) = &self.local else {
+            return Ok(());
+        };
+        let hint = Some(
+            "set OUTPOSTS_DEVIN_CLI_DIR to the directory holding `devin` (`outposts emulator env` \
+             sets it to the emulator's fake CLI)"
+                .to_string(),
+        );
+        match dir {
+            Some(_) => self
+                .cli_options()
+                .map(|_| ())
+                .map_err(|e| crate::error::CliError::usage(e, hint)),
+            None if !["/usr/local/bin", "/usr/bin", "/bin"]
                 .iter()
-                .any(|d| std::path::Path::new(d).join("devin").exists()),
-            _ => false,
+                .any(|d| std::path::Path::new(d).join("devin").exists()) =>
+            {
+                Err(crate::error::CliError::usage(
+                    "local sandboxes would have no `devin` CLI to run (OUTPOSTS_DEVIN_CLI_DIR is unset)",
+                    hint,
+                ))
+            }
+            None => Ok(()),
         }
     }
 }

@@ -18,3 +18,7 @@ mod devin_watch;
 mod generated;
 mod local_provider;
 mod local_provider_procs;
+mod worker_common;
+mod worker_coreweave;
+mod worker_fake_cli;
+mod worker_local;
