@@ -575,7 +575,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--cpu', '--cpu', [CompletionResultType]::ParameterName, 'CPU cores per worker (CoreWeave, Daytona)')
             [CompletionResult]::new('--memory', '--memory', [CompletionResultType]::ParameterName, 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)')
             [CompletionResult]::new('--gpu', '--gpu', [CompletionResultType]::ParameterName, 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)')
-            [CompletionResult]::new('--max-lifetime', '--max-lifetime', [CompletionResultType]::ParameterName, 'Hard lifetime cap where the provider has one (CoreWeave)')
+            [CompletionResult]::new('--max-lifetime', '--max-lifetime', [CompletionResultType]::ParameterName, 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Label the sandboxes: NAME or KEY=VALUE (repeatable)')
             [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'Extra environment of the worker (repeatable; not for secrets)')

@@ -524,7 +524,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --cpu 'CPU cores per worker (CoreWeave, Daytona)'
             cand --memory 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)'
             cand --gpu 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)'
-            cand --max-lifetime 'Hard lifetime cap where the provider has one (CoreWeave)'
+            cand --max-lifetime 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]'
             cand --secret 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN'
             cand --tag 'Label the sandboxes: NAME or KEY=VALUE (repeatable)'
             cand --env 'Extra environment of the worker (repeatable; not for secrets)'

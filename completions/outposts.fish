@@ -295,7 +295,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l cpu -d 'CPU cores per worker (CoreWeave, Daytona)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l memory -d 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l gpu -d 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)' -r
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l max-lifetime -d 'Hard lifetime cap where the provider has one (CoreWeave)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l max-lifetime -d 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l secret -d 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l tag -d 'Label the sandboxes: NAME or KEY=VALUE (repeatable)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l env -d 'Extra environment of the worker (repeatable; not for secrets)' -r

@@ -19,6 +19,7 @@ pub mod orchestrator;
 pub mod queue;
 pub mod snapshot;
 pub mod worker;
+pub mod worker_launch;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {

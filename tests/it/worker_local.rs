@@ -8,15 +8,26 @@ use crate::support::TestEnv;
 use crate::worker_common::*;
 
 /// Launch one worker, serve one session with a shell task, and check status and logs.
-fn serve_one(env: &TestEnv, emu: &crate::support::Emu, mode: &str) -> String {
-    let (ids, doc) = launch(env, &[]);
+fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String {
+    env.set("DEVIN_CHROME_PATH", "/opt/chrome/chrome");
+    let (ids, doc) = launch(env, &["--env", "WORKER_EXTRA=extra-1"]);
     assert_eq!(doc["mode"], mode, "{doc}");
     assert_eq!(doc["workers"][0]["readiness"]["result"], "ready", "{doc}");
     let id = ids[0].clone();
-    let sid = new_session(env, "sh: echo served > /workspace/served.txt; pwd");
+    let sid = new_session(
+        env,
+        "sh: echo served > /workspace/served.txt; echo chrome=$DEVIN_CHROME_PATH account=${DEVIN_OUTPOSTS_TOKEN:-none} extra=${WORKER_EXTRA:-none}",
+    );
     wait_for(Duration::from_secs(60), "the session served", || {
         task_done(&session(emu, &sid)).then_some(())
     });
+    // The remote gets the documented environment only: the chrome path, never the account
+    // token (nor the worker's other variables).
+    let out = session(emu, &sid).tasks[0].output.clone().unwrap();
+    assert_eq!(
+        out.trim(),
+        "chrome=/opt/chrome/chrome account=none extra=none"
+    );
     let st = status(env, &id);
     assert_eq!(st["serving"], true, "{st}");
     assert_eq!(st["mode"], mode);
@@ -52,8 +63,12 @@ fn serve_one(env: &TestEnv, emu: &crate::support::Emu, mode: &str) -> String {
 
 #[test]
 fn local_workers_serve_the_emulators_queue() {
-    let (env, emu) = setup("local");
-    let id = serve_one(&env, &emu, "main");
+    let (mut env, emu) = setup("local");
+    let id = serve_one(&mut env, &emu, "main");
+    // In main mode the worker's environment is the sandbox's: `--env` is there.
+    let extra = env.run(&["worker", "exec", &id, "--", "printenv", "WORKER_EXTRA"]);
+    extra.ok();
+    assert_eq!(extra.stdout, "extra-1\n");
     let stopped = env.run(&["--json", "worker", "stop", &id, "--yes"]);
     stopped.ok();
     assert_eq!(stopped.json()["state"], "stopped");
@@ -106,8 +121,8 @@ fn local_workers_need_a_devin_cli() {
 
 #[test]
 fn daytona_workers_run_detached_via_exec() {
-    let (env, emu) = setup("daytona");
-    let id = serve_one(&env, &emu, "exec");
+    let (mut env, emu) = setup("daytona");
+    let id = serve_one(&mut env, &emu, "exec");
     // The worker is a detached process with its pid and log recorded in the sandbox.
     let files = env.run(&[
         "worker", "exec", &id, "--", "sh", "-c",

@@ -195,7 +195,8 @@ pub async fn run(
             let status = status.map_err(|e| format!("waiting for the remote: {e}"))?;
             use std::os::unix::process::ExitStatusExt;
             let code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-            for f in forwards { let _ = f.await; }
+            // A grandchild may hold the pipes open; do not wait for it.
+            for f in forwards { let _ = tokio::time::timeout(Duration::from_secs(2), f).await; }
             return Ok(Exit::Code(code));
         }
         _ = shutdown.wait_for(|v| *v) => Exit::Shutdown,
