@@ -174,6 +174,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id [default: OUTPOST_ID]')
             [CompletionResult]::new('--max-concurrent-sessions', '--max-concurrent-sessions', [CompletionResultType]::ParameterName, 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]')
+            [CompletionResult]::new('--windows-snapshot', '--windows-snapshot', [CompletionResultType]::ParameterName, 'Snapshot Windows sessions'' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]')
             [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Image new sandboxes start from, instead of a snapshot')
             [CompletionResult]::new('--metrics-addr', '--metrics-addr', [CompletionResultType]::ParameterName, 'Serve Prometheus `/metrics` and `/healthz` here (off by default)')
             [CompletionResult]::new('--janitor-grace', '--janitor-grace', [CompletionResultType]::ParameterName, 'Seconds a new sandbox is safe from the janitor')

@@ -1824,7 +1824,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__orchestrator__subcmd__run)
-            opts="-q -v -y -h -V --provider --launch --outpost --max-concurrent-sessions --snapshot --image --metrics-addr --janitor-grace --ready-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --provider --launch --outpost --max-concurrent-sessions --snapshot --windows-snapshot --image --metrics-addr --janitor-grace --ready-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1847,6 +1847,10 @@ _outposts() {
                     return 0
                     ;;
                 --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --windows-snapshot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -161,6 +161,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --outpost 'Outpost id [default: OUTPOST_ID]'
             cand --max-concurrent-sessions 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]'
             cand --snapshot 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --windows-snapshot 'Snapshot Windows sessions'' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]'
             cand --image 'Image new sandboxes start from, instead of a snapshot'
             cand --metrics-addr 'Serve Prometheus `/metrics` and `/healthz` here (off by default)'
             cand --janitor-grace 'Seconds a new sandbox is safe from the janitor'

@@ -139,6 +139,7 @@ cli\t'Run `devin worker start --session <id>` (the CLI\'s direct-serve mode), wh
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l outpost -d 'Outpost id [default: OUTPOST_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l max-concurrent-sessions -d 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l snapshot -d 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l windows-snapshot -d 'Snapshot Windows sessions\' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l image -d 'Image new sandboxes start from, instead of a snapshot' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l metrics-addr -d 'Serve Prometheus `/metrics` and `/healthz` here (off by default)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l janitor-grace -d 'Seconds a new sandbox is safe from the janitor' -r

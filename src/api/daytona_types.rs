@@ -383,20 +383,11 @@ pub struct ErrorBody {
 impl ErrorBody {
     /// The message as one line (validation lists joined with `, ` like the server does).
     pub fn text(&self) -> String {
-        match &self.message {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(serde_json::Value::Array(items)) => items
-                .iter()
-                .map(|i| {
-                    i.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| i.to_string())
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            Some(other) => other.to_string(),
-            None => self.error.clone().unwrap_or_default(),
-        }
+        self.message
+            .as_ref()
+            .and_then(crate::api::http::json_text)
+            .or_else(|| self.error.clone())
+            .unwrap_or_default()
     }
 }
 

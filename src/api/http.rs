@@ -422,28 +422,32 @@ pub fn excerpt(body: &[u8]) -> String {
     redact(&out).into_owned()
 }
 
+/// A JSON value as one line of text: strings as they are, lists joined with `, ` (how NestJS
+/// reports validation messages), `null` as nothing.
+pub fn json_text(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Array(items) => Some(
+            items
+                .iter()
+                .map(|i| {
+                    i.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| i.to_string())
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        serde_json::Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
 /// The human message in an error body: FastAPI `detail`, NestJS `message`, OAuth
 /// `error_description`/`error`, Connect `message`, else an excerpt.
 pub fn error_message(body: &[u8]) -> (String, Option<serde_json::Value>) {
     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) {
-        let pick = |key: &str| -> Option<String> {
-            match v.get(key)? {
-                serde_json::Value::String(s) => Some(s.clone()),
-                serde_json::Value::Array(items) => Some(
-                    items
-                        .iter()
-                        .map(|i| {
-                            i.as_str()
-                                .map(str::to_string)
-                                .unwrap_or_else(|| i.to_string())
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ),
-                serde_json::Value::Null => None,
-                other => Some(other.to_string()),
-            }
-        };
+        let pick = |key: &str| v.get(key).and_then(json_text);
         let msg = pick("detail")
             .or_else(|| pick("error_description"))
             .or_else(|| pick("message"))

@@ -16,12 +16,11 @@ use crate::emulator::devin::NewSession;
 use crate::emulator::{Emulator, EmulatorOptions};
 use crate::error::ExitStatus;
 use crate::orchestrator::plan::Limits;
-use crate::orchestrator::remote::LaunchMode;
 use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
 use crate::orchestrator::sandbox_name;
 use crate::orchestrator::state::StateDir;
+use crate::provider::Provider;
 use crate::provider::local::{LocalOptions, LocalProvider};
-use crate::provider::{Provider, Resources, Source};
 use crate::secrets::Secret;
 use crate::verify;
 
@@ -168,8 +167,6 @@ async fn scenario(
     let state = StateDir::open(&root.join("state"))?.outpost(&outpost)?;
     let acceptor = state.acceptor_id(None)?;
     let opts = RunOptions {
-        outpost_id: outpost.clone(),
-        acceptor_id: acceptor.clone(),
         limits: Limits {
             cap: 2,
             reread_every: 0.5,
@@ -177,21 +174,12 @@ async fn scenario(
         },
         reconcile_interval: Duration::from_secs(2),
         janitor_interval: Duration::from_secs(30),
-        janitor_grace: Duration::from_secs(300),
-        launch: LaunchMode::Remote,
-        source: Source::Default,
-        windows_source: None,
-        resources: Resources::default(),
-        workdir: "/home/daytona/workspace".into(),
-        windows_workdir: "C:\\repos".into(),
-        repos: Vec::new(),
-        git_username: "x-access-token".into(),
-        git_token: None,
-        chrome_path: None,
-        windows_chrome_path: None,
-        static_base: env("DEVIN_WORKER_STATIC_BASE_URL"),
-        gateway_fallback: None,
         ready_timeout: step,
+        ..RunOptions::new(
+            outpost.clone(),
+            acceptor.clone(),
+            env("DEVIN_WORKER_STATIC_BASE_URL"),
+        )
     };
     let dyn_provider: Arc<dyn Provider> = provider.clone();
     let orch = Orchestrator::new(devin, dyn_provider, http, opts, state);

@@ -68,6 +68,10 @@ pub struct RunArgs {
     /// Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default].
     #[arg(long)]
     pub snapshot: Option<String>,
+    /// Snapshot Windows sessions' sandboxes start from (Daytona) [default: the content-hashed
+    /// Windows snapshot `snapshot build --platform windows` makes].
+    #[arg(long)]
+    pub windows_snapshot: Option<String>,
     /// Image new sandboxes start from, instead of a snapshot.
     #[arg(long, conflicts_with = "snapshot")]
     pub image: Option<String>,
@@ -135,12 +139,13 @@ pub fn run_options(
         _ => Source::Default,
     };
     // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
-    let windows_source = match kind {
-        ProviderKind::Daytona => Some(Source::Snapshot(daytona_snapshot::derived_name(
+    let windows_source = match (kind, &a.windows_snapshot) {
+        (_, Some(w)) => Some(Source::Snapshot(w.clone())),
+        (ProviderKind::Daytona, None) => Some(Source::Snapshot(daytona_snapshot::derived_name(
             daytona_snapshot::Platform::Windows,
             daytona_snapshot::WINDOWS_PROVISIONER,
         ))),
-        _ => None,
+        (_, None) => None,
     };
     let repos = config
         .value(&env::REPOS)

@@ -21,7 +21,20 @@ pub const LABEL_OUTPOST: &str = "devin.outpost_id";
 /// is a valid name on every provider and the same on every replica (the idempotency handle).
 pub fn sandbox_name(session_id: &str) -> String {
     let hash = &hex::encode(Sha256::digest(session_id.as_bytes()))[..24];
-    let safe: String = session_id
+    // 63 - len("devin-") - len("-") - 24 = 32 characters for the readable part.
+    let safe = readable(session_id, 32);
+    if safe.is_empty() {
+        format!("devin-{hash}")
+    } else {
+        format!("devin-{safe}-{hash}")
+    }
+}
+
+/// The readable part of an id for names and paths: lower-case ASCII letters, digits and single
+/// dashes, at most `max` characters. Always paired with a hash of the id, so distinct ids never
+/// collide.
+pub fn readable(id: &str, max: usize) -> String {
+    let dashed: String = id
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -30,19 +43,14 @@ pub fn sandbox_name(session_id: &str) -> String {
                 '-'
             }
         })
-        .collect::<String>()
+        .collect();
+    let joined = dashed
         .split('-')
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("-");
-    // 63 - len("devin-") - len("-") - 24 = 32 characters for the readable part.
-    let safe: String = safe.chars().take(32).collect();
-    let safe = safe.trim_end_matches('-');
-    if safe.is_empty() {
-        format!("devin-{hash}")
-    } else {
-        format!("devin-{safe}-{hash}")
-    }
+    let cut: String = joined.chars().take(max).collect();
+    cut.trim_end_matches('-').to_string()
 }
 
 /// The labels a session's sandbox carries.

@@ -137,26 +137,12 @@ pub async fn resolve(
 /// A filesystem-safe id for a session: its readable part plus a hash, so distinct ids never
 /// collide and hostile ids (`../x`) never escape a directory.
 pub fn safe_id(session_id: &str) -> String {
-    let readable: String = session_id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect::<String>()
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let readable: String = readable.chars().take(40).collect();
+    let readable = super::readable(session_id, 40);
     let hash = &hex::encode(Sha256::digest(session_id.as_bytes()))[..12];
     if readable.is_empty() {
         hash.to_string()
     } else {
-        format!("{}-{hash}", readable.trim_end_matches('-'))
+        format!("{readable}-{hash}")
     }
 }
 

@@ -21,7 +21,7 @@ use super::state::OutpostState;
 use super::{LABEL_OUTPOST, sandbox_labels, sandbox_name};
 use crate::api::HttpClient;
 use crate::api::devin::{ClaimOutcome as Claim, DevinClient, ListQuery, ReleaseOutcome as Release};
-use crate::api::devin_types::{EventType, Phase, Platform, QueueEntry};
+use crate::api::devin_types::{EventType, Phase, Platform, QueueEntry, SessionStatus};
 use crate::api::sse::WatchItem;
 use crate::provider::{
     GitClone, Provider, ProviderError, Resources, SandboxInfo, SandboxSpec, SandboxState, Source,
@@ -55,6 +55,38 @@ pub struct RunOptions {
     pub gateway_fallback: Option<String>,
     /// Longest wait for a sandbox to reach `started`.
     pub ready_timeout: Duration,
+}
+
+impl RunOptions {
+    /// The defaults of `orchestrator run` for one outpost; callers override what they need.
+    pub fn new(
+        outpost_id: impl Into<String>,
+        acceptor_id: impl Into<String>,
+        static_base: impl Into<String>,
+    ) -> Self {
+        RunOptions {
+            outpost_id: outpost_id.into(),
+            acceptor_id: acceptor_id.into(),
+            limits: Limits::default(),
+            reconcile_interval: Duration::from_secs(30),
+            janitor_interval: Duration::from_secs(60),
+            janitor_grace: Duration::from_secs(300),
+            launch: LaunchMode::Remote,
+            source: Source::Default,
+            windows_source: None,
+            resources: Resources::default(),
+            workdir: "/home/daytona/workspace".into(),
+            windows_workdir: "C:\\repos".into(),
+            repos: Vec::new(),
+            git_username: "x-access-token".into(),
+            git_token: None,
+            chrome_path: None,
+            windows_chrome_path: None,
+            static_base: static_base.into(),
+            gateway_fallback: None,
+            ready_timeout: Duration::from_secs(300),
+        }
+    }
 }
 
 /// What happened, for narration (`demo`) and tests. Never carries a secret.
@@ -337,7 +369,7 @@ impl Orchestrator {
         let session = action.session().to_string();
         match action {
             Action::Claim { .. } => self.do_claim(&session).await,
-            Action::Adopt { .. } => self.do_adopt(&session),
+            Action::Adopt { .. } => self.do_adopt(&session).await,
             Action::Renew { .. } => self.do_renew(&session).await,
             Action::Provision { .. } => self.do_provision(&session).await,
             Action::CheckRemote { .. } => self.do_check(&session).await,
@@ -554,16 +586,42 @@ impl Orchestrator {
         inner.queue.insert(session.to_string(), entry.clone());
     }
 
-    fn do_adopt(&self, session: &str) {
+    /// The view says we hold a claim we do not track (a restart, or a claim whose answer was
+    /// lost). Views lag — a release may not have reached it yet — so confirm with an exact read
+    /// before taking the session on.
+    async fn do_adopt(&self, session: &str) {
+        let entry = match self.devin.get(session).await {
+            Ok(e) => e,
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                tracing::warn!(session, "cannot confirm a claim to adopt: {e}");
+                return;
+            }
+        };
         let mut inner = self.lock();
-        let deadline = inner.queue.get(session).and_then(|e| e.claim_deadline);
-        let t = Self::track_mut(&mut inner, session);
-        t.held = true;
-        t.claim_deadline = deadline;
-        drop(inner);
-        self.emit(OrchEvent::Adopted {
-            session: session.into(),
+        let ours = entry.as_ref().is_some_and(|e| {
+            e.phase == Phase::Claimed
+                && e.acceptor_id.as_deref() == Some(self.opts.acceptor_id.as_str())
         });
+        match entry {
+            Some(e) if ours => {
+                let t = Self::track_mut(&mut inner, session);
+                t.held = true;
+                t.claim_deadline = e.claim_deadline;
+                t.observe(Some(e.session_status));
+                inner.queue.insert(session.to_string(), e);
+                drop(inner);
+                self.emit(OrchEvent::Adopted {
+                    session: session.into(),
+                });
+            }
+            Some(e) => {
+                inner.queue.insert(session.to_string(), e);
+            }
+            None => {
+                inner.queue.remove(session);
+            }
+        }
     }
 
     async fn do_renew(&self, session: &str) {
@@ -629,6 +687,17 @@ impl Orchestrator {
         let sb = match existing {
             Some(sb) => sb,
             None => {
+                // Never create a sandbox for a session that has ended: nothing would serve it.
+                let status = self.lock().queue.get(session).map(|e| e.session_status);
+                if matches!(
+                    status,
+                    Some(SessionStatus::Terminated | SessionStatus::Suspended)
+                ) {
+                    anyhow::bail!(
+                        "the session is {} — not creating a sandbox for it",
+                        status.map(|s| s.as_str()).unwrap_or_default()
+                    );
+                }
                 let source = match (platform, &self.opts.windows_source) {
                     (Platform::Windows, Some(w)) => w.clone(),
                     _ => self.opts.source.clone(),
@@ -983,21 +1052,37 @@ impl Orchestrator {
     }
 
     async fn release(&self, session: &str) -> bool {
-        match self.devin.release(session, &self.opts.acceptor_id).await {
-            Ok(Release::Released(_)) => {
+        let released = match self.devin.release(session, &self.opts.acceptor_id).await {
+            Ok(Release::Released(entry)) => {
                 Metrics::inc(&self.metrics.releases);
                 self.emit(OrchEvent::Released {
                     session: session.into(),
                 });
-                true
+                entry
             }
-            Ok(Release::AlreadyReleased { .. }) => true,
+            Ok(Release::AlreadyReleased { .. }) => None,
             Err(e) => {
                 self.metrics.api_error(e.status());
                 tracing::warn!(session, "release failed: {e}");
-                false
+                return false;
+            }
+        };
+        // Our view must not keep saying we hold it (that would look like a claim to adopt).
+        let mut inner = self.lock();
+        match released {
+            Some(e) => {
+                inner.queue.insert(session.to_string(), e);
+            }
+            None => {
+                if let Some(e) = inner.queue.get_mut(session)
+                    && e.acceptor_id.as_deref() == Some(self.opts.acceptor_id.as_str())
+                {
+                    e.phase = Phase::Pending;
+                    e.acceptor_id = None;
+                }
             }
         }
+        true
     }
 
     async fn stop_sandbox(&self, session: &str, id: &str) {

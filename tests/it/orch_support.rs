@@ -1,0 +1,151 @@
+//! Running `outposts orchestrator run` as a child process, and waiting on the emulator.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use outposts::emulator::devin::{NewSession, SessionInfo};
+use outposts::provider::local::{LocalOptions, LocalProvider};
+
+use crate::support::{Emu, TestEnv, block_on};
+
+pub const PROOF_PATH: &str = "/workspace/outpost-proof.txt";
+
+pub fn proof_task(proof: &str) -> String {
+    format!(
+        "Write the exact text {proof} to {PROOF_PATH} and read the file back. Report its contents."
+    )
+}
+
+/// A test env pointed at `emu`, with fast loops and its own local sandbox root.
+pub fn orch_env(emu: &Emu) -> TestEnv {
+    let mut env = TestEnv::new();
+    emu.configure(&mut env);
+    let root = env.path("sandboxes").to_string_lossy().into_owned();
+    env.set("OUTPOSTS_LOCAL_ROOT", root);
+    env.set("RECONCILE_INTERVAL", "1");
+    env.set("JANITOR_INTERVAL", "2");
+    env
+}
+
+/// The local provider the orchestrator in `env` uses (same root), for assertions.
+pub fn local(env: &TestEnv) -> LocalProvider {
+    LocalProvider::new(env.path("sandboxes"), LocalOptions::default()).expect("local provider")
+}
+
+/// `outposts orchestrator run` in the background; SIGKILLed on drop.
+pub struct Orch {
+    pub child: Child,
+    pub log: PathBuf,
+}
+
+impl Orch {
+    pub fn start(env: &TestEnv, args: &[&str]) -> Orch {
+        let log = env.path(&format!(
+            "orchestrator-{}.log",
+            uuid::Uuid::new_v4().simple()
+        ));
+        let file = std::fs::File::create(&log).expect("log file");
+        let mut full = vec!["-v", "orchestrator", "run"];
+        full.extend_from_slice(args);
+        let child = env
+            .cmd(&full)
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("spawn orchestrator");
+        Orch { child, log }
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    pub fn signal(&self, sig: i32) {
+        unsafe {
+            libc::kill(self.child.id() as i32, sig);
+        }
+    }
+
+    /// SIGTERM and wait; returns the exit code and how long it took.
+    pub fn terminate(&mut self, limit: Duration) -> (Option<i32>, Duration) {
+        let start = Instant::now();
+        self.signal(libc::SIGTERM);
+        while start.elapsed() < limit {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return (status.code(), start.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        (None, start.elapsed())
+    }
+
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub fn exited(&mut self) -> Option<i32> {
+        self.child.try_wait().ok().flatten().and_then(|s| s.code())
+    }
+}
+
+impl Drop for Orch {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Poll `cond` every 100 ms until it holds or `limit` passes; panics with `what` and `context()`.
+pub fn wait_until(
+    limit: Duration,
+    what: &str,
+    mut cond: impl FnMut() -> bool,
+    context: impl Fn() -> String,
+) {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if cond() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!(
+        "timed out after {limit:?} waiting for {what}\n{}",
+        context()
+    );
+}
+
+pub fn new_session(emu: &Emu, task: Option<String>) -> String {
+    let created = block_on(emu.client().new_sessions(&NewSession {
+        task,
+        ..NewSession::default()
+    }))
+    .expect("new session");
+    created[0].session_id.clone()
+}
+
+pub fn session(emu: &Emu, id: &str) -> SessionInfo {
+    block_on(emu.client().session(id))
+        .expect("session")
+        .expect("session exists")
+}
+
+pub fn tasks_done(emu: &Emu, id: &str) -> bool {
+    let s = session(emu, id);
+    !s.tasks.is_empty() && s.tasks.iter().all(|t| t.status == "done")
+}
+
+/// Claims per acceptor over the emulator's history (generation → acceptors).
+pub fn claims(emu: &Emu, id: &str) -> Vec<(u32, String)> {
+    block_on(emu.client().history(Some(id)))
+        .expect("history")
+        .into_iter()
+        .filter(|h| h.event == "claim")
+        .map(|h| (h.generation, h.acceptor_id.unwrap_or_default()))
+        .collect()
+}

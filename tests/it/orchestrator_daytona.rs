@@ -1,0 +1,196 @@
+//! The orchestrator on the emulated Daytona: the content-hashed snapshot, the full lifecycle,
+//! Windows launches that keep the connect token out of every command, and OpenAPI conformance.
+
+use std::time::Duration;
+
+use base64::Engine;
+use outposts::emulator::devin::NewSession;
+use outposts::orchestrator::sandbox_name;
+use outposts::provider::{Provider, SandboxState};
+
+use crate::daytona_support::{assert_openapi_conformance, provider};
+use crate::orch_support::*;
+use crate::support::{Emu, TestEnv, block_on};
+
+const WAIT: Duration = Duration::from_secs(90);
+
+#[test]
+fn daytona_lifecycle_from_the_built_snapshot() {
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    let env = orch_env(&emu);
+    // The real first step: build (or find) the content-hashed snapshot.
+    env.run(&["snapshot", "build"]).ok();
+    let mut orch = Orch::start(&env, &["--provider", "daytona"]);
+    let daytona = provider(&emu);
+    let s = new_session(&emu, Some(proof_task("on-daytona")));
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let sb = block_on(daytona.get(&sandbox_name(&s)))
+        .unwrap()
+        .expect("sandbox");
+    let read = || {
+        block_on(daytona.read_file(&sb.id, PROOF_PATH))
+            .unwrap()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    assert_eq!(read().as_deref(), Some("on-daytona"));
+
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the stop",
+        || {
+            block_on(daytona.get(&sb.id))
+                .unwrap()
+                .is_some_and(|x| x.state == SandboxState::Stopped)
+        },
+        || orch.log(),
+    );
+    block_on(emu.client().resume(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the reconnect",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "connect" && h.generation == 2)
+        },
+        || orch.log(),
+    );
+    let again = block_on(daytona.get(&sandbox_name(&s)))
+        .unwrap()
+        .expect("sandbox after wake");
+    assert_eq!(again.id, sb.id);
+    assert_eq!(
+        read().as_deref(),
+        Some("on-daytona"),
+        "the file survives sleep and wake"
+    );
+
+    block_on(emu.client().terminate(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the delete",
+        || block_on(daytona.get(&sb.id)).unwrap().is_none(),
+        || orch.log(),
+    );
+    let (code, _) = orch.terminate(Duration::from_secs(35));
+    assert_eq!(code, Some(0));
+    // Auto-stop and auto-delete were off on create.
+    let create = emu
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
+        .and_then(|r| r.body)
+        .expect("a create request");
+    let body: serde_json::Value = serde_json::from_str(&create).unwrap();
+    assert_eq!(body["autoStopInterval"], 0);
+    assert_eq!(body["autoDeleteInterval"], -1);
+    assert!(
+        body["snapshot"]
+            .as_str()
+            .unwrap()
+            .starts_with("devin-outposts-default-")
+    );
+    assert_openapi_conformance(&emu);
+}
+
+#[test]
+fn windows_launch_keeps_the_connect_token_out_of_every_command() {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let env = orch_env(&emu);
+    let mut orch = Orch::start(
+        &env,
+        &[
+            "--provider",
+            "daytona",
+            "--windows-snapshot",
+            "daytonaio/sandbox:0.6.0",
+        ],
+    );
+    let created = block_on(emu.client().new_sessions(&NewSession {
+        platform: Some("windows".into()),
+        ..NewSession::default()
+    }))
+    .unwrap();
+    let s = created[0].session_id.clone();
+    // The emulated sandbox has no PowerShell: the launch fails and the claim is released —
+    // what matters here is what was sent.
+    wait_until(
+        WAIT,
+        "the launch attempt",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "release")
+        },
+        || orch.log(),
+    );
+    let _ = orch.terminate(Duration::from_secs(35));
+    let records = emu.requests();
+    let upload = records
+        .iter()
+        .filter(|r| r.path.contains("/files/"))
+        .filter_map(|r| {
+            r.exchange
+                .as_ref()
+                .and_then(|x| x.request_body.clone())
+                .or_else(|| r.body.clone())
+        })
+        .find(|b| b.contains("launch.json") || b.contains("DEVIN_OUTPOST_CONNECT_TOKEN"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the environment hand-off was uploaded as a file\n{}\n{:#?}",
+                orch.log(),
+                records
+                    .iter()
+                    .map(|r| format!("{} {} {}", r.method, r.path, r.status))
+                    .collect::<Vec<_>>()
+            )
+        });
+    let token = regex_token(&upload).expect("the launch file carries the connect token");
+    let execs: Vec<String> = records
+        .iter()
+        .filter(|r| r.path.ends_with("/process/execute"))
+        .filter_map(|r| {
+            r.exchange
+                .as_ref()
+                .and_then(|x| x.request_body.clone())
+                .or_else(|| r.body.clone())
+        })
+        .collect();
+    assert!(!execs.is_empty(), "a PowerShell launch was attempted");
+    for body in &execs {
+        assert!(
+            !body.contains(&token),
+            "an exec carried the connect token: {body}"
+        );
+        let cmd: serde_json::Value = serde_json::from_str(body).unwrap();
+        let command = cmd["command"].as_str().unwrap_or_default();
+        if let Some(b64) = command.strip_prefix(
+            "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ",
+        ) {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(b64.trim())
+                .unwrap();
+            let units: Vec<u16> = bytes
+                .chunks(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            let script = String::from_utf16(&units).unwrap();
+            assert!(
+                !script.contains(&token),
+                "the decoded script carried the token"
+            );
+        }
+    }
+    assert!(!orch.log().contains(&token));
+}
+
+fn regex_token(body: &str) -> Option<String> {
+    let key = "\"DEVIN_OUTPOST_CONNECT_TOKEN\":\"";
+    let start = body.find(key)? + key.len();
+    let end = body[start..].find('"')? + start;
+    Some(body[start..end].to_string())
+}
