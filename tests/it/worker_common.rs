@@ -183,3 +183,35 @@ pub fn log_lines(env: &TestEnv, id: &str) -> Vec<String> {
     r.ok();
     r.stdout.lines().map(str::to_string).collect()
 }
+
+/// Stops local worker sandboxes when a test ends, even by panic (emulator sandboxes end with
+/// their emulator; local ones would outlive the test).
+pub struct StopOnDrop {
+    vars: BTreeMap<String, String>,
+    cwd: std::path::PathBuf,
+    pub ids: Vec<String>,
+}
+
+impl StopOnDrop {
+    pub fn new(env: &TestEnv) -> Self {
+        StopOnDrop {
+            vars: env.vars.clone(),
+            cwd: env.cwd.clone(),
+            ids: Vec::new(),
+        }
+    }
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        for id in &self.ids {
+            let _ = std::process::Command::new(crate::support::BIN)
+                .args(["-q", "worker", "stop", id, "--yes", "--no-snapshot"])
+                .env_clear()
+                .envs(&self.vars)
+                .current_dir(&self.cwd)
+                .stdin(std::process::Stdio::null())
+                .output();
+        }
+    }
+}

@@ -198,7 +198,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
 
 #[test]
 fn a_bad_token_shows_restarts_and_the_auth_hint() {
-    let (mut env, _emu) = setup("coreweave");
+    let (mut env, emu) = setup("coreweave");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     env.set("DEVIN_OUTPOSTS_TOKEN", bad.clone());
     let launched = env.run(&["worker", "launch", "--outpost", "emulator"]);
@@ -253,7 +253,11 @@ fn a_bad_token_shows_restarts_and_the_auth_hint() {
     let logs = env.run(&["worker", "logs", &id]);
     logs.ok();
     assert!(logs.stdout.matches("Error: authentication failed").count() >= 3);
-    assert_nowhere(&bad, &[&launched, &human, &logs], &[env.home.path()]);
+    assert_nowhere(
+        &bad,
+        &[&launched, &human, &logs],
+        &[env.home.path(), emu.data_dir()],
+    );
     env.run(&["worker", "stop", &id, "--yes"]).ok();
 }
 

@@ -64,7 +64,9 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
 #[test]
 fn local_workers_serve_the_emulators_queue() {
     let (mut env, emu) = setup("local");
+    let mut cleanup = StopOnDrop::new(&env);
     let id = serve_one(&mut env, &emu, "main");
+    cleanup.ids.push(id.clone());
     // In main mode the worker's environment is the sandbox's: `--env` is there.
     let extra = env.run(&["worker", "exec", &id, "--", "printenv", "WORKER_EXTRA"]);
     extra.ok();

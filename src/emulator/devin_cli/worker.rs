@@ -283,9 +283,10 @@ impl Worker {
                     failures += 1;
                     log_warn(&format!("cannot read the queue ({e}); retrying"));
                     self.pause(
+                        // Back off a little more with every failure in a row.
                         self.s
                             .poll
-                            .min(Duration::from_secs(failures.min(6) as u64 * 5)),
+                            .max(Duration::from_secs(u64::from(failures.min(6)) * 2)),
                     )
                     .await;
                     continue;
