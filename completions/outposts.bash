@@ -52,6 +52,9 @@ _outposts() {
             outposts,snapshot)
                 cmd="outposts__subcmd__snapshot"
                 ;;
+            outposts,worker)
+                cmd="outposts__subcmd__worker"
+                ;;
             outposts__subcmd__auth,help)
                 cmd="outposts__subcmd__auth__subcmd__help"
                 ;;
@@ -196,6 +199,9 @@ _outposts() {
             outposts__subcmd__help,snapshot)
                 cmd="outposts__subcmd__help__subcmd__snapshot"
                 ;;
+            outposts__subcmd__help,worker)
+                cmd="outposts__subcmd__help__subcmd__worker"
+                ;;
             outposts__subcmd__help__subcmd__auth,logout)
                 cmd="outposts__subcmd__help__subcmd__auth__subcmd__logout"
                 ;;
@@ -270,6 +276,24 @@ _outposts() {
                 ;;
             outposts__subcmd__help__subcmd__snapshot,name)
                 cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__name"
+                ;;
+            outposts__subcmd__help__subcmd__worker,exec)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__exec"
+                ;;
+            outposts__subcmd__help__subcmd__worker,launch)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__launch"
+                ;;
+            outposts__subcmd__help__subcmd__worker,list)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__list"
+                ;;
+            outposts__subcmd__help__subcmd__worker,logs)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__logs"
+                ;;
+            outposts__subcmd__help__subcmd__worker,status)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__status"
+                ;;
+            outposts__subcmd__help__subcmd__worker,stop)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__stop"
                 ;;
             outposts__subcmd__orchestrator,help)
                 cmd="outposts__subcmd__orchestrator__subcmd__help"
@@ -373,6 +397,48 @@ _outposts() {
             outposts__subcmd__snapshot__subcmd__help,name)
                 cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__name"
                 ;;
+            outposts__subcmd__worker,exec)
+                cmd="outposts__subcmd__worker__subcmd__exec"
+                ;;
+            outposts__subcmd__worker,help)
+                cmd="outposts__subcmd__worker__subcmd__help"
+                ;;
+            outposts__subcmd__worker,launch)
+                cmd="outposts__subcmd__worker__subcmd__launch"
+                ;;
+            outposts__subcmd__worker,list)
+                cmd="outposts__subcmd__worker__subcmd__list"
+                ;;
+            outposts__subcmd__worker,logs)
+                cmd="outposts__subcmd__worker__subcmd__logs"
+                ;;
+            outposts__subcmd__worker,status)
+                cmd="outposts__subcmd__worker__subcmd__status"
+                ;;
+            outposts__subcmd__worker,stop)
+                cmd="outposts__subcmd__worker__subcmd__stop"
+                ;;
+            outposts__subcmd__worker__subcmd__help,exec)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__exec"
+                ;;
+            outposts__subcmd__worker__subcmd__help,help)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__worker__subcmd__help,launch)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__launch"
+                ;;
+            outposts__subcmd__worker__subcmd__help,list)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__list"
+                ;;
+            outposts__subcmd__worker__subcmd__help,logs)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__logs"
+                ;;
+            outposts__subcmd__worker__subcmd__help,status)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__status"
+                ;;
+            outposts__subcmd__worker__subcmd__help,stop)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__stop"
+                ;;
             *)
                 ;;
         esac
@@ -380,7 +446,7 @@ _outposts() {
 
     case "${cmd}" in
         outposts)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1418,7 +1484,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help)
-            opts="demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help"
+            opts="demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1966,6 +2032,104 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__snapshot__subcmd__name)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker)
+            opts="launch list status logs exec stop"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__exec)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__launch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__stop)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2906,6 +3070,408 @@ _outposts() {
                     ;;
                 --name)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker)
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version launch list status logs exec stop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__exec)
+            opts="-q -v -y -h -V --provider --timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help)
+            opts="launch list status logs exec stop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__exec)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__launch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__launch)
+            opts="-q -v -y -h -V --outpost --provider --count --image --cpu --memory --gpu --max-lifetime --secret --tag --env --no-wait --wait-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --memory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lifetime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__list)
+            opts="-q -v -y -h -V --outpost --provider --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__logs)
+            opts="-f -q -v -y -h -V --provider --tail --follow --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --tail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__status)
+            opts="-q -v -y -h -V --provider --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__stop)
+            opts="-q -v -y -h -V --provider --no-snapshot --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
                     return 0
                     ;;
                 --color)

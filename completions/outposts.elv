@@ -40,6 +40,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand queue 'Read the outpost''s session queue'
             cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+            cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
@@ -699,6 +700,179 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;emulator;help;help'= {
         }
+        &'outposts;worker'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand launch 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+            cand list 'List worker sandboxes'
+            cand status 'Show a worker''s sandbox, containers, restarts and health'
+            cand logs 'Print a worker''s log'
+            cand exec 'Run a command in a worker''s sandbox'
+            cand stop 'Stop a worker and its sandbox'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;worker;launch'= {
+            cand --outpost 'Outpost (name or id) the workers serve [default: OUTPOST_ID]'
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --count 'How many workers (one sandbox each)'
+            cand --image 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]'
+            cand --cpu 'CPU cores per worker (CoreWeave, Daytona)'
+            cand --memory 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)'
+            cand --gpu 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)'
+            cand --max-lifetime 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]'
+            cand --secret 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN'
+            cand --tag 'Label the sandboxes: NAME or KEY=VALUE (repeatable)'
+            cand --env 'Extra environment of the worker (repeatable; not for secrets)'
+            cand --wait-timeout 'Longest wait for each worker to reach the queue'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --no-wait 'Return once the sandboxes exist, without waiting for the workers'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;list'= {
+            cand --outpost 'Only workers of this outpost (as given to `worker launch`)'
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;status'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;logs'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --tail 'Only the last N lines'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand -f 'Keep printing new lines until Ctrl-C (or the worker''s sandbox ends)'
+            cand --follow 'Keep printing new lines until Ctrl-C (or the worker''s sandbox ends)'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;exec'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --timeout 'Longest the command may run'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;stop'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --no-snapshot 'Do not try to snapshot the workspace first'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;help'= {
+            cand launch 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+            cand list 'List worker sandboxes'
+            cand status 'Show a worker''s sandbox, containers, restarts and health'
+            cand logs 'Print a worker''s log'
+            cand exec 'Run a command in a worker''s sandbox'
+            cand stop 'Stop a worker and its sandbox'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;worker;help;launch'= {
+        }
+        &'outposts;worker;help;list'= {
+        }
+        &'outposts;worker;help;status'= {
+        }
+        &'outposts;worker;help;logs'= {
+        }
+        &'outposts;worker;help;exec'= {
+        }
+        &'outposts;worker;help;stop'= {
+        }
+        &'outposts;worker;help;help'= {
+        }
         &'outposts;snapshot'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -903,6 +1077,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand queue 'Read the outpost''s session queue'
             cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+            cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
@@ -982,6 +1157,26 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;emulator;session;task'= {
         }
         &'outposts;help;emulator;status'= {
+        }
+        &'outposts;help;worker'= {
+            cand launch 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+            cand list 'List worker sandboxes'
+            cand status 'Show a worker''s sandbox, containers, restarts and health'
+            cand logs 'Print a worker''s log'
+            cand exec 'Run a command in a worker''s sandbox'
+            cand stop 'Stop a worker and its sandbox'
+        }
+        &'outposts;help;worker;launch'= {
+        }
+        &'outposts;help;worker;list'= {
+        }
+        &'outposts;help;worker;status'= {
+        }
+        &'outposts;help;worker;logs'= {
+        }
+        &'outposts;help;worker;exec'= {
+        }
+        &'outposts;help;worker;stop'= {
         }
         &'outposts;help;snapshot'= {
             cand build 'Build the snapshot on Daytona, or reuse it when it already exists'

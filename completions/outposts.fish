@@ -44,6 +44,7 @@ complete -c outposts -n "__fish_outposts_needs_command" -f -a "outpost" -d 'Crea
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "queue" -d 'Read the outpost\'s session queue'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "worker" -d 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -421,6 +422,146 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "status" -d 'Outposts and sessions of a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "launch" -d 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "list" -d 'List worker sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "status" -d 'Show a worker\'s sandbox, containers, restarts and health'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "logs" -d 'Print a worker\'s log'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "stop" -d 'Stop a worker and its sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l outpost -d 'Outpost (name or id) the workers serve [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l count -d 'How many workers (one sandbox each)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l image -d 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l cpu -d 'CPU cores per worker (CoreWeave, Daytona)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l memory -d 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l gpu -d 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l max-lifetime -d 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l secret -d 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l tag -d 'Label the sandboxes: NAME or KEY=VALUE (repeatable)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l env -d 'Extra environment of the worker (repeatable; not for secrets)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l wait-timeout -d 'Longest wait for each worker to reach the queue' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l no-wait -d 'Return once the sandboxes exist, without waiting for the workers'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l outpost -d 'Only workers of this outpost (as given to `worker launch`)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l tail -d 'Only the last N lines' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s f -l follow -d 'Keep printing new lines until Ctrl-C (or the worker\'s sandbox ends)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l timeout -d 'Longest the command may run' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l no-snapshot -d 'Do not try to snapshot the workspace first'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "launch" -d 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "list" -d 'List worker sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show a worker\'s sandbox, containers, restarts and health'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "logs" -d 'Print a worker\'s log'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop a worker and its sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -570,18 +711,19 @@ complete -c outposts -n "__fish_outposts_using_subcommand generate" -s v -l verb
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "connect" -d 'Connect an outpost from the browser and store its token (PKCE partner flow)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "auth" -d 'Show or forget the stored outpost token'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "outpost" -d 'Create, list, inspect and delete outposts (orchestrator-scope token)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "connect" -d 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "auth" -d 'Show or forget the stored outpost token'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "outpost" -d 'Create, list, inspect and delete outposts (orchestrator-scope token)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "worker" -d 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
@@ -596,6 +738,12 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "status" -d 'Outposts and sessions of a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "launch" -d 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "list" -d 'List worker sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "status" -d 'Show a worker\'s sandbox, containers, restarts and health'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "logs" -d 'Print a worker\'s log'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "stop" -d 'Stop a worker and its sandbox'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'

@@ -94,6 +94,8 @@ pub enum Command {
     Orchestrator(commands::orchestrator::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
     Emulator(commands::emulator::Args),
+    /// Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model).
+    Worker(commands::worker::Args),
     /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
     Snapshot(commands::snapshot::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.

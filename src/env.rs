@@ -150,6 +150,11 @@ env_vars! {
     /// Set to `1` to let the local provider run sandboxes WITHOUT isolation when bubblewrap
     /// (`bwrap`) is missing: commands then run as host processes and absolute paths are host paths.
     OUTPOSTS_LOCAL_UNISOLATED: General;
+    /// Host directory holding a `devin` executable that local sandboxes running the Devin CLI
+    /// (`worker launch --provider local`) see at `/opt/devin/bin/devin` (read-only, first on
+    /// `PATH`); a symlinked `devin` has its target bound too. `outposts emulator env` points it
+    /// at the emulator's fake CLI.
+    OUTPOSTS_DEVIN_CLI_DIR: General;
 }
 
 /// Look a variable up by its name or one of its aliases.

@@ -15,6 +15,9 @@ pub enum ExitStatus {
     Failure,
     /// Exit 3: a verification or health check failed (`session verify`, `doctor`).
     CheckFailed,
+    /// Exit with this code: the exit code of a command run on the user's behalf
+    /// (`worker exec`).
+    Passthrough(u8),
 }
 
 /// The exit codes, in one place.

@@ -16,3 +16,4 @@ pub mod output;
 pub mod provider;
 pub mod secrets;
 pub mod verify;
+pub mod worker;

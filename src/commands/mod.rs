@@ -21,6 +21,8 @@ pub mod orchestrator;
 pub mod outpost;
 pub mod queue;
 pub mod snapshot;
+pub mod worker;
+pub mod worker_launch;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {
@@ -111,6 +113,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
         Command::Demo(args) => demo::run(&ctx, args).await,
         Command::Orchestrator(args) => orchestrator::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
+        Command::Worker(args) => worker::run(&ctx, args).await,
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,

@@ -27,3 +27,7 @@ mod orch_support;
 mod orchestrator_daytona;
 mod orchestrator_local;
 mod outpost_crud;
+mod worker_common;
+mod worker_coreweave;
+mod worker_fake_cli;
+mod worker_local;
