@@ -24,6 +24,7 @@ mod generated;
 mod local_provider;
 mod local_provider_procs;
 mod orch_support;
+mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_local;
 mod outpost_crud;
