@@ -37,9 +37,13 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate')
+            [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Connect an outpost from the browser and store its token (PKCE partner flow)')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Show or forget the stored outpost token')
+            [CompletionResult]::new('outpost', 'outpost', [CompletionResultType]::ParameterValue, 'Create, list, inspect and delete outposts (orchestrator-scope token)')
             [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Read the outpost''s session queue')
             [CompletionResult]::new('orchestrator', 'orchestrator', [CompletionResultType]::ParameterValue, 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it')
             [CompletionResult]::new('emulator', 'emulator', [CompletionResultType]::ParameterValue, 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Build, name, list and delete the Daytona snapshot sandboxes boot from')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Prove a Devin session runs on your compute (proof file written by Devin, read back)')
             [CompletionResult]::new('help-env', 'help-env', [CompletionResultType]::ParameterValue, 'Print every environment variable `outposts` reads, with its default and meaning')
@@ -66,6 +70,229 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;connect' {
+            [CompletionResult]::new('--platform', '--platform', [CompletionResultType]::ParameterName, 'Platform of the new outpost (editable on the connect page)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name of the new outpost [default: daytona-<platform>] (editable on the connect page)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Where to keep the token: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for the browser after this long (e.g. 90s, 10m)')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Local callback port [default: OUTPOSTS_CONNECT_PORT, else 8765]. Devin redirects only to its allowlisted callback (port 8765); 0 picks a free port (emulator only)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace DEVIN_OUTPOSTS_TOKEN, DEVIN_API_URL and OUTPOST_ID in a .env that already holds an outpost (every other line is kept)')
+            [CompletionResult]::new('--no-browser', '--no-browser', [CompletionResultType]::ParameterName, 'Only print the URL; do not start a browser')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;auth' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Which token is in force (environment, .env, keyring) and whether the API accepts it')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;auth;status' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Do not call the API to check the token')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;auth;logout' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;auth;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Which token is in force (environment, .env, keyring) and whether the API accepts it')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;auth;help;status' {
+            break
+        }
+        'outposts;auth;help;logout' {
+            break
+        }
+        'outposts;auth;help;help' {
+            break
+        }
+        'outposts;outpost' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an outpost and print its OUTPOST_ID (orchestrator scope)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every outpost of the account (all pages)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one outpost with its queue depth and active claims')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outpost (orchestrator scope); an outpost already gone is not an error')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;outpost;create' {
+            [CompletionResult]::new('--platform', '--platform', [CompletionResultType]::ParameterName, 'Platform of its machines')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'Free-text description')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Read the token from this environment variable instead of the default one')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--write-env', '--write-env', [CompletionResultType]::ParameterName, 'Also write OUTPOST_ID to .env (or --env-file), replacing a previous value')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;outpost;list' {
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Read the token from this environment variable instead of the default one')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;outpost;get' {
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Read the token from this environment variable instead of the default one')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;outpost;delete' {
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Read the token from this environment variable instead of the default one')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;outpost;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an outpost and print its OUTPOST_ID (orchestrator scope)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every outpost of the account (all pages)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one outpost with its queue depth and active claims')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outpost (orchestrator scope); an outpost already gone is not an error')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;outpost;help;create' {
+            break
+        }
+        'outposts;outpost;help;list' {
+            break
+        }
+        'outposts;outpost;help;get' {
+            break
+        }
+        'outposts;outpost;help;delete' {
+            break
+        }
+        'outposts;outpost;help;help' {
             break
         }
         'outposts;queue' {
@@ -543,6 +770,194 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         'outposts;emulator;help;help' {
             break
         }
+        'outposts;worker' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('launch', 'launch', [CompletionResultType]::ParameterValue, 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List worker sandboxes')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show a worker''s sandbox, containers, restarts and health')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a worker''s log')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a worker''s sandbox')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop a worker and its sandbox')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;worker;launch' {
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost (name or id) the workers serve [default: OUTPOST_ID]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many workers (one sandbox each)')
+            [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]')
+            [CompletionResult]::new('--cpu', '--cpu', [CompletionResultType]::ParameterName, 'CPU cores per worker (CoreWeave, Daytona)')
+            [CompletionResult]::new('--memory', '--memory', [CompletionResultType]::ParameterName, 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)')
+            [CompletionResult]::new('--gpu', '--gpu', [CompletionResultType]::ParameterName, 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)')
+            [CompletionResult]::new('--max-lifetime', '--max-lifetime', [CompletionResultType]::ParameterName, 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Label the sandboxes: NAME or KEY=VALUE (repeatable)')
+            [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'Extra environment of the worker (repeatable; not for secrets)')
+            [CompletionResult]::new('--wait-timeout', '--wait-timeout', [CompletionResultType]::ParameterName, 'Longest wait for each worker to reach the queue')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Return once the sandboxes exist, without waiting for the workers')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;worker;list' {
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Only workers of this outpost (as given to `worker launch`)')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;worker;status' {
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;worker;logs' {
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Only the last N lines')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Keep printing new lines until Ctrl-C (or the worker''s sandbox ends)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing new lines until Ctrl-C (or the worker''s sandbox ends)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;worker;exec' {
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Longest the command may run')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;worker;stop' {
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--no-snapshot', '--no-snapshot', [CompletionResultType]::ParameterName, 'Do not try to snapshot the workspace first')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;worker;help' {
+            [CompletionResult]::new('launch', 'launch', [CompletionResultType]::ParameterValue, 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List worker sandboxes')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show a worker''s sandbox, containers, restarts and health')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a worker''s log')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a worker''s sandbox')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop a worker and its sandbox')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;worker;help;launch' {
+            break
+        }
+        'outposts;worker;help;list' {
+            break
+        }
+        'outposts;worker;help;status' {
+            break
+        }
+        'outposts;worker;help;logs' {
+            break
+        }
+        'outposts;worker;help;exec' {
+            break
+        }
+        'outposts;worker;help;stop' {
+            break
+        }
+        'outposts;worker;help;help' {
+            break
+        }
         'outposts;snapshot' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
@@ -814,9 +1229,13 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         }
         'outposts;help' {
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate')
+            [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Connect an outpost from the browser and store its token (PKCE partner flow)')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Show or forget the stored outpost token')
+            [CompletionResult]::new('outpost', 'outpost', [CompletionResultType]::ParameterValue, 'Create, list, inspect and delete outposts (orchestrator-scope token)')
             [CompletionResult]::new('queue', 'queue', [CompletionResultType]::ParameterValue, 'Read the outpost''s session queue')
             [CompletionResult]::new('orchestrator', 'orchestrator', [CompletionResultType]::ParameterValue, 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it')
             [CompletionResult]::new('emulator', 'emulator', [CompletionResultType]::ParameterValue, 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Build, name, list and delete the Daytona snapshot sandboxes boot from')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Prove a Devin session runs on your compute (proof file written by Devin, read back)')
             [CompletionResult]::new('help-env', 'help-env', [CompletionResultType]::ParameterValue, 'Print every environment variable `outposts` reads, with its default and meaning')
@@ -826,6 +1245,39 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;help;demo' {
+            break
+        }
+        'outposts;help;connect' {
+            break
+        }
+        'outposts;help;auth' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Which token is in force (environment, .env, keyring) and whether the API accepts it')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env')
+            break
+        }
+        'outposts;help;auth;status' {
+            break
+        }
+        'outposts;help;auth;logout' {
+            break
+        }
+        'outposts;help;outpost' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an outpost and print its OUTPOST_ID (orchestrator scope)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every outpost of the account (all pages)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one outpost with its queue depth and active claims')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outpost (orchestrator scope); an outpost already gone is not an error')
+            break
+        }
+        'outposts;help;outpost;create' {
+            break
+        }
+        'outposts;help;outpost;list' {
+            break
+        }
+        'outposts;help;outpost;get' {
+            break
+        }
+        'outposts;help;outpost;delete' {
             break
         }
         'outposts;help;queue' {
@@ -891,6 +1343,33 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;help;emulator;status' {
+            break
+        }
+        'outposts;help;worker' {
+            [CompletionResult]::new('launch', 'launch', [CompletionResultType]::ParameterValue, 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List worker sandboxes')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show a worker''s sandbox, containers, restarts and health')
+            [CompletionResult]::new('logs', 'logs', [CompletionResultType]::ParameterValue, 'Print a worker''s log')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command in a worker''s sandbox')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop a worker and its sandbox')
+            break
+        }
+        'outposts;help;worker;launch' {
+            break
+        }
+        'outposts;help;worker;list' {
+            break
+        }
+        'outposts;help;worker;status' {
+            break
+        }
+        'outposts;help;worker;logs' {
+            break
+        }
+        'outposts;help;worker;exec' {
+            break
+        }
+        'outposts;help;worker;stop' {
             break
         }
         'outposts;help;snapshot' {

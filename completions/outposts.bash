@@ -16,8 +16,14 @@ _outposts() {
             ",$1")
                 cmd="outposts"
                 ;;
+            outposts,auth)
+                cmd="outposts__subcmd__auth"
+                ;;
             outposts,completions)
                 cmd="outposts__subcmd__completions"
+                ;;
+            outposts,connect)
+                cmd="outposts__subcmd__connect"
                 ;;
             outposts,demo)
                 cmd="outposts__subcmd__demo"
@@ -37,6 +43,9 @@ _outposts() {
             outposts,orchestrator)
                 cmd="outposts__subcmd__orchestrator"
                 ;;
+            outposts,outpost)
+                cmd="outposts__subcmd__outpost"
+                ;;
             outposts,queue)
                 cmd="outposts__subcmd__queue"
                 ;;
@@ -45,6 +54,27 @@ _outposts() {
                 ;;
             outposts,snapshot)
                 cmd="outposts__subcmd__snapshot"
+                ;;
+            outposts,worker)
+                cmd="outposts__subcmd__worker"
+                ;;
+            outposts__subcmd__auth,help)
+                cmd="outposts__subcmd__auth__subcmd__help"
+                ;;
+            outposts__subcmd__auth,logout)
+                cmd="outposts__subcmd__auth__subcmd__logout"
+                ;;
+            outposts__subcmd__auth,status)
+                cmd="outposts__subcmd__auth__subcmd__status"
+                ;;
+            outposts__subcmd__auth__subcmd__help,help)
+                cmd="outposts__subcmd__auth__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__auth__subcmd__help,logout)
+                cmd="outposts__subcmd__auth__subcmd__help__subcmd__logout"
+                ;;
+            outposts__subcmd__auth__subcmd__help,status)
+                cmd="outposts__subcmd__auth__subcmd__help__subcmd__status"
                 ;;
             outposts__subcmd__emulator,env)
                 cmd="outposts__subcmd__emulator__subcmd__env"
@@ -136,8 +166,14 @@ _outposts() {
             outposts__subcmd__emulator__subcmd__session__subcmd__help,terminate)
                 cmd="outposts__subcmd__emulator__subcmd__session__subcmd__help__subcmd__terminate"
                 ;;
+            outposts__subcmd__help,auth)
+                cmd="outposts__subcmd__help__subcmd__auth"
+                ;;
             outposts__subcmd__help,completions)
                 cmd="outposts__subcmd__help__subcmd__completions"
+                ;;
+            outposts__subcmd__help,connect)
+                cmd="outposts__subcmd__help__subcmd__connect"
                 ;;
             outposts__subcmd__help,demo)
                 cmd="outposts__subcmd__help__subcmd__demo"
@@ -157,6 +193,9 @@ _outposts() {
             outposts__subcmd__help,orchestrator)
                 cmd="outposts__subcmd__help__subcmd__orchestrator"
                 ;;
+            outposts__subcmd__help,outpost)
+                cmd="outposts__subcmd__help__subcmd__outpost"
+                ;;
             outposts__subcmd__help,queue)
                 cmd="outposts__subcmd__help__subcmd__queue"
                 ;;
@@ -165,6 +204,15 @@ _outposts() {
                 ;;
             outposts__subcmd__help,snapshot)
                 cmd="outposts__subcmd__help__subcmd__snapshot"
+                ;;
+            outposts__subcmd__help,worker)
+                cmd="outposts__subcmd__help__subcmd__worker"
+                ;;
+            outposts__subcmd__help__subcmd__auth,logout)
+                cmd="outposts__subcmd__help__subcmd__auth__subcmd__logout"
+                ;;
+            outposts__subcmd__help__subcmd__auth,status)
+                cmd="outposts__subcmd__help__subcmd__auth__subcmd__status"
                 ;;
             outposts__subcmd__help__subcmd__emulator,env)
                 cmd="outposts__subcmd__help__subcmd__emulator__subcmd__env"
@@ -202,6 +250,18 @@ _outposts() {
             outposts__subcmd__help__subcmd__orchestrator,status)
                 cmd="outposts__subcmd__help__subcmd__orchestrator__subcmd__status"
                 ;;
+            outposts__subcmd__help__subcmd__outpost,create)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__create"
+                ;;
+            outposts__subcmd__help__subcmd__outpost,delete)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__delete"
+                ;;
+            outposts__subcmd__help__subcmd__outpost,get)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__get"
+                ;;
+            outposts__subcmd__help__subcmd__outpost,list)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__list"
+                ;;
             outposts__subcmd__help__subcmd__queue,list)
                 cmd="outposts__subcmd__help__subcmd__queue__subcmd__list"
                 ;;
@@ -226,6 +286,24 @@ _outposts() {
             outposts__subcmd__help__subcmd__snapshot,name)
                 cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__name"
                 ;;
+            outposts__subcmd__help__subcmd__worker,exec)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__exec"
+                ;;
+            outposts__subcmd__help__subcmd__worker,launch)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__launch"
+                ;;
+            outposts__subcmd__help__subcmd__worker,list)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__list"
+                ;;
+            outposts__subcmd__help__subcmd__worker,logs)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__logs"
+                ;;
+            outposts__subcmd__help__subcmd__worker,status)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__status"
+                ;;
+            outposts__subcmd__help__subcmd__worker,stop)
+                cmd="outposts__subcmd__help__subcmd__worker__subcmd__stop"
+                ;;
             outposts__subcmd__orchestrator,help)
                 cmd="outposts__subcmd__orchestrator__subcmd__help"
                 ;;
@@ -243,6 +321,36 @@ _outposts() {
                 ;;
             outposts__subcmd__orchestrator__subcmd__help,status)
                 cmd="outposts__subcmd__orchestrator__subcmd__help__subcmd__status"
+                ;;
+            outposts__subcmd__outpost,create)
+                cmd="outposts__subcmd__outpost__subcmd__create"
+                ;;
+            outposts__subcmd__outpost,delete)
+                cmd="outposts__subcmd__outpost__subcmd__delete"
+                ;;
+            outposts__subcmd__outpost,get)
+                cmd="outposts__subcmd__outpost__subcmd__get"
+                ;;
+            outposts__subcmd__outpost,help)
+                cmd="outposts__subcmd__outpost__subcmd__help"
+                ;;
+            outposts__subcmd__outpost,list)
+                cmd="outposts__subcmd__outpost__subcmd__list"
+                ;;
+            outposts__subcmd__outpost__subcmd__help,create)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__create"
+                ;;
+            outposts__subcmd__outpost__subcmd__help,delete)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__delete"
+                ;;
+            outposts__subcmd__outpost__subcmd__help,get)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__get"
+                ;;
+            outposts__subcmd__outpost__subcmd__help,help)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__outpost__subcmd__help,list)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__list"
                 ;;
             outposts__subcmd__queue,help)
                 cmd="outposts__subcmd__queue__subcmd__help"
@@ -310,6 +418,48 @@ _outposts() {
             outposts__subcmd__snapshot__subcmd__help,name)
                 cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__name"
                 ;;
+            outposts__subcmd__worker,exec)
+                cmd="outposts__subcmd__worker__subcmd__exec"
+                ;;
+            outposts__subcmd__worker,help)
+                cmd="outposts__subcmd__worker__subcmd__help"
+                ;;
+            outposts__subcmd__worker,launch)
+                cmd="outposts__subcmd__worker__subcmd__launch"
+                ;;
+            outposts__subcmd__worker,list)
+                cmd="outposts__subcmd__worker__subcmd__list"
+                ;;
+            outposts__subcmd__worker,logs)
+                cmd="outposts__subcmd__worker__subcmd__logs"
+                ;;
+            outposts__subcmd__worker,status)
+                cmd="outposts__subcmd__worker__subcmd__status"
+                ;;
+            outposts__subcmd__worker,stop)
+                cmd="outposts__subcmd__worker__subcmd__stop"
+                ;;
+            outposts__subcmd__worker__subcmd__help,exec)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__exec"
+                ;;
+            outposts__subcmd__worker__subcmd__help,help)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__worker__subcmd__help,launch)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__launch"
+                ;;
+            outposts__subcmd__worker__subcmd__help,list)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__list"
+                ;;
+            outposts__subcmd__worker__subcmd__help,logs)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__logs"
+                ;;
+            outposts__subcmd__worker__subcmd__help,status)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__status"
+                ;;
+            outposts__subcmd__worker__subcmd__help,stop)
+                cmd="outposts__subcmd__worker__subcmd__help__subcmd__stop"
+                ;;
             *)
                 ;;
         esac
@@ -317,8 +467,154 @@ _outposts() {
 
     case "${cmd}" in
         outposts)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo queue orchestrator emulator snapshot session help-env completions generate help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth)
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version status logout help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__help)
+            opts="status logout help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__help__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__logout)
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__status)
+            opts="-q -v -y -h -V --offline --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -353,6 +649,56 @@ _outposts() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__connect)
+            opts="-q -v -y -h -V --platform --name --force --no-browser --store --timeout --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --platform)
+                    COMPREPLY=($(compgen -W "linux windows" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -W "env keyring" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1159,7 +1505,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help)
-            opts="demo queue orchestrator emulator snapshot session help-env completions generate help"
+            opts="demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1202,7 +1548,63 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__help__subcmd__auth)
+            opts="status logout"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__auth__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__auth__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__connect)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1468,6 +1870,76 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__help__subcmd__outpost)
+            opts="create list get delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__help__subcmd__queue)
             opts="list watch"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1609,6 +2081,104 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__snapshot__subcmd__name)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker)
+            opts="launch list status logs exec stop"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__exec)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__launch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__worker__subcmd__stop)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1786,6 +2356,264 @@ _outposts() {
             fi
             case "${prev}" in
                 --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost)
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version create list get delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__create)
+            opts="-q -v -y -h -V --platform --description --write-env --token-env --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --platform)
+                    COMPREPLY=($(compgen -W "linux windows macos" -- "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__delete)
+            opts="-q -v -y -h -V --token-env --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__get)
+            opts="-q -v -y -h -V --token-env --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help)
+            opts="create list get delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__list)
+            opts="-q -v -y -h -V --token-env --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --token-env)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2421,6 +3249,408 @@ _outposts() {
                     ;;
                 --name)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker)
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version launch list status logs exec stop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__exec)
+            opts="-q -v -y -h -V --provider --timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help)
+            opts="launch list status logs exec stop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__exec)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__launch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__help__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__launch)
+            opts="-q -v -y -h -V --outpost --provider --count --image --cpu --memory --gpu --max-lifetime --secret --tag --env --no-wait --wait-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --memory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lifetime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__list)
+            opts="-q -v -y -h -V --outpost --provider --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__logs)
+            opts="-f -q -v -y -h -V --provider --tail --follow --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --tail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__status)
+            opts="-q -v -y -h -V --provider --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__worker__subcmd__stop)
+            opts="-q -v -y -h -V --provider --no-snapshot --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
                     return 0
                     ;;
                 --color)

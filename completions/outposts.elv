@@ -34,9 +34,13 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand demo 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+            cand connect 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+            cand auth 'Show or forget the stored outpost token'
+            cand outpost 'Create, list, inspect and delete outposts (orchestrator-scope token)'
             cand queue 'Read the outpost''s session queue'
             cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+            cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
@@ -62,6 +66,210 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'outposts;connect'= {
+            cand --platform 'Platform of the new outpost (editable on the connect page)'
+            cand --name 'Name of the new outpost [default: daytona-<platform>] (editable on the connect page)'
+            cand --store 'Where to keep the token: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)'
+            cand --timeout 'Give up waiting for the browser after this long (e.g. 90s, 10m)'
+            cand --port 'Local callback port [default: OUTPOSTS_CONNECT_PORT, else 8765]. Devin redirects only to its allowlisted callback (port 8765); 0 picks a free port (emulator only)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --force 'Replace DEVIN_OUTPOSTS_TOKEN, DEVIN_API_URL and OUTPOST_ID in a .env that already holds an outpost (every other line is kept)'
+            cand --no-browser 'Only print the URL; do not start a browser'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;auth'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+            cand logout 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;auth;status'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --offline 'Do not call the API to check the token'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;auth;logout'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;auth;help'= {
+            cand status 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+            cand logout 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;auth;help;status'= {
+        }
+        &'outposts;auth;help;logout'= {
+        }
+        &'outposts;auth;help;help'= {
+        }
+        &'outposts;outpost'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+            cand list 'List every outpost of the account (all pages)'
+            cand get 'Show one outpost with its queue depth and active claims'
+            cand delete 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;outpost;create'= {
+            cand --platform 'Platform of its machines'
+            cand --description 'Free-text description'
+            cand --token-env 'Read the token from this environment variable instead of the default one'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --write-env 'Also write OUTPOST_ID to .env (or --env-file), replacing a previous value'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;outpost;list'= {
+            cand --token-env 'Read the token from this environment variable instead of the default one'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;outpost;get'= {
+            cand --token-env 'Read the token from this environment variable instead of the default one'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;outpost;delete'= {
+            cand --token-env 'Read the token from this environment variable instead of the default one'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;outpost;help'= {
+            cand create 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+            cand list 'List every outpost of the account (all pages)'
+            cand get 'Show one outpost with its queue depth and active claims'
+            cand delete 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;outpost;help;create'= {
+        }
+        &'outposts;outpost;help;list'= {
+        }
+        &'outposts;outpost;help;get'= {
+        }
+        &'outposts;outpost;help;delete'= {
+        }
+        &'outposts;outpost;help;help'= {
         }
         &'outposts;queue'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -493,6 +701,179 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;emulator;help;help'= {
         }
+        &'outposts;worker'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand launch 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+            cand list 'List worker sandboxes'
+            cand status 'Show a worker''s sandbox, containers, restarts and health'
+            cand logs 'Print a worker''s log'
+            cand exec 'Run a command in a worker''s sandbox'
+            cand stop 'Stop a worker and its sandbox'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;worker;launch'= {
+            cand --outpost 'Outpost (name or id) the workers serve [default: OUTPOST_ID]'
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --count 'How many workers (one sandbox each)'
+            cand --image 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]'
+            cand --cpu 'CPU cores per worker (CoreWeave, Daytona)'
+            cand --memory 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)'
+            cand --gpu 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)'
+            cand --max-lifetime 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]'
+            cand --secret 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN'
+            cand --tag 'Label the sandboxes: NAME or KEY=VALUE (repeatable)'
+            cand --env 'Extra environment of the worker (repeatable; not for secrets)'
+            cand --wait-timeout 'Longest wait for each worker to reach the queue'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --no-wait 'Return once the sandboxes exist, without waiting for the workers'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;list'= {
+            cand --outpost 'Only workers of this outpost (as given to `worker launch`)'
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;status'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;logs'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --tail 'Only the last N lines'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand -f 'Keep printing new lines until Ctrl-C (or the worker''s sandbox ends)'
+            cand --follow 'Keep printing new lines until Ctrl-C (or the worker''s sandbox ends)'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;exec'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --timeout 'Longest the command may run'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;stop'= {
+            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --no-snapshot 'Do not try to snapshot the workspace first'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;worker;help'= {
+            cand launch 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+            cand list 'List worker sandboxes'
+            cand status 'Show a worker''s sandbox, containers, restarts and health'
+            cand logs 'Print a worker''s log'
+            cand exec 'Run a command in a worker''s sandbox'
+            cand stop 'Stop a worker and its sandbox'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;worker;help;launch'= {
+        }
+        &'outposts;worker;help;list'= {
+        }
+        &'outposts;worker;help;status'= {
+        }
+        &'outposts;worker;help;logs'= {
+        }
+        &'outposts;worker;help;exec'= {
+        }
+        &'outposts;worker;help;stop'= {
+        }
+        &'outposts;worker;help;help'= {
+        }
         &'outposts;snapshot'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -743,9 +1124,13 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;help'= {
             cand demo 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+            cand connect 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+            cand auth 'Show or forget the stored outpost token'
+            cand outpost 'Create, list, inspect and delete outposts (orchestrator-scope token)'
             cand queue 'Read the outpost''s session queue'
             cand orchestrator 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+            cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
@@ -754,6 +1139,30 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;help;demo'= {
+        }
+        &'outposts;help;connect'= {
+        }
+        &'outposts;help;auth'= {
+            cand status 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+            cand logout 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+        }
+        &'outposts;help;auth;status'= {
+        }
+        &'outposts;help;auth;logout'= {
+        }
+        &'outposts;help;outpost'= {
+            cand create 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+            cand list 'List every outpost of the account (all pages)'
+            cand get 'Show one outpost with its queue depth and active claims'
+            cand delete 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+        }
+        &'outposts;help;outpost;create'= {
+        }
+        &'outposts;help;outpost;list'= {
+        }
+        &'outposts;help;outpost;get'= {
+        }
+        &'outposts;help;outpost;delete'= {
         }
         &'outposts;help;queue'= {
             cand list 'List every queued session of the outpost (all pages)'
@@ -802,6 +1211,26 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;emulator;session;task'= {
         }
         &'outposts;help;emulator;status'= {
+        }
+        &'outposts;help;worker'= {
+            cand launch 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+            cand list 'List worker sandboxes'
+            cand status 'Show a worker''s sandbox, containers, restarts and health'
+            cand logs 'Print a worker''s log'
+            cand exec 'Run a command in a worker''s sandbox'
+            cand stop 'Stop a worker and its sandbox'
+        }
+        &'outposts;help;worker;launch'= {
+        }
+        &'outposts;help;worker;list'= {
+        }
+        &'outposts;help;worker;status'= {
+        }
+        &'outposts;help;worker;logs'= {
+        }
+        &'outposts;help;worker;exec'= {
+        }
+        &'outposts;help;worker;stop'= {
         }
         &'outposts;help;snapshot'= {
             cand build 'Build the snapshot on Daytona, or reuse it when it already exists'

@@ -38,9 +38,13 @@ complete -c outposts -n "__fish_outposts_needs_command" -s y -l yes -d 'Answer y
 complete -c outposts -n "__fish_outposts_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_needs_command" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "connect" -d 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "auth" -d 'Show or forget the stored outpost token'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "outpost" -d 'Create, list, inspect and delete outposts (orchestrator-scope token)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "queue" -d 'Read the outpost\'s session queue'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_needs_command" -f -a "worker" -d 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "session" -d 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
 complete -c outposts -n "__fish_outposts_needs_command" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
@@ -62,6 +66,158 @@ complete -c outposts -n "__fish_outposts_using_subcommand demo" -s v -l verbose 
 complete -c outposts -n "__fish_outposts_using_subcommand demo" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l platform -d 'Platform of the new outpost (editable on the connect page)' -r -f -a "linux\t''
+windows\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l name -d 'Name of the new outpost [default: daytona-<platform>] (editable on the connect page)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l store -d 'Where to keep the token: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)' -r -f -a "env\t'`.env` (mode 0600), with DEVIN_API_URL and OUTPOST_ID'
+keyring\t'The OS keyring; only DEVIN_API_URL and OUTPOST_ID go to `.env`'"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l timeout -d 'Give up waiting for the browser after this long (e.g. 90s, 10m)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l port -d 'Local callback port [default: OUTPOSTS_CONNECT_PORT, else 8765]. Devin redirects only to its allowlisted callback (port 8765); 0 picks a free port (emulator only)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l force -d 'Replace DEVIN_OUTPOSTS_TOKEN, DEVIN_API_URL and OUTPOST_ID in a .env that already holds an outpost (every other line is kept)'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l no-browser -d 'Only print the URL; do not start a browser'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand connect" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l offline -d 'Do not call the API to check the token'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l platform -d 'Platform of its machines' -r -f -a "linux\t''
+windows\t''
+macos\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l description -d 'Free-text description' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l write-env -d 'Also write OUTPOST_ID to .env (or --env-file), replacing a previous value'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l token-env -d 'Read the token from this environment variable instead of the default one' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -267,6 +423,146 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "status" -d 'Outposts and sessions of a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "launch" -d 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "list" -d 'List worker sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "status" -d 'Show a worker\'s sandbox, containers, restarts and health'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "logs" -d 'Print a worker\'s log'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "stop" -d 'Stop a worker and its sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l outpost -d 'Outpost (name or id) the workers serve [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l count -d 'How many workers (one sandbox each)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l image -d 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l cpu -d 'CPU cores per worker (CoreWeave, Daytona)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l memory -d 'Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l gpu -d 'GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l max-lifetime -d 'Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l secret -d 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l tag -d 'Label the sandboxes: NAME or KEY=VALUE (repeatable)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l env -d 'Extra environment of the worker (repeatable; not for secrets)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l wait-timeout -d 'Longest wait for each worker to reach the queue' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l no-wait -d 'Return once the sandboxes exist, without waiting for the workers'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l outpost -d 'Only workers of this outpost (as given to `worker launch`)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l tail -d 'Only the last N lines' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s f -l follow -d 'Keep printing new lines until Ctrl-C (or the worker\'s sandbox ends)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l timeout -d 'Longest the command may run' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l no-snapshot -d 'Do not try to snapshot the workspace first'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "launch" -d 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "list" -d 'List worker sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show a worker\'s sandbox, containers, restarts and health'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "logs" -d 'Print a worker\'s log'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop a worker and its sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -456,16 +752,26 @@ complete -c outposts -n "__fish_outposts_using_subcommand generate" -s v -l verb
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "session" -d 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo queue orchestrator emulator snapshot session help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "demo" -d 'Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "connect" -d 'Connect an outpost from the browser and store its token (PKCE partner flow)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "auth" -d 'Show or forget the stored outpost token'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "outpost" -d 'Create, list, inspect and delete outposts (orchestrator-scope token)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "queue" -d 'Read the outpost\'s session queue'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "orchestrator" -d 'Serve the outpost: one sandbox per Devin session (long-running), and inspect it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "emulator" -d 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "worker" -d 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "snapshot" -d 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "session" -d 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "help-env" -d 'Print every environment variable `outposts` reads, with its default and meaning'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
@@ -474,6 +780,12 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "status" -d 'Outposts and sessions of a running emulator'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "launch" -d 'Create sandboxes that run `devin worker start --outpost=…` and wait until they serve'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "list" -d 'List worker sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "status" -d 'Show a worker\'s sandbox, containers, restarts and health'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "logs" -d 'Print a worker\'s log'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from worker" -f -a "stop" -d 'Stop a worker and its sandbox'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'

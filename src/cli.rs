@@ -82,12 +82,20 @@ pub enum LogFormat {
 pub enum Command {
     /// Run the whole job on the built-in emulator, narrated: claim, serve, sleep, wake, terminate.
     Demo(commands::demo::Args),
+    /// Connect an outpost from the browser and store its token (PKCE partner flow).
+    Connect(commands::connect::Args),
+    /// Show or forget the stored outpost token.
+    Auth(commands::auth::Args),
+    /// Create, list, inspect and delete outposts (orchestrator-scope token).
+    Outpost(commands::outpost::Args),
     /// Read the outpost's session queue.
     Queue(commands::queue::Args),
     /// Serve the outpost: one sandbox per Devin session (long-running), and inspect it.
     Orchestrator(commands::orchestrator::Args),
     /// Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions.
     Emulator(commands::emulator::Args),
+    /// Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model).
+    Worker(commands::worker::Args),
     /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
     Snapshot(commands::snapshot::Args),
     /// Prove a Devin session runs on your compute (proof file written by Devin, read back).
@@ -106,5 +114,13 @@ impl Command {
     pub fn handles_signals(&self) -> bool {
         matches!(self, Command::Emulator(a) if a.is_server())
             || matches!(self, Command::Orchestrator(a) if a.is_daemon())
+            // connect must not lose a token minted just before a Ctrl-C.
+            || matches!(self, Command::Connect(_))
+    }
+
+    /// Commands that create the `--env-file` they are given (so it need not exist yet).
+    pub fn creates_env_file(&self) -> bool {
+        matches!(self, Command::Connect(_))
+            || matches!(self, Command::Outpost(a) if a.writes_env_file())
     }
 }

@@ -103,6 +103,9 @@ pub struct Config {
     env: BTreeMap<String, String>,
     dotenv: Option<(PathBuf, BTreeMap<String, String>)>,
     file: Option<(PathBuf, BTreeMap<String, String>)>,
+    /// The OS keyring layer (`DEVIN_OUTPOSTS_TOKEN` only), read once, and only when no other
+    /// layer has the token, so commands that never need it never wait for the keyring.
+    keyring: std::sync::OnceLock<Option<secrets::Secret>>,
 }
 
 impl Config {
@@ -164,6 +167,7 @@ impl Config {
             env,
             dotenv,
             file,
+            keyring: std::sync::OnceLock::new(),
         };
         cfg.register_secrets();
         Ok(cfg)
@@ -262,11 +266,48 @@ impl Config {
                 }
             }
         }
+        if var.name == env::DEVIN_OUTPOSTS_TOKEN.name
+            && let Some(token) = self.keyring_token()
+        {
+            return Some(Resolved {
+                var,
+                value: token.expose().to_string(),
+                source: Source::Keyring,
+            });
+        }
         var.default.map(|d| Resolved {
             var,
             value: d.to_string(),
             source: Source::Default,
         })
+    }
+
+    /// The token `connect --store keyring` saved for the configured `DEVIN_API_URL`, looked
+    /// up once (bounded by the keyring timeout; `OUTPOSTS_NO_KEYRING=1` skips it).
+    fn keyring_token(&self) -> Option<secrets::Secret> {
+        self.keyring
+            .get_or_init(|| {
+                let keyring = secrets::keyring::Keyring::from_config(self);
+                if keyring.is_disabled() {
+                    return None;
+                }
+                let api = self.devin_api_url().ok()?;
+                match keyring.get(&secrets::keyring::token_account(&api)) {
+                    Ok(token) => token,
+                    Err(e) => {
+                        tracing::debug!("no token from the OS keyring: {e}");
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+
+    /// Preset the keyring layer (tests; callers that already read the keyring).
+    pub fn with_keyring_token(self, token: Option<secrets::Secret>) -> Self {
+        let keyring = std::sync::OnceLock::new();
+        let _ = keyring.set(token);
+        Config { keyring, ..self }
     }
 
     /// The value, or `None`.
@@ -616,6 +657,48 @@ mod tests {
         assert!(c.unwrap_err().to_string().contains("nonsense"));
         let (_d, c) = cfg(&[], None, Some("[[[\n"));
         assert!(c.is_err());
+    }
+
+    #[test]
+    fn keyring_layer_only_when_no_other_layer_has_the_token() {
+        let kr = || Some(secrets::Secret::new("cog_fromkeyring123456"));
+        let (_d, c) = cfg(&[], None, None);
+        let c = c.unwrap().with_keyring_token(kr());
+        let r = c.get(&env::DEVIN_OUTPOSTS_TOKEN).unwrap();
+        assert_eq!(r.source, Source::Keyring);
+        assert_eq!(r.value, "cog_fromkeyring123456");
+        // Any other layer wins.
+        let (_d, c) = cfg(
+            &[],
+            Some("DEVIN_OUTPOSTS_TOKEN=cog_fromdotenv12345\n"),
+            None,
+        );
+        let r = c
+            .unwrap()
+            .with_keyring_token(kr())
+            .get(&env::DEVIN_OUTPOSTS_TOKEN)
+            .unwrap();
+        assert!(matches!(r.source, Source::DotEnv(_)), "{:?}", r.source);
+        let (_d, c) = cfg(
+            &[("DEVIN_OUTPOSTS_TOKEN", "cog_fromenv1234567")],
+            None,
+            None,
+        );
+        let r = c
+            .unwrap()
+            .with_keyring_token(kr())
+            .get(&env::DEVIN_OUTPOSTS_TOKEN)
+            .unwrap();
+        assert_eq!(r.source, Source::Env("DEVIN_OUTPOSTS_TOKEN"));
+        // Only the outpost token lives there, and unit tests never read a real keyring.
+        let (_d, c) = cfg(&[], None, None);
+        let c = c.unwrap();
+        assert!(c.get(&env::DEVIN_OUTPOSTS_TOKEN).is_none());
+        assert!(
+            c.with_keyring_token(kr())
+                .get(&env::DEVIN_OUTPOST_CREATE_TOKEN)
+                .is_none()
+        );
     }
 
     #[test]

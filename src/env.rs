@@ -136,6 +136,12 @@ env_vars! {
     OUTPOSTS_READ_TIMEOUT: General = "30";
     /// Set to `1` to never touch the OS keyring (headless hosts, CI, tests).
     OUTPOSTS_NO_KEYRING: General;
+    /// Local port `outposts connect` listens on for Devin's redirect
+    /// (`http://localhost:<port>/callback`). Devin's allowlist expects 8765.
+    OUTPOSTS_CONNECT_PORT: General = "8765";
+    /// Command that opens the connect page (the URL is appended, or replaces `%s`); it is used
+    /// even on a host that looks headless. Unset: the system's default browser.
+    BROWSER: General;
     /// Port of the local emulator for `outposts emulator …` commands.
     OUTPOSTS_EMULATOR_PORT: General = "8790";
     /// Where the local provider keeps its sandboxes (one directory each); default
@@ -144,6 +150,11 @@ env_vars! {
     /// Set to `1` to let the local provider run sandboxes WITHOUT isolation when bubblewrap
     /// (`bwrap`) is missing: commands then run as host processes and absolute paths are host paths.
     OUTPOSTS_LOCAL_UNISOLATED: General;
+    /// Host directory holding a `devin` executable that local sandboxes running the Devin CLI
+    /// (`worker launch --provider local`) see at `/opt/devin/bin/devin` (read-only, first on
+    /// `PATH`); a symlinked `devin` has its target bound too. `outposts emulator env` points it
+    /// at the emulator's fake CLI.
+    OUTPOSTS_DEVIN_CLI_DIR: General;
 }
 
 /// Look a variable up by its name or one of its aliases.

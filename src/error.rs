@@ -15,6 +15,9 @@ pub enum ExitStatus {
     Failure,
     /// Exit 3: a verification or health check failed (`session verify`, `doctor`).
     CheckFailed,
+    /// Exit with this code: the exit code of a command run on the user's behalf
+    /// (`worker exec`).
+    Passthrough(u8),
 }
 
 /// The exit codes, in one place.
@@ -59,6 +62,12 @@ pub enum CliError {
     /// A check failed after running: exit 3.
     #[error("{message}")]
     Check { message: String },
+    /// The command failed and the user can do something about it: exit 1 with a hint.
+    #[error("{message}")]
+    Failed {
+        message: String,
+        hint: Option<String>,
+    },
     /// Ctrl-C or SIGTERM ended a wait: exit 130.
     #[error("interrupted")]
     Interrupted,
@@ -77,6 +86,12 @@ impl CliError {
             hint: hint.into(),
         }
     }
+    pub fn failed(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        CliError::Failed {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
 }
 
 /// A user-facing hint attached to an error ("run `outposts connect`").
@@ -87,7 +102,9 @@ pub trait Hinted {
 impl Hinted for CliError {
     fn hint(&self) -> Option<String> {
         match self {
-            CliError::Usage { hint, .. } | CliError::Auth { hint, .. } => hint.clone(),
+            CliError::Usage { hint, .. }
+            | CliError::Auth { hint, .. }
+            | CliError::Failed { hint, .. } => hint.clone(),
             _ => None,
         }
     }

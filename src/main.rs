@@ -12,6 +12,10 @@ use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
 
 fn main() -> ExitCode {
+    // Multi-call: started as `devin`, this binary is the emulator's fake Devin CLI.
+    if outposts::emulator::devin_cli::invoked_as_devin() {
+        return ExitCode::from(outposts::emulator::devin_cli::main_entry());
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Ok(ExitStatus::Success) => Code::Ok,
         Ok(ExitStatus::Failure) => Code::Failure,
         Ok(ExitStatus::CheckFailed) => Code::CheckFailed,
+        Ok(ExitStatus::Passthrough(n)) => return ExitCode::from(n),
         Err(err) => {
             let (code, hint) = classify(&err);
             report(&printer, code, &err, hint);
@@ -86,6 +91,7 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
                 CliError::Auth { .. } => Code::Auth,
                 CliError::Check { .. } => Code::CheckFailed,
                 CliError::Interrupted => Code::Interrupted,
+                CliError::Failed { .. } => Code::Failure,
             };
             return (code, outposts::error::Hinted::hint(e));
         }

@@ -3,6 +3,12 @@
 //! Every secret value the process learns (from configuration, from a token exchange, from a
 //! claim's connect token) is registered here. Every log line, error message and rendered output
 //! passes through [`redact`], which replaces registered values and well-known token shapes.
+//!
+//! Storage lives beside it: [`dotenv`] edits `.env` files (managed keys, atomic, 0600) and
+//! [`keyring`] reaches the OS keyring (bounded, and off with `OUTPOSTS_NO_KEYRING=1`).
+
+pub mod dotenv;
+pub mod keyring;
 
 use std::borrow::Cow;
 use std::fmt;

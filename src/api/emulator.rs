@@ -10,6 +10,7 @@ use crate::api::devin::path_segment;
 use crate::api::http::{self, ApiError, ApiRequest, HttpClient};
 use crate::emulator::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
 use crate::emulator::{Info, RequestRecord};
+use crate::secrets::Secret;
 
 #[derive(Clone)]
 pub struct EmulatorClient {
@@ -165,6 +166,25 @@ impl EmulatorClient {
             req = req.query("session", s);
         }
         self.http.send_json(req).await
+    }
+
+    /// Mint a Devin API token (`"orchestrator"` or `"machine"` scope) and register it for
+    /// redaction in this process.
+    pub async fn mint_token(&self, scope: &str, label: &str) -> Result<Secret, ApiError> {
+        let v: serde_json::Value = self
+            .post_json(
+                "/_emulator/tokens",
+                &json!({"scope": scope, "label": label}),
+            )
+            .await?;
+        match v.get("token").and_then(serde_json::Value::as_str) {
+            Some(t) => Ok(Secret::new(t)),
+            None => Err(ApiError::Decode {
+                service: http::EMULATOR,
+                url: self.url("/_emulator/tokens"),
+                detail: "the answer has no token".into(),
+            }),
+        }
     }
 
     /// The emulator's outposts in wire shape, with live queue depth and active claims.

@@ -238,6 +238,8 @@ pub struct ApiRequest {
     timeout: Option<Duration>,
     retry_all: bool,
     max_body: usize,
+    /// Error statuses handed back as responses (e.g. an OAuth endpoint's 400 body).
+    pass: Vec<u16>,
 }
 
 impl ApiRequest {
@@ -253,6 +255,7 @@ impl ApiRequest {
             timeout: None,
             retry_all: false,
             max_body: MAX_BODY,
+            pass: Vec::new(),
         }
     }
     pub fn get(service: Service, url: impl Into<String>) -> Self {
@@ -316,6 +319,12 @@ impl ApiRequest {
     /// (e.g. a CAS claim: a resent claim by the same acceptor is a renewal).
     pub fn retry_always(mut self) -> Self {
         self.retry_all = true;
+        self
+    }
+    /// Return these error statuses as ordinary responses instead of [`ApiError`]s, for callers
+    /// that read a structured error body themselves (RFC 6749 `{"error": ...}`).
+    pub fn pass_status(mut self, statuses: &[u16]) -> Self {
+        self.pass.extend_from_slice(statuses);
         self
     }
     pub fn max_body(mut self, bytes: usize) -> Self {
@@ -690,7 +699,11 @@ impl HttpClient {
             req.log_url(),
             started.elapsed().as_millis()
         );
-        if status.is_success() || status.is_informational() || status.is_redirection() {
+        if status.is_success()
+            || status.is_informational()
+            || status.is_redirection()
+            || req.pass.contains(&status.as_u16())
+        {
             if streaming {
                 return Attempt::Done(Done::Stream(resp));
             }

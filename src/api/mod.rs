@@ -3,6 +3,7 @@
 pub mod http;
 
 pub use http::{ApiError, ApiRequest, ApiResponse, HttpClient, HttpOptions, Service};
+pub mod connection_token;
 pub mod coreweave;
 pub mod daytona;
 pub mod daytona_types;

@@ -11,14 +11,19 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
+pub mod auth;
+pub mod connect;
 pub mod demo;
 pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
 pub mod orchestrator;
+pub mod outpost;
 pub mod queue;
 pub mod session;
 pub mod snapshot;
+pub mod worker;
+pub mod worker_launch;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {
@@ -92,16 +97,24 @@ pub fn http_options(config: &Config) -> Result<HttpOptions> {
 /// Load configuration and dispatch.
 pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     let opts = LoadOptions {
-        env_file: cli.global.env_file.clone(),
+        env_file: cli
+            .global
+            .env_file
+            .clone()
+            .filter(|p| p.exists() || !cli.command.creates_env_file()),
         config_file: cli.global.config.clone(),
     };
     let config = Config::load(&opts)?;
     let ctx = Ctx::new(cli.global, printer, config);
     match cli.command {
+        Command::Connect(args) => connect::run(&ctx, args).await,
+        Command::Auth(args) => auth::run(&ctx, args).await,
+        Command::Outpost(args) => outpost::run(&ctx, args).await,
         Command::Queue(args) => queue::run(&ctx, args).await,
         Command::Demo(args) => demo::run(&ctx, args).await,
         Command::Orchestrator(args) => orchestrator::run(&ctx, args).await,
         Command::Emulator(args) => emulator::run(&ctx, args).await,
+        Command::Worker(args) => worker::run(&ctx, args).await,
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,

@@ -55,14 +55,22 @@ pub struct ImageProfile {
 }
 
 /// Hook: how an image maps onto a local sandbox. Every image runs on the host's userland inside
-/// bubblewrap. The Devin CLI image is where a fake `devin` CLI gets bound read-only and put on
-/// `PATH` (`ro_binds` + `extra_path`) once it exists — it is built separately; extend this
-/// match, nothing else needs to change.
-pub fn image_profile(image: &str) -> ImageProfile {
-    match image {
-        // The fake CLI's hook: e.g. `ro_binds: [(<host dir with devin>, "/opt/devin/bin")]`,
-        // `extra_path: ["/opt/devin/bin"]`.
-        DEVIN_CLI_IMAGE => ImageProfile::default(),
+/// bubblewrap. The Devin CLI image gets the emulator's fake `devin` CLI (`devin_cli`, the host
+/// directory [`crate::emulator::Shared::devin_cli`]) bound read-only at `/opt/devin/bin`, first
+/// on `PATH`.
+pub fn image_profile(image: &str, devin_cli: Option<&std::path::Path>) -> ImageProfile {
+    match (image, devin_cli) {
+        (DEVIN_CLI_IMAGE, Some(dir)) => match super::devin_cli::sandbox_options(dir) {
+            Ok(o) => ImageProfile {
+                env: BTreeMap::new(),
+                ro_binds: o.ro_binds,
+                extra_path: o.extra_path,
+            },
+            Err(e) => {
+                tracing::warn!("the Devin CLI image runs without the fake CLI: {e:#}");
+                ImageProfile::default()
+            }
+        },
         _ => ImageProfile::default(),
     }
 }

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 pub mod coreweave;
 pub mod daytona;
 pub mod devin;
+pub mod devin_cli;
 pub mod faults;
 pub mod sandboxes;
 
@@ -172,6 +173,8 @@ pub struct Shared {
     pub sandboxes: sandboxes::Sandboxes,
     pub daytona: daytona::DaytonaEmu,
     pub coreweave: coreweave::CoreweaveEmu,
+    /// Host directory of the fake `devin` CLI (`devin_cli`), when it could be written.
+    pub devin_cli: Option<PathBuf>,
 }
 
 pub type AppState = Arc<Shared>;
@@ -219,7 +222,11 @@ impl Emulator {
         let sandboxes = sandboxes::Sandboxes::new(&data_dir.join("sandboxes"))?;
         let daytona = daytona::DaytonaEmu::new(&opts, &base_url)?;
         let coreweave = coreweave::CoreweaveEmu::new(&opts, &base_url)?;
+        let devin_cli = devin_cli::install(&data_dir)
+            .map_err(|e| tracing::warn!("no fake devin CLI for sandboxes: {e:#}"))
+            .ok();
         let shared = Arc::new(Shared {
+            devin_cli,
             log: RequestLog::new(Some(data_dir.join("requests.jsonl"))),
             faults: Faults::new(opts.faults.clone()),
             devin,
@@ -277,6 +284,12 @@ pub fn info(shared: &Shared) -> Info {
     env.extend(shared.devin.env_pairs(&shared.base_url));
     env.extend(shared.daytona.env_pairs(&shared.base_url));
     env.extend(shared.coreweave.env_pairs(&shared.base_url));
+    if let Some(dir) = &shared.devin_cli {
+        env.push((
+            "OUTPOSTS_DEVIN_CLI_DIR".into(),
+            dir.to_string_lossy().into_owned(),
+        ));
+    }
     Info {
         base_url: shared.base_url.clone(),
         env,
@@ -422,6 +435,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
                     .into_owned(),
             );
         }
+        let text = text.map(|t| devin::connect::scrub_logged_body(&path, t));
         (Request::from_parts(parts, Body::from(bytes)), text)
     };
     let action = if api == "admin" {

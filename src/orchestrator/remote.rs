@@ -158,20 +158,22 @@ if [ -f "$bin" ] && echo "$OUTPOSTS_REMOTE_SHA256  $bin" | sha256sum -c --status
   echo "cached $bin"
   exit 0
 fi
-rm -f "$bin.partial"
-if ! curl -fsSL --retry 3 --connect-timeout 20 -o "$bin.partial" "$OUTPOSTS_REMOTE_URL"; then
-  rm -f "$bin.partial"
+# A partial file of its own, so two installs never write one file.
+part="$bin.partial.$$"
+rm -f "$part"
+if ! curl -fsSL --retry 3 --connect-timeout 20 -o "$part" "$OUTPOSTS_REMOTE_URL"; then
+  rm -f "$part"
   echo "download failed: $OUTPOSTS_REMOTE_URL" >&2
   exit 3
 fi
-if ! echo "$OUTPOSTS_REMOTE_SHA256  $bin.partial" | sha256sum -c --status; then
-  got=$(sha256sum "$bin.partial" | cut -d' ' -f1)
-  rm -f "$bin.partial"
+if ! echo "$OUTPOSTS_REMOTE_SHA256  $part" | sha256sum -c --status; then
+  got=$(sha256sum "$part" | cut -d' ' -f1)
+  rm -f "$part"
   echo "checksum mismatch: expected $OUTPOSTS_REMOTE_SHA256, got $got" >&2
   exit 4
 fi
-chmod 0755 "$bin.partial"
-mv -f "$bin.partial" "$bin"
+chmod 0755 "$part"
+mv -f "$part" "$bin"
 echo "downloaded $bin"
 "#;
 

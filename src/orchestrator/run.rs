@@ -367,6 +367,7 @@ impl Orchestrator {
 
     async fn execute(self: &Arc<Self>, action: Action) {
         let session = action.session().to_string();
+        let is_claim = matches!(action, Action::Claim { .. });
         match action {
             Action::Claim { .. } => self.do_claim(&session).await,
             Action::Adopt { .. } => self.do_adopt(&session).await,
@@ -377,8 +378,11 @@ impl Orchestrator {
             Action::End { kind, .. } => self.do_end(&session, kind).await,
         }
         let mut inner = self.lock();
-        inner.claiming.remove(&session);
-        if let Some(t) = inner.tracks.get_mut(&session) {
+        if is_claim {
+            // A claim marks `claiming`, never `busy`: clearing `busy` here would release an
+            // action the planner started for this session in the meantime (a double provision).
+            inner.claiming.remove(&session);
+        } else if let Some(t) = inner.tracks.get_mut(&session) {
             t.busy = false;
         }
         inner.status_dirty = true;

@@ -3,7 +3,12 @@
 
 mod support;
 
+mod auth_status;
 mod cli_basics;
+mod connect_browser;
+mod connect_emulator;
+mod connect_flow;
+mod connect_support;
 mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
@@ -19,8 +24,14 @@ mod generated;
 mod local_provider;
 mod local_provider_procs;
 mod orch_support;
+mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_local;
+mod outpost_crud;
+mod worker_common;
+mod worker_coreweave;
+mod worker_fake_cli;
+mod worker_local;
 mod verify_cli;
 mod verify_coreweave;
 mod verify_daytona;

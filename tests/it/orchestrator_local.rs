@@ -205,7 +205,18 @@ fn two_replicas_serve_fifty_sessions_exactly_once() {
     let mut per_acceptor: BTreeMap<String, usize> = BTreeMap::new();
     for s in &ids {
         let c = claims(&emu, s);
-        assert_eq!(c.len(), 1, "session {s} claimed {c:?}");
+        let detail = || {
+            let h = block_on(emu.client().history(Some(s))).unwrap();
+            format!(
+                "{:#?}\nA:\n{}\nB:\n{}",
+                h.iter()
+                    .map(|x| format!("{} {} {:?} {:?}", x.at_ms, x.event, x.acceptor_id, x.detail))
+                    .collect::<Vec<_>>(),
+                a.log(),
+                b.log()
+            )
+        };
+        assert_eq!(c.len(), 1, "session {s} claimed {c:?}\n{}", detail());
         *per_acceptor.entry(c[0].1.clone()).or_default() += 1;
     }
     assert_eq!(per_acceptor.values().sum::<usize>(), 50);

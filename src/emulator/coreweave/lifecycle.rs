@@ -262,11 +262,12 @@ pub(super) fn local_spec(
     id: &str,
     container: &pb::Container,
     secrets: BTreeMap<String, Secret>,
+    devin_cli: Option<&std::path::Path>,
 ) -> (SandboxSpec, SandboxOptions) {
     let mut spec = SandboxSpec::new(format!("cw-{id}"), Source::Image(container.image.clone()));
     spec.labels.insert(LABEL_API.into(), "coreweave".into());
     spec.labels.insert(LABEL_ID.into(), id.to_string());
-    let profile = image_profile(&container.image);
+    let profile = image_profile(&container.image, devin_cli);
     for (k, v) in profile.env.iter().chain(&container.environment_variables) {
         spec.env.insert(k.clone(), Secret::new(v.clone()));
     }

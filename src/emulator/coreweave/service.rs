@@ -213,7 +213,8 @@ impl SandboxService for EmuService {
                 .insert(req.request_id.clone(), (id.clone(), fingerprint));
         }
         drop(st);
-        let (local_spec, extra) = lifecycle::local_spec(&id, &container, secrets);
+        let (local_spec, extra) =
+            lifecycle::local_spec(&id, &container, secrets, self.shared.devin_cli.as_deref());
         let lifetime = (spec.max_lifetime_seconds > 0)
             .then(|| Duration::from_secs(spec.max_lifetime_seconds as u64));
         lifecycle::spawn_create(

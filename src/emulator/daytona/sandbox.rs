@@ -306,6 +306,38 @@ fn desired_of(s: &AppState, id: &str) -> Option<Desired> {
     s.daytona.org().sandboxes.get(id).map(|r| r.desired)
 }
 
+/// Sandboxes built from the Devin CLI image (`FROM` it, directly or through their snapshot) get
+/// the emulator's fake `devin` CLI at /opt/devin/bin, as on the emulated CoreWeave.
+fn devin_cli_for(s: &AppState, rec: &SandboxRec) -> crate::provider::local::SandboxOptions {
+    let image = crate::emulator::coreweave::DEVIN_CLI_IMAGE;
+    let from_cli = |dockerfile: &str| {
+        dockerfile.lines().any(|l| {
+            let t = l.trim();
+            t.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("from ")) && t.contains(image)
+        })
+    };
+    let mut uses = rec
+        .build_info
+        .as_ref()
+        .and_then(|b| b.dockerfile_content.as_deref())
+        .is_some_and(from_cli);
+    if !uses && let Some(name) = &rec.snapshot {
+        let mut org = s.daytona.org();
+        uses = snapshot::find_mut(&mut org, name).is_some_and(|snap| {
+            snap.image_name.as_deref() == Some(image)
+                || snap
+                    .build_info
+                    .as_ref()
+                    .and_then(|b| b.dockerfile_content.as_deref())
+                    .is_some_and(from_cli)
+        });
+    }
+    match (&s.devin_cli, uses) {
+        (Some(dir), true) => crate::emulator::devin_cli::sandbox_options(dir).unwrap_or_default(),
+        _ => Default::default(),
+    }
+}
+
 /// Build (for `buildInfo`), then create the local sandbox.
 async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
     let Some(lock) = lock_of(&s, &id) else { return };
@@ -342,7 +374,8 @@ async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
         .map(|(k, v)| (k.clone(), Secret::new(v.clone())))
         .collect();
     spec.user = Some(rec.user.clone());
-    match s.sandboxes.provider().create(&spec).await {
+    let extra = devin_cli_for(&s, &rec);
+    match s.sandboxes.provider().create_with(&spec, &extra).await {
         Ok(_) => update(&s, &id, |r| {
             r.local = true;
             r.stored = St::Started;

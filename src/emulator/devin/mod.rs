@@ -7,6 +7,7 @@
 //! - `/static/devin-rs/remote/{file}` — `remote.rs`
 //! - `/gateway`, `/gateway/{connect,next,result}` — `gateway.rs`, protocol in `tasks.rs`
 //! - `/_emulator/sessions…`, `/_emulator/history`, `/_emulator/outposts` — `admin.rs`
+//! - `/outposts/connect` (page), `/outposts/connection-token`, `/_emulator/tokens` — `connect.rs`
 //!
 //! Extension point for the connect flow (built separately): add its routes (`GET
 //! /outposts/connect`, `POST /outposts/connection-token`) in a sibling module and merge them in
@@ -28,6 +29,7 @@ use serde_json::Value;
 use super::{AppState, EmulatorOptions};
 
 mod admin;
+pub mod connect;
 mod fleet;
 mod gateway;
 mod lifecycle;
@@ -244,6 +246,7 @@ pub fn router() -> Router<AppState> {
         .merge(fleet::routes())
         .merge(admin::routes())
         .merge(gateway::routes())
+        .merge(connect::routes())
         .route(
             "/static/devin-rs/remote/:file",
             axum::routing::get(remote::serve),

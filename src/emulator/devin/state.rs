@@ -207,6 +207,9 @@ pub struct Queue {
     pub rows: Vec<Row>,
     pub sessions: BTreeMap<String, SessionMeta>,
     pub grants: BTreeMap<String, Grant>,
+    /// Approved connects by SHA-256 of their one-time code (`connect.rs`).
+    #[serde(default)]
+    pub connect_codes: BTreeMap<String, super::connect::ConnectCode>,
     pub history: Vec<HistoryRecord>,
     pub last_stamp: Micros,
     pub next_row: u64,
@@ -314,6 +317,7 @@ impl Queue {
             rows: Vec::new(),
             sessions: BTreeMap::new(),
             grants: BTreeMap::new(),
+            connect_codes: BTreeMap::new(),
             history: Vec::new(),
             last_stamp: 0,
             next_row: 1,

@@ -1,0 +1,378 @@
+//! `outposts worker launch|list|status|logs|exec|stop`: fixed workers running
+//! `devin worker start --outpost=…` in sandboxes (`launch` is in `worker_launch.rs`). Domain
+//! logic lives in [`crate::worker`].
+
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Subcommand;
+use futures::StreamExt;
+use serde_json::json;
+
+use super::Ctx;
+use crate::config::parse_duration;
+use crate::env;
+use crate::error::ExitStatus;
+use crate::provider::ProviderKind;
+use crate::worker::{LogLine, WorkerStatus, WorkerView, Workers};
+
+const AFTER_HELP: &str = "\
+Examples:
+  outposts worker launch --provider coreweave --outpost my-outpost --count 2
+  outposts worker list
+  outposts worker status sb-1a2b3c4d5e6f
+  outposts worker logs sb-1a2b3c4d5e6f --tail 50 --follow
+  outposts worker exec sb-1a2b3c4d5e6f -- git --version
+  outposts worker stop sb-1a2b3c4d5e6f --yes
+
+A worker is a sandbox running `devin worker start --outpost=…`: it claims the outpost's sessions
+from Devin's queue and serves them one at a time. The provider defaults to OUTPOSTS_PROVIDER.";
+
+const LIST_HELP: &str = "\
+Examples:
+  outposts worker list
+  outposts worker list --outpost my-outpost --json | jq -r '.[].id'
+
+Scripting: --json prints an array of {\"id\", \"name\", \"provider\", \"outpost\", \"mode\",
+\"state\", \"raw_state\", \"restart_count\", \"created_at\", \"labels\"}. Workers are found by
+their outposts.role=worker label (a CoreWeave tag); finished CoreWeave sandboxes are not listed.";
+
+const STATUS_HELP: &str = "\
+Examples:
+  outposts worker status sb-1a2b3c4d5e6f
+  outposts worker status sb-1a2b3c4d5e6f --json | jq .restart_count
+
+Shows the sandbox state, each container's state, exit code and restart count, and whether the
+worker reached the queue; warns about a restart loop and about an authentication failure seen in
+its log. Scripting: --json prints one object (warnings included); the exit code is 0 whenever
+the status could be read.";
+
+const LOGS_HELP: &str = "\
+Examples:
+  outposts worker logs sb-1a2b3c4d5e6f --tail 5
+  outposts worker logs sb-1a2b3c4d5e6f --follow
+  outposts worker logs sb-1a2b3c4d5e6f --json | jq -r .line
+
+The worker's own output (the sandbox's main process; the worker log file on Daytona).
+Scripting: --json prints NDJSON, one {\"sandbox_id\", \"line\"} per line. Secrets are masked.";
+
+const EXEC_HELP: &str = "\
+Examples:
+  outposts worker exec sb-1a2b3c4d5e6f -- git --version
+  outposts worker exec sb-1a2b3c4d5e6f -- sh -c 'ls -la /workspace'
+  outposts worker exec sb-1a2b3c4d5e6f --json -- cat /workspace/outpost-proof.txt
+
+Runs the command (an argv, no shell unless you ask for one) in the worker's sandbox, prints its
+stdout and stderr, and exits with its exit code. Scripting: --json prints {\"exit_code\",
+\"stdout\", \"stderr\"} and still exits with the command's code.";
+
+const STOP_HELP: &str = "\
+Examples:
+  outposts worker stop sb-1a2b3c4d5e6f            # asks first on a terminal
+  outposts worker stop sb-1a2b3c4d5e6f --yes --no-snapshot
+
+Stops the worker and its sandbox (on CoreWeave the sandbox then completes and stays readable; on
+Daytona and locally its disk is kept). A workspace snapshot is taken first where the provider
+supports one; otherwise it says so and stops without. Without a terminal, --yes is required.
+Scripting: --json prints {\"id\", \"name\", \"provider\", \"state\", \"raw_state\", \"snapshot\"}.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: WorkerCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WorkerCommand {
+    /// Create sandboxes that run `devin worker start --outpost=…` and wait until they serve.
+    #[command(after_help = super::worker_launch::LAUNCH_HELP)]
+    Launch(super::worker_launch::LaunchArgs),
+    /// List worker sandboxes.
+    #[command(after_help = LIST_HELP)]
+    List(ListArgs),
+    /// Show a worker's sandbox, containers, restarts and health.
+    #[command(after_help = STATUS_HELP)]
+    Status(IdArgs),
+    /// Print a worker's log.
+    #[command(after_help = LOGS_HELP)]
+    Logs(LogsArgs),
+    /// Run a command in a worker's sandbox.
+    #[command(after_help = EXEC_HELP)]
+    Exec(ExecArgs),
+    /// Stop a worker and its sandbox.
+    #[command(after_help = STOP_HELP)]
+    Stop(StopArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ProviderArg {
+    /// Where the workers run [default: OUTPOSTS_PROVIDER or daytona].
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderKind>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Only workers of this outpost (as given to `worker launch`).
+    #[arg(long, value_name = "NAME")]
+    pub outpost: Option<String>,
+    #[command(flatten)]
+    pub provider: ProviderArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdArgs {
+    /// Worker sandbox id (or name).
+    pub id: String,
+    #[command(flatten)]
+    pub provider: ProviderArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LogsArgs {
+    /// Worker sandbox id (or name).
+    pub id: String,
+    #[command(flatten)]
+    pub provider: ProviderArg,
+    /// Only the last N lines.
+    #[arg(long, value_name = "N")]
+    pub tail: Option<u32>,
+    /// Keep printing new lines until Ctrl-C (or the worker's sandbox ends).
+    #[arg(short, long)]
+    pub follow: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExecArgs {
+    /// Worker sandbox id (or name).
+    pub id: String,
+    #[command(flatten)]
+    pub provider: ProviderArg,
+    /// Longest the command may run.
+    #[arg(long, default_value = "300", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// The command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StopArgs {
+    /// Worker sandbox id (or name).
+    pub id: String,
+    #[command(flatten)]
+    pub provider: ProviderArg,
+    /// Do not try to snapshot the workspace first.
+    #[arg(long)]
+    pub no_snapshot: bool,
+}
+
+pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
+    match args.command {
+        WorkerCommand::Launch(a) => super::worker_launch::launch(ctx, a).await,
+        WorkerCommand::List(a) => list(ctx, a).await,
+        WorkerCommand::Status(a) => status(ctx, a).await,
+        WorkerCommand::Logs(a) => logs(ctx, a).await,
+        WorkerCommand::Exec(a) => exec(ctx, a).await,
+        WorkerCommand::Stop(a) => stop(ctx, a).await,
+    }
+}
+
+pub(super) fn kind(ctx: &Ctx, flag: &ProviderArg) -> Result<ProviderKind> {
+    Ok(match flag.provider {
+        Some(k) => k,
+        None => ctx
+            .config
+            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
+            .unwrap_or(ProviderKind::Daytona),
+    })
+}
+
+pub(super) async fn workers(ctx: &Ctx, flag: &ProviderArg) -> Result<Workers> {
+    Workers::from_config(kind(ctx, flag)?, &ctx.config, ctx.http()?).await
+}
+
+fn age(created_at: Option<f64>) -> String {
+    let Some(t) = created_at else {
+        return "-".into();
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(t);
+    let s = (now - t).max(0.0) as u64;
+    match s {
+        0..=119 => format!("{s}s"),
+        120..=7199 => format!("{}m", s / 60),
+        7200..=172_799 => format!("{}h", s / 3600),
+        _ => format!("{}d", s / 86400),
+    }
+}
+
+async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
+    let workers = workers(ctx, &a.provider).await?;
+    let all: Vec<WorkerView> = workers.list(a.outpost.as_deref()).await?;
+    ctx.printer.result(&all, || {
+        if all.is_empty() {
+            return String::new();
+        }
+        let mut out = format!(
+            "{:<36} {:<42} {:<20} {:<10} {:<8} {}\n",
+            "ID", "NAME", "OUTPOST", "STATE", "RESTARTS", "AGE"
+        );
+        for w in &all {
+            out.push_str(&format!(
+                "{:<36} {:<42} {:<20} {:<10} {:<8} {}\n",
+                w.id,
+                w.name,
+                w.outpost.as_deref().unwrap_or("-"),
+                w.state.as_str(),
+                w.restart_count,
+                age(w.created_at)
+            ));
+        }
+        out
+    });
+    if all.is_empty() {
+        ctx.printer.note(&format!(
+            "no workers on {}{}",
+            workers.kind(),
+            a.outpost
+                .map(|o| format!(" for outpost {o}"))
+                .unwrap_or_default()
+        ));
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn render_status(s: &WorkerStatus) -> String {
+    let v = &s.view;
+    let mut out = format!(
+        "worker     {} ({})\nprovider   {} ({} mode)\noutpost    {}\nsandbox    {} ({})\n",
+        v.id,
+        v.name,
+        v.provider,
+        v.mode.as_str(),
+        v.outpost.as_deref().unwrap_or("-"),
+        v.state,
+        v.raw_state
+    );
+    out.push_str(&format!(
+        "process    {}, {} restart{}, last exit code {}\n",
+        s.worker_state.as_deref().unwrap_or("unknown"),
+        v.restart_count,
+        if v.restart_count == 1 { "" } else { "s" },
+        s.exit_code
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "-".into())
+    ));
+    out.push_str(&format!(
+        "serving    {}\n",
+        if s.serving {
+            "yes (reached the queue)"
+        } else if s.auth_failure.is_some() {
+            "no (authentication failed)"
+        } else {
+            "no"
+        }
+    ));
+    for c in &s.containers {
+        out.push_str(&format!(
+            "container  {}: {}, exit code {}, {} restart{}\n",
+            c.name,
+            c.state,
+            c.exit_code
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "-".into()),
+            c.restart_count,
+            if c.restart_count == 1 { "" } else { "s" }
+        ));
+    }
+    if !s.last_log_lines.is_empty() {
+        out.push_str("log (last lines):\n");
+        for l in &s.last_log_lines {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
+    out
+}
+
+async fn status(ctx: &Ctx, a: IdArgs) -> Result<ExitStatus> {
+    let workers = workers(ctx, &a.provider).await?;
+    let s = workers.status(&a.id).await?;
+    ctx.printer.result(&s, || render_status(&s));
+    for w in &s.warnings {
+        ctx.printer.warn(w);
+    }
+    Ok(ExitStatus::Success)
+}
+
+async fn logs(ctx: &Ctx, a: LogsArgs) -> Result<ExitStatus> {
+    let workers = workers(ctx, &a.provider).await?;
+    let info = workers.find(&a.id).await?;
+    let mut stream = workers.logs(&info.id, a.tail, a.follow).await?;
+    while let Some(line) = stream.next().await {
+        let line = line?;
+        if ctx.printer.json() {
+            ctx.printer.json_doc(&LogLine {
+                sandbox_id: info.id.clone(),
+                line,
+            });
+        } else {
+            ctx.printer.line(&line);
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
+    let workers = workers(ctx, &a.provider).await?;
+    let out = workers.exec(&a.id, &a.command, Some(a.timeout)).await?;
+    let doc = json!({"exit_code": out.exit_code, "stdout": out.stdout, "stderr": out.stderr});
+    ctx.printer.result(&doc, || out.stdout.clone());
+    if !ctx.printer.json() && !out.stderr.is_empty() {
+        eprint!("{}", crate::secrets::redact(&out.stderr));
+    }
+    Ok(ExitStatus::Passthrough(
+        u8::try_from(out.exit_code).unwrap_or(1),
+    ))
+}
+
+async fn stop(ctx: &Ctx, a: StopArgs) -> Result<ExitStatus> {
+    let workers = workers(ctx, &a.provider).await?;
+    let kind = workers.kind();
+    let info = workers.find(&a.id).await?;
+    if !ctx.confirm(&format!(
+        "Stop worker {} ({}) on {kind}? Its current session is released and picked up elsewhere",
+        info.name, info.id
+    ))? {
+        ctx.printer.note("nothing stopped");
+        return Ok(ExitStatus::Failure);
+    }
+    // The Provider trait has no snapshot operation yet: say so instead of pretending.
+    let snapshot = if a.no_snapshot {
+        serde_json::Value::Null
+    } else {
+        let reason = format!("not supported by the {kind} provider; stopping without a snapshot");
+        ctx.printer.note(&format!("workspace snapshot: {reason}"));
+        json!({"taken": false, "reason": reason})
+    };
+    let progress = ctx
+        .printer
+        .spinner(&format!("stopping {} ({})", info.name, info.id));
+    let after = workers.stop(&info.id).await;
+    progress.finish(None);
+    let after = after?;
+    let doc = json!({
+        "id": after.id, "name": after.name, "provider": kind,
+        "state": after.state, "raw_state": after.raw_state, "snapshot": snapshot,
+    });
+    ctx.printer.result(&doc, || {
+        format!(
+            "stopped {} ({}, {})\n",
+            after.id, after.state, after.raw_state
+        )
+    });
+    Ok(ExitStatus::Success)
+}

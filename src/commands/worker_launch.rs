@@ -1,0 +1,292 @@
+//! `outposts worker launch`: create worker sandboxes and wait until each worker serves.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::Ctx;
+use super::worker::{ProviderArg, workers};
+use crate::config::{Source as ConfigSource, parse_duration};
+use crate::env;
+use crate::error::{CliError, ExitStatus};
+use crate::provider::{ProviderKind, Resources};
+use crate::secrets::Secret;
+use crate::worker::{self, Mode, Readiness, TokenSource, WorkerSpec};
+
+pub const LAUNCH_HELP: &str = "\
+Examples:
+  outposts worker launch --provider coreweave --outpost my-outpost --count 2
+  outposts worker launch --outpost my-outpost --secret wandb:DEVIN_TOKEN   # token in a store
+  outposts worker launch --outpost gpu-outpost --gpu 1:H100 --memory 32Gi --tag team=ml
+  outposts worker launch --provider local --outpost my-outpost --no-wait --json
+
+The outpost token comes from DEVIN_OUTPOSTS_TOKEN (environment, .env or `outposts connect`) and
+reaches the worker in its environment, or from a provider secret store with --secret STORE:NAME
+(mapped to DEVIN_OUTPOSTS_TOKEN); it is never printed and never on a command line.
+The sandbox's main command installs git and CA certificates when the image lacks them, then
+runs `devin worker start --outpost=NAME`. On Daytona (no main command) the worker runs detached
+through an exec under a small restarting supervisor ($HOME/.outposts-worker/ in the sandbox).
+Local sandboxes see the `devin` of OUTPOSTS_DEVIN_CLI_DIR at /opt/devin/bin.
+
+Waits until each worker's log shows it reached the queue (spinner on a terminal, plain lines
+otherwise), or reports the authentication or startup failure it saw; --no-wait returns at once.
+
+Scripting: stdout has one sandbox id per line; --json prints {\"provider\", \"outpost\",
+\"workers\": [{\"id\", \"name\", \"state\", \"readiness\"}]}. Exit 4 when a worker's token is
+rejected, 1 when a worker fails to start or does not reach the queue in --wait-timeout.";
+
+#[derive(Debug, clap::Args)]
+pub struct LaunchArgs {
+    /// Outpost (name or id) the workers serve [default: OUTPOST_ID].
+    #[arg(long, value_name = "NAME")]
+    pub outpost: Option<String>,
+    #[command(flatten)]
+    pub provider: ProviderArg,
+    /// How many workers (one sandbox each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub count: u32,
+    /// Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable].
+    #[arg(long, value_name = "IMG")]
+    pub image: Option<String>,
+    /// CPU cores per worker (CoreWeave, Daytona).
+    #[arg(long, default_value = "2", value_parser = worker::parse_cpu)]
+    pub cpu: f64,
+    /// Memory per worker, e.g. 4Gi or 512Mi (CoreWeave, Daytona).
+    #[arg(long, default_value = "4Gi", value_parser = worker::parse_memory_gib)]
+    pub memory: f64,
+    /// GPUs per worker: COUNT or COUNT:TYPE (e.g. 1:H100).
+    #[arg(long, value_name = "COUNT[:TYPE]", value_parser = worker::parse_gpu)]
+    pub gpu: Option<(u32, Option<String>)>,
+    /// Hard lifetime cap of each sandbox [default: 8h on CoreWeave; none elsewhere].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub max_lifetime: Option<Duration>,
+    /// Take the outpost token from this provider secret-store entry (mapped to
+    /// DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN.
+    #[arg(long, value_name = "STORE:NAME", value_parser = worker::parse_secret_ref)]
+    pub secret: Option<(String, String)>,
+    /// Label the sandboxes: NAME or KEY=VALUE (repeatable).
+    #[arg(long = "tag", value_name = "T", value_parser = worker::parse_tag)]
+    pub tags: Vec<(String, String)>,
+    /// Extra environment of the worker (repeatable; not for secrets).
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = worker::parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Return once the sandboxes exist, without waiting for the workers.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// Longest wait for each worker to reach the queue.
+    #[arg(long, default_value = "180", value_parser = parse_duration)]
+    pub wait_timeout: Duration,
+}
+
+/// The worker's environment from configuration: where Devin is, and the optional extras.
+fn worker_env(ctx: &Ctx, extra: &[(String, String)]) -> Result<BTreeMap<String, Secret>> {
+    let c = &ctx.config;
+    let mut env = BTreeMap::new();
+    env.insert(
+        env::DEVIN_API_URL.name.to_string(),
+        Secret::plain(c.devin_api_url()?),
+    );
+    // The CLI has its own default; pass the distribution only when it was set on purpose.
+    if let Some(r) = c.get(&env::DEVIN_WORKER_STATIC_BASE_URL)
+        && r.source != ConfigSource::Default
+    {
+        env.insert(r.var.name.to_string(), Secret::plain(r.value));
+    }
+    for var in [&env::DEVIN_OUTPOST_GATEWAY_URL, &env::DEVIN_CHROME_PATH] {
+        if let Some(v) = c.value(var) {
+            env.insert(var.name.to_string(), Secret::plain(v));
+        }
+    }
+    for (k, v) in extra {
+        env.insert(k.clone(), Secret::plain(v.clone()));
+    }
+    Ok(env)
+}
+
+pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
+    let mut config = ctx.config.clone();
+    config.set_flag(&env::OUTPOST_ID, a.outpost.clone());
+    let outpost = config
+        .require(
+            &env::OUTPOST_ID,
+            "pass --outpost NAME (the outpost's name or id), or set OUTPOST_ID",
+        )?
+        .value;
+    let token = match &a.secret {
+        Some((store, name)) => TokenSource::SecretStore {
+            store: store.clone(),
+            name: name.clone(),
+        },
+        None => TokenSource::Env(Secret::new(
+            ctx.config
+                .get(&env::DEVIN_OUTPOSTS_TOKEN)
+                .ok_or_else(|| {
+                    CliError::auth(
+                        "DEVIN_OUTPOSTS_TOKEN is not set: the workers need the outpost token",
+                        Some(
+                            "run `outposts connect`, set DEVIN_OUTPOSTS_TOKEN, or pass --secret STORE:NAME to use a provider secret store"
+                                .to_string(),
+                        ),
+                    )
+                })?
+                .value
+                .trim(),
+        )),
+    };
+    let workers = workers(ctx, &a.provider).await?;
+    let kind = workers.kind();
+    workers.preflight()?;
+    let spec = WorkerSpec {
+        outpost: outpost.clone(),
+        image: a.image.clone(),
+        resources: Resources {
+            cpu: Some(a.cpu),
+            memory_gib: Some(a.memory),
+            disk_gib: None,
+            gpu: a.gpu.as_ref().map(|g| g.0),
+            gpu_type: a.gpu.as_ref().and_then(|g| g.1.clone()),
+        },
+        // CoreWeave always caps a sandbox's life; elsewhere only when asked to.
+        max_lifetime: a
+            .max_lifetime
+            .or_else(|| (kind == ProviderKind::Coreweave).then(|| Duration::from_secs(8 * 3600))),
+        token,
+        env: worker_env(ctx, &a.env)?,
+        tags: a.tags.iter().cloned().collect(),
+    };
+    let mode = Mode::for_provider(kind);
+    ctx.printer.note(&format!(
+        "launching {} worker{} for outpost {outpost} on {kind} ({})",
+        a.count,
+        if a.count == 1 { "" } else { "s" },
+        match mode {
+            Mode::Main => "main command",
+            Mode::Exec => "detached via exec",
+        }
+    ));
+    let mut created = Vec::new();
+    let mut failure = None;
+    for i in 0..a.count {
+        let progress = ctx
+            .printer
+            .spinner(&format!("creating worker {}/{}", i + 1, a.count));
+        match workers.launch_one(&spec).await {
+            Ok(info) => {
+                progress.finish(Some(&format!("created {} ({})", info.name, info.id)));
+                created.push(info);
+            }
+            Err(e) => {
+                progress.finish(None);
+                failure = Some(anyhow::Error::new(e).context(format!(
+                    "creating worker {}/{} failed{}",
+                    i + 1,
+                    a.count,
+                    if created.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " ({} already created: {})",
+                            created.len(),
+                            created
+                                .iter()
+                                .map(|c| c.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
+                )));
+                break;
+            }
+        }
+    }
+    let readiness: Vec<Option<Readiness>> = if a.no_wait || created.is_empty() {
+        vec![None; created.len()]
+    } else {
+        let progress = ctx.printer.spinner(&format!(
+            "waiting for {} worker{} to reach the queue",
+            created.len(),
+            if created.len() == 1 { "" } else { "s" }
+        ));
+        let waits = created.iter().map(|info| {
+            let p = progress.clone();
+            let name = info.name.clone();
+            let workers = &workers;
+            let timeout = a.wait_timeout;
+            async move {
+                let show = move |line: &str| p.set_message(&format!("{name}: {}", line.trim()));
+                workers.wait_ready(&info.id, timeout, &show).await
+            }
+        });
+        let results = futures::future::join_all(waits).await;
+        progress.finish(None);
+        results.into_iter().map(Some).collect()
+    };
+    let mut auth_failed = Vec::new();
+    let mut not_ready = Vec::new();
+    for (info, r) in created.iter().zip(&readiness) {
+        match r {
+            None => {}
+            Some(Readiness::Ready { .. }) => ctx
+                .printer
+                .note(&format!("{} ({}) is serving the queue", info.name, info.id)),
+            Some(Readiness::AuthFailed { line }) => {
+                auth_failed.push(format!("{}: {}", info.id, line));
+            }
+            Some(Readiness::Failed { reason }) => not_ready.push(format!("{}: {reason}", info.id)),
+            Some(Readiness::Timeout { last_line }) => not_ready.push(format!(
+                "{}: not serving after {}s{}",
+                info.id,
+                a.wait_timeout.as_secs(),
+                last_line
+                    .as_ref()
+                    .map(|l| format!(" (last log line: {})", l.trim()))
+                    .unwrap_or_default()
+            )),
+        }
+    }
+    let doc = json!({
+        "provider": kind,
+        "outpost": outpost,
+        "mode": mode,
+        "workers": created.iter().zip(&readiness).map(|(i, r)| json!({
+            "id": i.id, "name": i.name, "state": i.state, "raw_state": i.raw_state, "readiness": r,
+        })).collect::<Vec<_>>(),
+    });
+    ctx.printer.result(&doc, || {
+        created
+            .iter()
+            .map(|i| format!("{}\n", i.id))
+            .collect::<String>()
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if !auth_failed.is_empty() {
+        return Err(CliError::auth(
+            format!(
+                "the Devin API rejected the workers' outpost token: {}",
+                auth_failed.join("; ")
+            ),
+            Some(format!(
+                "check the token ({}), then stop these workers with `outposts worker stop ID --yes` and launch new ones",
+                if a.secret.is_some() {
+                    "the secret-store entry given with --secret"
+                } else {
+                    "DEVIN_OUTPOSTS_TOKEN"
+                }
+            )),
+        )
+        .into());
+    }
+    if !not_ready.is_empty() {
+        anyhow::bail!(
+            "{} worker{} did not reach the queue: {} (see `outposts worker logs ID`)",
+            not_ready.len(),
+            if not_ready.len() == 1 { "" } else { "s" },
+            not_ready.join("; ")
+        );
+    }
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,364 @@
+//! Finding, inspecting and stopping workers: list, status, logs, exec, stop.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use serde::Serialize;
+
+use super::{
+    LABEL_OUTPOST, LABEL_ROLE, Mode, RESTART_LOOP, ROLE_WORKER, Workers, detached, markers,
+};
+use crate::provider::{
+    ContainerStatus, ExecOutput, ExecRequest, LogOptions, ProviderError, ProviderKind, SandboxInfo,
+    SandboxState,
+};
+
+/// One worker as `worker list` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkerView {
+    pub id: String,
+    pub name: String,
+    pub provider: ProviderKind,
+    pub outpost: Option<String>,
+    pub mode: Mode,
+    pub state: SandboxState,
+    pub raw_state: String,
+    pub restart_count: u32,
+    pub created_at: Option<f64>,
+    pub labels: BTreeMap<String, String>,
+}
+
+/// `worker status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkerStatus {
+    #[serde(flatten)]
+    pub view: WorkerView,
+    pub error_reason: Option<String>,
+    pub containers: Vec<ContainerStatus>,
+    /// The worker process: `running`, `waiting` (to be restarted), `completed`, `stopped`…
+    pub worker_state: Option<String>,
+    /// Last exit code of the worker process, when known.
+    pub exit_code: Option<i32>,
+    /// The last decisive log marker says it reached the queue.
+    pub serving: bool,
+    /// The log line showing that the Devin API rejected the token (when that is the latest
+    /// marker).
+    pub auth_failure: Option<String>,
+    pub restart_loop: bool,
+    pub warnings: Vec<String>,
+    pub last_log_lines: Vec<String>,
+}
+
+/// One line of `worker logs --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogLine {
+    pub sandbox_id: String,
+    pub line: String,
+}
+
+fn is_worker(info: &SandboxInfo) -> bool {
+    info.labels.get(LABEL_ROLE).map(String::as_str) == Some(ROLE_WORKER)
+}
+
+impl Workers {
+    fn view(&self, info: &SandboxInfo) -> WorkerView {
+        WorkerView {
+            id: info.id.clone(),
+            name: info.name.clone(),
+            provider: self.kind(),
+            outpost: info.labels.get(LABEL_OUTPOST).cloned(),
+            mode: Mode::of(info, self.kind()),
+            state: info.state,
+            raw_state: info.raw_state.clone(),
+            restart_count: info
+                .containers
+                .first()
+                .map(|c| c.restart_count)
+                .unwrap_or(0),
+            created_at: info.created_at,
+            labels: info.labels.clone(),
+        }
+    }
+
+    /// Every worker sandbox (of `outpost`, when given), oldest first.
+    pub async fn list(&self, outpost: Option<&str>) -> Result<Vec<WorkerView>, ProviderError> {
+        let mut labels = BTreeMap::from([(LABEL_ROLE.to_string(), ROLE_WORKER.to_string())]);
+        if let Some(o) = outpost {
+            labels.insert(LABEL_OUTPOST.into(), o.to_string());
+        }
+        let mut all: Vec<WorkerView> = self
+            .provider
+            .list(&labels)
+            .await?
+            .iter()
+            .filter(|i| is_worker(i))
+            .map(|i| self.view(i))
+            .collect();
+        all.sort_by(|a, b| {
+            a.created_at
+                .partial_cmp(&b.created_at)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        Ok(all)
+    }
+
+    /// The worker sandbox `id` (or name); refuses sandboxes that are not workers.
+    pub async fn find(&self, id: &str) -> anyhow::Result<SandboxInfo> {
+        let info = self.provider.get(id).await?.ok_or_else(|| {
+            crate::error::CliError::usage(
+                format!("no sandbox {id} on {}", self.kind()),
+                Some("list workers with `outposts worker list`".to_string()),
+            )
+        })?;
+        if !is_worker(&info) {
+            return Err(crate::error::CliError::usage(
+                format!(
+                    "sandbox {} ({}) is not an outposts worker (it has no {LABEL_ROLE}={ROLE_WORKER} label)",
+                    info.id, info.name
+                ),
+                Some("worker commands only act on sandboxes made by `outposts worker launch`".to_string()),
+            )
+            .into());
+        }
+        Ok(info)
+    }
+
+    pub async fn status(&self, id: &str) -> anyhow::Result<WorkerStatus> {
+        let info = self.find(id).await?;
+        let mut view = self.view(&info);
+        let mut warnings = Vec::new();
+        let (mut worker_state, mut exit_code) = match info.containers.first() {
+            Some(c) => (Some(c.state.clone()), c.exit_code),
+            None => (None, None),
+        };
+        let live = !matches!(info.state, SandboxState::Deleted | SandboxState::Stopped);
+        if view.mode == Mode::Exec && live {
+            match detached::check(self.provider.as_ref(), &info.id).await {
+                Ok(s) if s.present => {
+                    view.restart_count = s.restarts;
+                    exit_code = s.exit_code;
+                    worker_state = Some(if s.alive || s.state == "completed" {
+                        s.state
+                    } else {
+                        "gone".into()
+                    });
+                }
+                Ok(_) => warnings.push(
+                    "the sandbox has no worker: it was never launched here (or its files were removed)"
+                        .into(),
+                ),
+                Err(e) => warnings.push(format!("cannot read the worker's state: {e}")),
+            }
+        }
+        if view.mode == Mode::Exec && !live {
+            worker_state = Some("stopped".into());
+        }
+        // An exec-mode log lives inside the sandbox: unreadable while it is stopped.
+        let lines = if view.mode == Mode::Exec && !live {
+            Vec::new()
+        } else {
+            match self.tail(&info.id, view.mode, 200).await {
+                Ok(l) => l,
+                Err(e) => {
+                    warnings.push(format!("cannot read the worker's log: {e}"));
+                    Vec::new()
+                }
+            }
+        };
+        let last = markers::last(&lines);
+        let serving = matches!(last, Some((true, _)))
+            && worker_state.as_deref().is_none_or(|s| s == "running");
+        let auth_failure = match last {
+            Some((false, line)) => Some(line.trim().to_string()),
+            _ => None,
+        };
+        if let Some(line) = &auth_failure {
+            warnings.push(format!(
+                "authentication failed: the Devin API rejects the worker's outpost token ({line}). \
+                 Check the token (DEVIN_OUTPOSTS_TOKEN, or the secret-store entry given with \
+                 --secret), then stop this worker and launch a new one"
+            ));
+        }
+        let restart_loop = view.restart_count >= RESTART_LOOP && !serving;
+        if restart_loop {
+            warnings.push(format!(
+                "restart loop: the worker has restarted {} times{}",
+                view.restart_count,
+                exit_code
+                    .filter(|c| *c != 0)
+                    .map(|c| format!(" (last exit code {c})"))
+                    .unwrap_or_default()
+            ));
+        }
+        if let Some(r) = &info.error_reason {
+            warnings.push(format!("the sandbox reports: {r}"));
+        }
+        let last_log_lines = lines.iter().rev().take(5).rev().cloned().collect();
+        Ok(WorkerStatus {
+            view,
+            error_reason: info.error_reason.clone(),
+            containers: info.containers.clone(),
+            worker_state,
+            exit_code,
+            serving,
+            auth_failure,
+            restart_loop,
+            warnings,
+            last_log_lines,
+        })
+    }
+
+    /// The worker's log lines: the last `tail` (all when `None`), then new ones with `follow`.
+    pub async fn logs(
+        &self,
+        id: &str,
+        tail: Option<u32>,
+        follow: bool,
+    ) -> anyhow::Result<BoxStream<'static, Result<String, ProviderError>>> {
+        let info = self.find(id).await?;
+        let mode = Mode::of(&info, self.kind());
+        if mode == Mode::Exec && matches!(info.state, SandboxState::Stopped | SandboxState::Deleted)
+        {
+            return Err(crate::error::CliError::usage(
+                format!(
+                    "worker {} is {}: its log is a file inside the sandbox, readable only while it runs",
+                    info.id, info.state
+                ),
+                Some(format!(
+                    "start the sandbox with the {} tools to read $HOME/.outposts-worker/worker.log",
+                    self.kind()
+                )),
+            )
+            .into());
+        }
+        match mode {
+            Mode::Main => Ok(self
+                .provider
+                .logs(&info.id, &LogOptions { tail, follow })
+                .await?),
+            Mode::Exec => Ok(exec_logs(self.provider.clone(), info.id, tail, follow)),
+        }
+    }
+
+    /// Run `argv` in the worker's sandbox.
+    pub async fn exec(
+        &self,
+        id: &str,
+        argv: &[String],
+        timeout: Option<Duration>,
+    ) -> anyhow::Result<ExecOutput> {
+        let info = self.find(id).await?;
+        let mut req = ExecRequest::argv(argv.to_vec());
+        req.timeout = timeout;
+        Ok(self.provider.exec(&info.id, &req).await?)
+    }
+
+    /// Stop the worker (its process first in exec mode) and its sandbox; the sandbox afterwards.
+    pub async fn stop(&self, id: &str) -> anyhow::Result<SandboxInfo> {
+        let info = self.find(id).await?;
+        if Mode::of(&info, self.kind()) == Mode::Exec
+            && !matches!(info.state, SandboxState::Stopped | SandboxState::Deleted)
+        {
+            detached::stop(self.provider.as_ref(), &info.id).await?;
+        }
+        self.provider.stop(&info.id).await?;
+        Ok(self.provider.get(&info.id).await?.unwrap_or(SandboxInfo {
+            state: SandboxState::Deleted,
+            raw_state: "gone".into(),
+            ..info
+        }))
+    }
+}
+
+/// Exec-mode logs: the tail, then (following) whatever the file grows by, polled every second.
+fn exec_logs(
+    provider: std::sync::Arc<dyn crate::provider::Provider>,
+    id: String,
+    tail: Option<u32>,
+    follow: bool,
+) -> BoxStream<'static, Result<String, ProviderError>> {
+    struct St {
+        provider: std::sync::Arc<dyn crate::provider::Provider>,
+        id: String,
+        offset: Option<u64>,
+        partial: String,
+        ready: std::collections::VecDeque<Result<String, ProviderError>>,
+        tail: Option<u32>,
+        follow: bool,
+        done: bool,
+    }
+    let st = St {
+        provider,
+        id,
+        offset: None,
+        partial: String::new(),
+        ready: Default::default(),
+        tail,
+        follow,
+        done: false,
+    };
+    futures::stream::unfold(st, |mut st| async move {
+        loop {
+            if let Some(item) = st.ready.pop_front() {
+                return Some((item, st));
+            }
+            if st.done {
+                return None;
+            }
+            match st.offset {
+                None => {
+                    // The tail first, and the file's size so following starts after it.
+                    let size = detached::read_from(st.provider.as_ref(), &st.id, u64::MAX / 4)
+                        .await
+                        .map(|(size, _)| size);
+                    let text = detached::tail(
+                        st.provider.as_ref(),
+                        &st.id,
+                        st.tail.unwrap_or(u32::MAX / 2),
+                    )
+                    .await;
+                    match (size, text) {
+                        (Ok(size), Ok(text)) => {
+                            if st.tail != Some(0) {
+                                st.ready.extend(text.lines().map(|l| Ok(l.to_string())));
+                            }
+                            st.offset = Some(size);
+                            st.done = !st.follow;
+                        }
+                        (Err(e), _) | (_, Err(e)) => {
+                            st.ready.push_back(Err(e));
+                            st.done = true;
+                        }
+                    }
+                }
+                Some(off) => {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    match detached::read_from(st.provider.as_ref(), &st.id, off).await {
+                        Ok((size, bytes)) => {
+                            if size < off {
+                                // Truncated or replaced: start over at its beginning.
+                                st.offset = Some(0);
+                                continue;
+                            }
+                            st.offset = Some(off + bytes.len() as u64);
+                            st.partial.push_str(&bytes);
+                            while let Some(pos) = st.partial.find('\n') {
+                                let line: String = st.partial.drain(..=pos).collect();
+                                st.ready
+                                    .push_back(Ok(line.trim_end_matches(['\n', '\r']).to_string()));
+                            }
+                        }
+                        Err(e) => {
+                            st.ready.push_back(Err(e));
+                            st.done = true;
+                        }
+                    }
+                }
+            }
+        }
+    })
+    .boxed()
+}

@@ -1,0 +1,165 @@
+//! Creating worker sandboxes and waiting until each worker really serves.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::{Mode, WorkerSpec, Workers, detached, markers, sandbox_spec, worker_env, worker_name};
+use crate::provider::{ProviderError, SandboxInfo, SandboxState};
+
+/// What waiting for a worker found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum Readiness {
+    /// Its log shows it reached the queue.
+    Ready { line: String },
+    /// The Devin API rejected its token.
+    AuthFailed { line: String },
+    /// It could not start (or its sandbox failed).
+    Failed { reason: String },
+    /// Neither within the wait.
+    Timeout { last_line: Option<String> },
+}
+
+impl Readiness {
+    pub fn is_ready(&self) -> bool {
+        matches!(self, Readiness::Ready { .. })
+    }
+}
+
+impl Workers {
+    /// Create one worker sandbox and start its worker. The sandbox name is fresh per call.
+    pub async fn launch_one(&self, w: &WorkerSpec) -> Result<SandboxInfo, ProviderError> {
+        let mode = Mode::for_provider(self.kind());
+        let name = worker_name(&w.outpost);
+        let spec = sandbox_spec(w, &name, mode);
+        let info = match &self.local {
+            Some((local, _)) => {
+                let cli = self.cli_options().map_err(ProviderError::Invalid)?;
+                local.create_with(&spec, &cli).await?
+            }
+            None => self.provider.create(&spec).await?,
+        };
+        if mode == Mode::Exec
+            && let Err(e) =
+                detached::launch(self.provider.as_ref(), &info.id, &w.outpost, worker_env(w)).await
+        {
+            // A sandbox without its worker is of no use; do not leave it behind.
+            let _ = self.provider.delete(&info.id).await;
+            return Err(e);
+        }
+        Ok(info)
+    }
+
+    /// The last `n` lines of the worker's log.
+    pub async fn tail(&self, id: &str, mode: Mode, n: u32) -> Result<Vec<String>, ProviderError> {
+        match mode {
+            Mode::Exec => Ok(detached::tail(self.provider.as_ref(), id, n)
+                .await?
+                .lines()
+                .map(str::to_string)
+                .collect()),
+            Mode::Main => {
+                use futures::StreamExt;
+                let opts = crate::provider::LogOptions {
+                    tail: Some(n),
+                    follow: false,
+                };
+                let mut stream = self.provider.logs(id, &opts).await?;
+                let mut lines = Vec::new();
+                while let Some(l) = stream.next().await {
+                    lines.push(l?);
+                }
+                Ok(lines)
+            }
+        }
+    }
+
+    /// Wait until the worker's log shows it reached the queue or failed to authenticate, its
+    /// sandbox fails, or `timeout` passes. `progress` gets the newest log line now and then.
+    pub async fn wait_ready(
+        &self,
+        id: &str,
+        timeout: Duration,
+        progress: &(dyn Fn(&str) + Send + Sync),
+    ) -> Readiness {
+        let started = Instant::now();
+        let mut last_line = None;
+        let mut interval = Duration::from_millis(250);
+        loop {
+            let info = match self.provider.get(id).await {
+                Ok(Some(info)) => info,
+                Ok(None) => {
+                    return Readiness::Failed {
+                        reason: format!("sandbox {id} disappeared"),
+                    };
+                }
+                Err(e) => {
+                    return Readiness::Failed {
+                        reason: e.to_string(),
+                    };
+                }
+            };
+            let mode = Mode::of(&info, self.kind());
+            if let Ok(lines) = self.tail(id, mode, 200).await {
+                if let Some((ready, line)) = markers::last(&lines) {
+                    let line = line.trim().to_string();
+                    return if ready {
+                        Readiness::Ready { line }
+                    } else {
+                        Readiness::AuthFailed { line }
+                    };
+                }
+                if let Some(l) = lines.iter().rev().find(|l| !l.trim().is_empty()) {
+                    if last_line.as_deref() != Some(l.as_str()) {
+                        progress(l);
+                    }
+                    last_line = Some(l.clone());
+                }
+            }
+            let restarts = match mode {
+                Mode::Main => info
+                    .containers
+                    .first()
+                    .map(|c| c.restart_count)
+                    .unwrap_or(0),
+                Mode::Exec => detached::check(self.provider.as_ref(), id)
+                    .await
+                    .map(|s| s.restarts)
+                    .unwrap_or(0),
+            };
+            // One crash may be a blip; two in a row before ever reaching the queue is not.
+            if restarts >= 2 {
+                return Readiness::Failed {
+                    reason: format!(
+                        "the worker keeps exiting ({restarts} restarts){}",
+                        last_line
+                            .as_ref()
+                            .map(|l| format!("; last log line: {}", l.trim()))
+                            .unwrap_or_default()
+                    ),
+                };
+            }
+            match info.state {
+                SandboxState::Error | SandboxState::Deleted | SandboxState::Stopped => {
+                    return Readiness::Failed {
+                        reason: format!(
+                            "the sandbox is {} ({}){}",
+                            info.state,
+                            info.raw_state,
+                            info.error_reason
+                                .map(|r| format!(": {r}"))
+                                .unwrap_or_default()
+                        ),
+                    };
+                }
+                _ => {}
+            }
+            if started.elapsed() >= timeout {
+                return Readiness::Timeout { last_line };
+            }
+            tokio::time::sleep(interval).await;
+            interval = (interval * 2).min(Duration::from_secs(2));
+        }
+    }
+}
