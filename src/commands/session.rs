@@ -76,7 +76,7 @@ Scripting: --json prints one object on stdout at the end:
    \"provider\", \"session_id\", \"sandbox\": {\"id\", \"name\", \"state\", \"raw_state\", \"labels\", …}|null,
    \"waited_seconds\", \"trailing_newline\", \"expected\", \"found\", \"found_bytes\",
    \"diagnosis\": {\"sandbox\", \"sandbox_looked_for\", \"sandbox_error\", \"last_read_error\",
-     \"session_id\", \"log_source\": \"remote\"|\"sandbox\"|null, \"log_tail\": [..],
+     \"session_id\", \"log_source\": \"remote\"|\"worker\"|\"sandbox\"|null, \"log_tail\": [..],
      \"queue\": {\"in_queue\", \"phase\", \"session_status\", \"acceptor_id\", \"outpost_id\",
      \"claim_deadline\"}|null, \"queue_note\", \"hints\": [..]}|null}
 Fields that do not apply are null. Pass --proof to know the value before the run ends.";
@@ -420,14 +420,7 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     match &waited.contents {
         Some(bytes) => Ok(verdict(ctx, &mut doc, &proof, &a.path, &waited, bytes)),
         None => {
-            let d = diagnose(
-                provider.as_ref(),
-                &target,
-                &waited,
-                devin.as_ref(),
-                LOG_LINES,
-            )
-            .await;
+            let d = diagnose(&provider, &target, &waited, devin.as_ref(), LOG_LINES).await;
             doc["result"] = json!("timeout");
             doc["exit_code"] = json!(1);
             doc["diagnosis"] = json!(d);
@@ -569,6 +562,7 @@ fn timeout_report(
     }
     let source = match d.log_source {
         Some(LogSource::Remote) => "remote",
+        Some(LogSource::Worker) => "worker",
         Some(LogSource::Sandbox) => "sandbox",
         None => "",
     };

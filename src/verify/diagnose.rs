@@ -2,14 +2,17 @@
 //! the sandbox's main) log, and the session's place in the outpost's queue when a Devin token is
 //! configured. Every probe is best effort and time-boxed: a diagnosis never fails.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use futures::StreamExt;
 use serde::Serialize;
 
 use super::{Target, Waited, locate};
 use crate::api::devin::DevinClient;
 use crate::orchestrator::{LABEL_SESSION, remote, sandbox_name};
 use crate::provider::{Provider, SandboxInfo, SandboxState};
+use crate::worker::{LABEL_ROLE, ROLE_WORKER, Workers};
 
 /// Longest any one probe may take.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -20,6 +23,8 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
 pub enum LogSource {
     /// `devin-remote`'s log inside an orchestrated sandbox.
     Remote,
+    /// The fixed worker's log (`devin worker start`), in either worker mode.
+    Worker,
     /// The provider's log of the sandbox (its main command: a fixed worker's `devin worker`).
     Sandbox,
 }
@@ -64,7 +69,7 @@ async fn timed<T>(f: impl std::future::Future<Output = T>) -> Option<T> {
 
 /// Gather the diagnosis after a wait ran out.
 pub async fn diagnose(
-    provider: &dyn Provider,
+    provider: &Arc<dyn Provider>,
     target: &Target,
     waited: &Waited,
     devin: Option<&DevinClient>,
@@ -74,13 +79,14 @@ pub async fn diagnose(
         Target::Session(s) => sandbox_name(s),
         Target::Sandbox(id) => id.clone(),
     };
+    let provider_ref: &dyn Provider = provider.as_ref();
     let (sandbox, sandbox_error) = match &waited.sandbox {
         Some(sb) => match timed(provider.get(&sb.id)).await {
             Some(Ok(now)) => (now, None),
             Some(Err(e)) => (Some(sb.clone()), Some(e.to_string())),
             None => (Some(sb.clone()), Some("the provider did not answer".into())),
         },
-        None => match timed(locate(provider, target)).await {
+        None => match timed(locate(provider_ref, target)).await {
             Some(Ok(now)) => (now, None),
             Some(Err(e)) => (None, Some(e.to_string())),
             None => (None, Some("the provider did not answer".into())),
@@ -148,35 +154,55 @@ pub async fn diagnose(
         queue_note,
         hints: Vec::new(),
     };
-    d.hints = hints(&d, target, provider.kind().as_str());
+    d.hints = hints(&d, target, provider_ref.kind().as_str());
     d
 }
 
-/// The remote's log for an orchestrated sandbox; the sandbox's own log otherwise (or when the
-/// remote has not written one).
+/// A fixed worker's log; the remote's log for an orchestrated sandbox; the sandbox's own log
+/// otherwise (or when the remote has not written one).
 async fn logs(
-    provider: &dyn Provider,
+    provider: &Arc<dyn Provider>,
     sb: &SandboxInfo,
     session: Option<&str>,
     lines: u32,
 ) -> (Option<LogSource>, Vec<String>) {
+    if sb.labels.get(LABEL_ROLE).map(String::as_str) == Some(ROLE_WORKER) {
+        let workers = Workers::new(provider.clone());
+        let tail = match timed(workers.logs(&sb.id, Some(lines), false)).await {
+            Some(Ok(stream)) => timed(stream.filter_map(|l| async move { l.ok() }).collect())
+                .await
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        return (
+            (!tail.is_empty()).then_some(LogSource::Worker),
+            last(tail, lines),
+        );
+    }
     let orchestrated = sb.labels.contains_key(LABEL_SESSION);
     if orchestrated
         && sb.state == SandboxState::Started
         && let Some(session) = session
-        && let Some(Ok(text)) = timed(remote::log_tail(provider, &sb.id, session, lines)).await
+        && let Some(Ok(text)) =
+            timed(remote::log_tail(provider.as_ref(), &sb.id, session, lines)).await
     {
         let tail: Vec<String> = text.lines().map(str::to_string).collect();
         if !tail.is_empty() {
             return (Some(LogSource::Remote), tail);
         }
     }
-    let tail = super::log_tail(provider, &sb.id, lines).await;
+    let tail = super::log_tail(provider.as_ref(), &sb.id, lines).await;
     if tail.is_empty() {
         (None, tail)
     } else {
         (Some(LogSource::Sandbox), tail)
     }
+}
+
+fn last(mut lines: Vec<String>, n: u32) -> Vec<String> {
+    let skip = lines.len().saturating_sub(n as usize);
+    lines.drain(..skip);
+    lines
 }
 
 fn hints(d: &Diagnosis, target: &Target, provider: &str) -> Vec<String> {
@@ -195,7 +221,7 @@ fn hints(d: &Diagnosis, target: &Target, provider: &str) -> Vec<String> {
                         "nobody has claimed the session: start `outposts orchestrator run` for its outpost (with the same --provider)".into(),
                     ),
                     (Some(q), Some("claimed")) => out.push(format!(
-                        "the session is claimed by {} but its sandbox {} is not on the {provider} provider: is --provider the one that orchestrator uses?",
+                        "the session is claimed by {} but its sandbox {} is not on the {provider} provider: is --provider the one that orchestrator uses? If a fixed worker serves it, pass --sandbox with the worker's id (`outposts worker list`)",
                         q.acceptor_id.as_deref().unwrap_or("an acceptor"),
                         d.sandbox_looked_for
                     )),
@@ -238,6 +264,15 @@ fn hints(d: &Diagnosis, target: &Target, provider: &str) -> Vec<String> {
             out.push("the session has ended (terminated): start a new one and verify it".into())
         }
         _ => {}
+    }
+    if let Some(sb) = &d.sandbox
+        && sb.state == SandboxState::Started
+        && sb.labels.get(LABEL_ROLE).map(String::as_str) == Some(ROLE_WORKER)
+    {
+        out.push(format!(
+            "any worker of the outpost may claim a session: check `outposts worker logs {}` for `Claimed session`, or verify the outpost's other workers (`outposts worker list`)",
+            sb.id
+        ));
     }
     if out.is_empty()
         || d.sandbox

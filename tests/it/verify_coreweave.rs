@@ -1,12 +1,13 @@
-//! `session verify` on the emulated CoreWeave (gRPC): a sandbox read by id, its main command's
-//! log in the timeout diagnosis.
+//! `session verify` on the emulated CoreWeave (gRPC): a fixed worker serving a session end to
+//! end, and a plain sandbox read by id with its main command's log in the timeout diagnosis.
 
 use outposts::config::{Config, LoadOptions};
 use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{Provider, SandboxSpec, Source};
 
 use crate::support::{Emu, TestEnv};
-use crate::verify_support::{assert_nothing_left, verify};
+use crate::verify_support::{assert_nothing_left, new_session, task_for, verify};
+use crate::worker_common::{launch, setup, terminate};
 
 const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
 
@@ -66,4 +67,95 @@ fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
     let data_dir = emu.data_dir().to_string_lossy().into_owned();
     drop(emu);
     assert_nothing_left(&data_dir);
+}
+
+#[test]
+fn a_fixed_worker_on_emulated_coreweave_verifies_end_to_end() {
+    let (env, emu) = setup("coreweave");
+    let (workers, _) = launch(&env, &[]);
+    let worker = workers[0].as_str();
+    let proof = "outpost-proof-cwworker1";
+    let task = task_for(&env, proof);
+    // The fake `devin worker` in the sandbox claims the session and carries out the task.
+    let session = new_session(&env, &task);
+
+    let run = verify(
+        &env,
+        &[
+            "--sandbox",
+            worker,
+            "--provider",
+            "coreweave",
+            "--proof",
+            proof,
+            "--wait",
+            "60s",
+        ],
+    );
+    run.ok();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], task);
+    assert_eq!(lines[1], format!("@Devin !outpost emulator {task}"));
+    assert!(lines[2].contains("verified"), "{}", run.stdout);
+
+    // A file nobody writes: the diagnosis shows the worker's own log (it claimed the session).
+    let doc = verify(
+        &env,
+        &[
+            "--sandbox",
+            worker,
+            "--provider",
+            "coreweave",
+            "--path",
+            "/workspace/never.txt",
+            "--wait",
+            "3s",
+            "--json",
+        ],
+    )
+    .code(1)
+    .json();
+    let d = &doc["diagnosis"];
+    assert_eq!(doc["sandbox"]["labels"]["outposts.role"], "worker");
+    assert_eq!(d["log_source"], "worker", "{d}");
+    assert!(
+        d["log_tail"]
+            .to_string()
+            .contains(&format!("Claimed session {session}")),
+        "{d}"
+    );
+    assert!(d["hints"].to_string().contains("worker logs"), "{d}");
+
+    // By session, a fixed worker's session has no sandbox of its own: the diagnosis says the
+    // session is claimed and points at --sandbox.
+    let doc = verify(
+        &env,
+        &[
+            "--session",
+            &session,
+            "--provider",
+            "coreweave",
+            "--wait",
+            "2s",
+            "--json",
+        ],
+    )
+    .code(1)
+    .json();
+    let d = &doc["diagnosis"];
+    assert_eq!(d["queue"]["phase"], "claimed", "{d}");
+    assert!(
+        d["queue"]["acceptor_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("devin-worker-")
+    );
+    assert!(d["hints"].to_string().contains("--sandbox"), "{d}");
+
+    terminate(&env, &session);
+    env.run(&["worker", "stop", worker, "--yes"]).ok();
+    let data_dir = emu.data_dir().to_string_lossy().into_owned();
+    drop(emu);
+    assert_nothing_left(&data_dir);
+    assert_nothing_left(&env.home.path().to_string_lossy());
 }
