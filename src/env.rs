@@ -144,6 +144,12 @@ env_vars! {
     /// Set to `1` to let the local provider run sandboxes WITHOUT isolation when bubblewrap
     /// (`bwrap`) is missing: commands then run as host processes and absolute paths are host paths.
     OUTPOSTS_LOCAL_UNISOLATED: General;
+    /// Longest `Retry-After` wait honoured, in seconds; longer requests are clamped to it.
+    OUTPOSTS_RETRY_AFTER_CAP: General = "120";
+    /// Debug builds only (ignored by release builds): failpoints that crash or pause the
+    /// orchestrator at named steps for reliability tests, e.g. `claim.after=kill`
+    /// (see `src/failpoint.rs`).
+    OUTPOSTS_FAILPOINTS: General;
 }
 
 /// Look a variable up by its name or one of its aliases.

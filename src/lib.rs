@@ -10,6 +10,7 @@ pub mod config;
 pub mod emulator;
 pub mod env;
 pub mod error;
+pub mod failpoint;
 pub mod orchestrator;
 pub mod output;
 pub mod provider;

@@ -721,7 +721,19 @@ impl HttpClient {
         let body = read_capped(resp, 64 * 1024).await.unwrap_or_default();
         let (message, json) = error_message(&body);
         let code = status.as_u16();
-        let server_wait = retry_after(&headers).map(|w| w.min(self.opts.retry.retry_after_cap));
+        let asked = retry_after(&headers);
+        let cap = self.opts.retry.retry_after_cap;
+        if let Some(w) = asked
+            && w > cap
+        {
+            tracing::warn!(
+                "{} asked us to wait {} s (Retry-After); waiting {} s instead (OUTPOSTS_RETRY_AFTER_CAP)",
+                req.service.name,
+                w.as_secs(),
+                cap.as_secs()
+            );
+        }
+        let server_wait = asked.map(|w| w.min(cap));
         if let Some(w) = server_wait
             && matches!(code, 429 | 503)
         {

@@ -505,7 +505,10 @@ impl Orchestrator {
     // ---- actions ----------------------------------------------------------------------------
 
     async fn do_claim(&self, session: &str) {
-        match self.devin.claim(session, &self.opts.acceptor_id).await {
+        crate::failpoint!("claim.before_post");
+        let outcome = self.devin.claim(session, &self.opts.acceptor_id).await;
+        crate::failpoint!("claim.after_response");
+        match outcome {
             Ok(Claim::Won(entry)) => {
                 Metrics::inc(&self.metrics.claims);
                 self.take_claim(session, &entry);
@@ -673,7 +676,10 @@ impl Orchestrator {
                 let mut spec = SandboxSpec::new(name.clone(), source);
                 spec.labels = labels.clone();
                 spec.resources = self.opts.resources.clone();
-                match self.provider.create(&spec).await {
+                crate::failpoint!("provision.before_create");
+                let created = self.provider.create(&spec).await;
+                crate::failpoint!("provision.after_create");
+                match created {
                     Ok(sb) => {
                         Metrics::inc(&self.metrics.sandboxes_created);
                         self.emit(OrchEvent::SandboxCreated {
@@ -881,7 +887,9 @@ impl Orchestrator {
             chrome_path: chrome,
         };
         remote::install(self.provider.as_ref(), &sb.id, &plan).await?;
+        crate::failpoint!("provision.before_launch");
         remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
+        crate::failpoint!("provision.after_launch");
         Metrics::inc(&self.metrics.remotes_launched);
         if let Some(b) = &plan.binary {
             self.lock()
@@ -1020,7 +1028,10 @@ impl Orchestrator {
     }
 
     async fn release(&self, session: &str) -> bool {
-        let released = match self.devin.release(session, &self.opts.acceptor_id).await {
+        crate::failpoint!("release.before_post");
+        let outcome = self.devin.release(session, &self.opts.acceptor_id).await;
+        crate::failpoint!("release.after_response");
+        let released = match outcome {
             Ok(Release::Released(entry)) => {
                 Metrics::inc(&self.metrics.releases);
                 self.emit(OrchEvent::Released {
@@ -1054,6 +1065,7 @@ impl Orchestrator {
     }
 
     async fn stop_sandbox(&self, session: &str, id: &str) {
+        crate::failpoint!("stop.before");
         match self.provider.stop(id).await {
             Ok(()) => {
                 Metrics::inc(&self.metrics.sandboxes_stopped);
@@ -1091,7 +1103,10 @@ impl Orchestrator {
             };
             if ours {
                 match kind {
-                    EndKind::Terminate => match self.provider.delete(&id).await {
+                    EndKind::Terminate => match {
+                        crate::failpoint!("delete.before");
+                        self.provider.delete(&id).await
+                    } {
                         Ok(()) => {
                             Metrics::inc(&self.metrics.sandboxes_deleted);
                             self.emit(OrchEvent::SandboxDeleted {
@@ -1185,6 +1200,7 @@ impl Orchestrator {
             }
             let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, &self.opts.outpost_id) == Some(session.as_str()));
             if confirmed {
+                crate::failpoint!("janitor.before_act");
                 let result = match verdict {
                     Verdict::Delete => self.provider.delete(&sb.id).await.map(|_| "deleted"),
                     _ => self.provider.stop(&sb.id).await.map(|_| "stopped"),

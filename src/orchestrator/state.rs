@@ -228,6 +228,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     set_mode(tmp.path(), 0o600);
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
+    crate::failpoint!("state.before_rename");
     tmp.persist(path)
         .map_err(|e| anyhow::anyhow!("cannot replace {}: {}", path.display(), e.error))?;
     if let Ok(d) = File::open(dir) {
