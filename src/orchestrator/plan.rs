@@ -90,6 +90,8 @@ pub struct Track {
     pub last_reread: Option<f64>,
     /// Ending failed (e.g. the release did not go through): try again after this time.
     pub end_retry_at: Option<f64>,
+    /// Failed attempts at the sandbox side of ending (stop/delete) so far.
+    pub end_failures: u32,
 }
 
 impl Track {

@@ -930,15 +930,17 @@ impl Orchestrator {
         let foreign = e
             .to_string()
             .contains("does not carry this session's labels");
-        let held = self.lock().tracks.get(session).is_some_and(|t| t.held);
-        if held {
-            self.release(session).await;
-        }
+        // Stop while we still hold the claim: released first, another replica could claim the
+        // session and start this sandbox just before our stop lands on it.
         if !foreign {
             let sandbox = self.lock().sandboxes.get(session).cloned();
             if let Some(id) = sandbox {
                 self.stop_sandbox(session, &id).await;
             }
+        }
+        let held = self.lock().tracks.get(session).is_some_and(|t| t.held);
+        if held {
+            self.release(session).await;
         }
         let mut inner = self.lock();
         inner.claims.remove(session);
@@ -1064,7 +1066,7 @@ impl Orchestrator {
         true
     }
 
-    async fn stop_sandbox(&self, session: &str, id: &str) {
+    async fn stop_sandbox(&self, session: &str, id: &str) -> bool {
         crate::failpoint!("stop.before");
         match self.provider.stop(id).await {
             Ok(()) => {
@@ -1073,55 +1075,43 @@ impl Orchestrator {
                     session: session.into(),
                     sandbox: id.into(),
                 });
+                true
             }
-            Err(e) => tracing::warn!(session, "stopping sandbox {id} failed: {e}"),
+            Err(e) => {
+                tracing::warn!(session, "stopping sandbox {id} failed: {e}");
+                false
+            }
         }
     }
 
+    /// End a session: the sandbox first (stop, or delete after `terminated`), then the release.
+    ///
+    /// The claim is held until the sandbox work is done, so it doubles as a write-ahead record:
+    /// a crash in between leaves a claim the next start reattaches to and finishes. Released
+    /// first, a crash would leave a sandbox whose session may be swept from the queue before
+    /// anyone deleted it — and an absent session is never proof of termination, so nobody
+    /// could delete it any more. Holding the claim also keeps other replicas from starting the
+    /// sandbox while our stop is on its way.
     async fn do_end(&self, session: &str, kind: EndKind) {
-        // Release first: the session is no longer ours to serve.
+        if !self.end_sandbox(session, kind).await {
+            let mut inner = self.lock();
+            let t = Self::track_mut(&mut inner, session);
+            t.end_failures += 1;
+            if t.end_failures < plan::MAX_FAILURES {
+                t.end_retry_at = Some(now() + backoff(t.end_failures));
+                return;
+            }
+            // Do not hold the claim (and a slot) forever for a provider that keeps failing;
+            // the janitor takes over the sandbox once the session is released.
+            tracing::error!(
+                session,
+                "giving up on the sandbox after {} attempts; releasing the session anyway",
+                t.end_failures
+            );
+        }
         if !self.release(session).await {
             Self::track_mut(&mut self.lock(), session).end_retry_at = Some(now() + 5.0);
             return;
-        }
-        let known = self.lock().sandboxes.get(session).cloned();
-        let sandbox = match known {
-            Some(id) => Some(id),
-            None => self
-                .provider
-                .get(&sandbox_name(session))
-                .await
-                .ok()
-                .flatten()
-                .map(|sb| sb.id),
-        };
-        if let Some(id) = sandbox {
-            // Act only on a sandbox that still carries this session's labels.
-            let ours = match self.provider.get(&id).await {
-                Ok(Some(sb)) => janitor::owner(&sb, &self.opts.outpost_id) == Some(session),
-                _ => false,
-            };
-            if ours {
-                match kind {
-                    EndKind::Terminate => match {
-                        crate::failpoint!("delete.before");
-                        self.provider.delete(&id).await
-                    } {
-                        Ok(()) => {
-                            Metrics::inc(&self.metrics.sandboxes_deleted);
-                            self.emit(OrchEvent::SandboxDeleted {
-                                session: session.into(),
-                                sandbox: id.clone(),
-                            });
-                        }
-                        Err(e) => tracing::warn!(
-                            session,
-                            "deleting sandbox {id} failed (the janitor retries): {e}"
-                        ),
-                    },
-                    EndKind::Sleep | EndKind::GiveUp => self.stop_sandbox(session, &id).await,
-                }
-            }
         }
         let mut inner = self.lock();
         inner.claims.remove(session);
@@ -1140,6 +1130,62 @@ impl Orchestrator {
                 inner.tracks.remove(session);
                 // Keep a busy placeholder until `execute` clears it, so nothing races the end.
                 Self::track_mut(&mut inner, session).busy = true;
+            }
+        }
+    }
+
+    /// The sandbox side of ending; `false` when a provider call failed (retry later).
+    async fn end_sandbox(&self, session: &str, kind: EndKind) -> bool {
+        let known = self.lock().sandboxes.get(session).cloned();
+        let id = match known {
+            Some(id) => id,
+            None => match self.provider.get(&sandbox_name(session)).await {
+                Ok(Some(sb)) => sb.id,
+                Ok(None) => return true,
+                Err(e) => {
+                    tracing::warn!(session, "cannot look the sandbox up: {e}");
+                    return false;
+                }
+            },
+        };
+        // Act only on a sandbox that still carries this session's labels.
+        let current = match self.provider.get(&id).await {
+            Ok(Some(sb)) => sb,
+            Ok(None) => return true,
+            Err(e) => {
+                tracing::warn!(session, "cannot read sandbox {id}: {e}");
+                return false;
+            }
+        };
+        if janitor::owner(&current, &self.opts.outpost_id) != Some(session) {
+            return true;
+        }
+        match kind {
+            EndKind::Terminate => {
+                crate::failpoint!("delete.before");
+                match self.provider.delete(&id).await {
+                    Ok(()) => {
+                        Metrics::inc(&self.metrics.sandboxes_deleted);
+                        self.emit(OrchEvent::SandboxDeleted {
+                            session: session.into(),
+                            sandbox: id.clone(),
+                        });
+                        true
+                    }
+                    Err(e) => {
+                        tracing::warn!(session, "deleting sandbox {id} failed: {e}");
+                        false
+                    }
+                }
+            }
+            EndKind::Sleep | EndKind::GiveUp => {
+                if matches!(
+                    current.state,
+                    SandboxState::Stopped | SandboxState::Deleted | SandboxState::Deleting
+                ) {
+                    return true;
+                }
+                self.stop_sandbox(session, &id).await
             }
         }
     }
