@@ -512,6 +512,17 @@ enum Attempt {
 
 impl HttpClient {
     pub fn new(opts: HttpOptions) -> anyhow::Result<Self> {
+        Self::build(opts, Arc::new(Mutex::new(HashMap::new())))
+    }
+
+    /// The same client with other options (e.g. a longer read timeout for long polls). It
+    /// shares this client's `Retry-After` pauses: a host that asked us to wait is waited for by
+    /// every request to it, whichever client sends it.
+    pub fn with_options(&self, opts: HttpOptions) -> anyhow::Result<Self> {
+        Self::build(opts, self.pauses.clone())
+    }
+
+    fn build(opts: HttpOptions, pauses: Arc<Mutex<HashMap<String, Instant>>>) -> anyhow::Result<Self> {
         let inner = reqwest::Client::builder()
             .user_agent(concat!("outposts/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(opts.connect_timeout)
@@ -537,7 +548,7 @@ impl HttpClient {
         Ok(HttpClient {
             inner,
             opts,
-            pauses: Arc::new(Mutex::new(HashMap::new())),
+            pauses,
         })
     }
 
@@ -938,6 +949,28 @@ mod tests {
             "an HTML error page"
         );
         assert_eq!(error_message(b"").0, "no details");
+    }
+
+    #[test]
+    fn derived_clients_share_pauses() {
+        let a = HttpClient::new(HttpOptions::default()).unwrap();
+        let b = a
+            .with_options(HttpOptions {
+                read_timeout: Duration::from_secs(3600),
+                ..HttpOptions::default()
+            })
+            .unwrap();
+        b.pause_host("h:1", Duration::from_secs(60));
+        let until = a.pauses.lock().unwrap().get("h:1").copied();
+        assert!(until.is_some_and(|t| t > Instant::now() + Duration::from_secs(50)));
+        assert!(
+            HttpClient::new(HttpOptions::default())
+                .unwrap()
+                .pauses
+                .lock()
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]
