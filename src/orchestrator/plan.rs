@@ -92,6 +92,8 @@ pub struct Track {
     pub end_retry_at: Option<f64>,
     /// Failed attempts at the sandbox side of ending (stop/delete) so far.
     pub end_failures: u32,
+    /// Consecutive claim attempts that ended in an error (not a 409): backs further claims off.
+    pub claim_errors: u32,
 }
 
 impl Track {

@@ -400,6 +400,9 @@ impl Orchestrator {
             .map(|e| (e.session_id.clone(), e))
             .collect();
         let me = self.opts.acceptor_id.clone();
+        // Entries we could not read may be any session, ours included: then a session missing
+        // from the listing is not evidence that it left the queue.
+        let complete = list.skipped == 0;
         let ids: Vec<String> = inner.tracks.keys().cloned().collect();
         for id in ids {
             let entry = fresh.get(&id).cloned();
@@ -422,7 +425,10 @@ impl Orchestrator {
                         t.claim_deadline = e.claim_deadline.or(t.claim_deadline);
                     }
                 }
-                None => t.observe(None),
+                None if complete => t.observe(None),
+                None => {
+                    tracing::warn!(session = %id, "not in a listing with unreadable entries: not counted as absent");
+                }
             }
         }
         // Forget idle, unheld tracks that no longer need remembering.
@@ -528,10 +534,16 @@ impl Orchestrator {
             }
             Err(e) => {
                 // The outcome is unknown: the claim may have committed. The next relist shows
-                // it as ours (→ adopt) or not; until then, do not retry.
+                // it as ours (→ adopt) or not. A session whose claims keep failing (a poisoned
+                // entry, a broken proxy) backs off per session instead of being retried on
+                // every pass.
                 self.metrics.api_error(e.status());
                 tracing::warn!(session, "claim failed: {e}");
-                Self::track_mut(&mut self.lock(), session).lost_race = true;
+                let mut inner = self.lock();
+                let t = Self::track_mut(&mut inner, session);
+                t.lost_race = true;
+                t.claim_errors = t.claim_errors.saturating_add(1);
+                t.retry_at = Some(now() + backoff(t.claim_errors));
             }
         }
     }
@@ -541,6 +553,11 @@ impl Orchestrator {
         let t = Self::track_mut(&mut inner, session);
         t.held = true;
         t.lost_race = false;
+        if t.claim_errors > 0 {
+            // The backoff was for claiming; the claim is ours now.
+            t.claim_errors = 0;
+            t.retry_at = None;
+        }
         t.claim_deadline = entry.claim_deadline;
         t.has_token = entry.connect_token.is_some();
         if let Some(token) = &entry.connect_token {
@@ -578,6 +595,11 @@ impl Orchestrator {
             Some(e) if ours => {
                 let t = Self::track_mut(&mut inner, session);
                 t.held = true;
+                if t.claim_errors > 0 {
+                    // A claim whose answer we lost: no reason to wait before serving it.
+                    t.claim_errors = 0;
+                    t.retry_at = None;
+                }
                 t.claim_deadline = e.claim_deadline;
                 t.observe(Some(e.session_status));
                 inner.queue.insert(session.to_string(), e);
