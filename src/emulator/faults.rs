@@ -92,6 +92,9 @@ pub enum FaultAction {
     /// Answer 200 `text/event-stream` with one `data:` line of `bytes` bytes (e.g. 16 MiB), then
     /// end the stream.
     HugeLine { bytes: usize },
+    /// Serve normally, then replace every `[from, to]` pair's `from` with its `to` in the
+    /// (buffered) body: one poisoned item in an otherwise good answer. Not for streams.
+    Rewrite { pairs: Vec<(String, String)> },
 }
 
 fn ok() -> u16 {

@@ -536,6 +536,19 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         }
         Some(FaultAction::Stall { bytes, ms }) => stall(next.run(req).await, bytes, ms),
         Some(FaultAction::HugeLine { bytes }) => huge_line(bytes),
+        Some(FaultAction::Rewrite { pairs }) => {
+            let (parts, body) = next.run(req).await.into_parts();
+            let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+                .await
+                .unwrap_or_default();
+            let mut text = String::from_utf8_lossy(&bytes).into_owned();
+            for (from, to) in &pairs {
+                text = text.replace(from, to);
+            }
+            let mut parts = parts;
+            parts.headers.remove("content-length");
+            Response::from_parts(parts, Body::from(text))
+        }
     };
     // JSON answers are small and complete: keep them for the exchange; never buffer streams.
     let response = match exchange.as_mut() {
