@@ -21,3 +21,8 @@ mod local_provider_procs;
 mod orch_support;
 mod orchestrator_daytona;
 mod orchestrator_local;
+mod invariants;
+mod rel_support;
+mod rel_crash;
+mod rel_restart;
+mod rel_faults;
