@@ -169,6 +169,9 @@ fn backoff(failures: u32) -> f64 {
 /// How long a given-up session is left alone.
 const COOL_OFF: f64 = 600.0;
 
+/// How long an unheld session's failures are remembered after its last backoff ended.
+const FAILURE_MEMORY: f64 = 900.0;
+
 impl Orchestrator {
     pub fn new(
         devin: DevinClient,
@@ -431,11 +434,14 @@ impl Orchestrator {
                 }
             }
         }
-        // Forget idle, unheld tracks that no longer need remembering.
+        // Forget idle, unheld tracks that no longer need remembering. A session that failed
+        // keeps its failure count for a while after its backoff ends: forgotten at once, every
+        // attempt would start again at the first backoff step and the give-up after
+        // MAX_FAILURES would never come.
         let t_now = now();
-        inner
-            .tracks
-            .retain(|_, t| t.held || t.busy || t.retry_at.is_some_and(|r| r > t_now));
+        inner.tracks.retain(|_, t| {
+            t.held || t.busy || t.retry_at.is_some_and(|r| r + FAILURE_MEMORY > t_now)
+        });
         inner.queue = fresh;
         inner.status_dirty = true;
         drop(inner);
