@@ -137,6 +137,9 @@ struct Inner {
     sandboxes: BTreeMap<String, String>,
     /// When the janitor first saw a sandbox whose creation time the provider does not report.
     first_seen: BTreeMap<String, f64>,
+    /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
+    /// proof of termination once the queue has swept the entry.
+    terminated_seen: BTreeMap<String, f64>,
     draining: bool,
     relist_due: bool,
     status_dirty: bool,
@@ -171,6 +174,9 @@ const COOL_OFF: f64 = 600.0;
 
 /// How long an unheld session's failures are remembered after its last backoff ended.
 const FAILURE_MEMORY: f64 = 900.0;
+
+/// Most sessions remembered as terminated.
+const TERMINATED_MEMORY: usize = 10_000;
 
 impl Orchestrator {
     pub fn new(
@@ -216,6 +222,26 @@ impl Orchestrator {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Remember that the server said `session` is terminated (bounded: a day, 10,000 ids).
+    fn saw_terminated(inner: &mut Inner, session: &str) {
+        let t = now();
+        if inner.terminated_seen.len() >= TERMINATED_MEMORY {
+            inner.terminated_seen.retain(|_, at| *at > t - 86_400.0);
+            while inner.terminated_seen.len() >= TERMINATED_MEMORY {
+                let oldest = inner
+                    .terminated_seen
+                    .iter()
+                    .min_by(|a, b| a.1.total_cmp(b.1))
+                    .map(|(k, _)| k.clone());
+                match oldest {
+                    Some(k) => inner.terminated_seen.remove(&k),
+                    None => break,
+                };
+            }
+        }
+        inner.terminated_seen.insert(session.to_string(), t);
     }
 
     fn track_mut<'a>(inner: &'a mut Inner, session: &str) -> &'a mut Track {
@@ -434,6 +460,11 @@ impl Orchestrator {
                 }
             }
         }
+        for e in fresh.values() {
+            if e.session_status == SessionStatus::Terminated {
+                Self::saw_terminated(&mut inner, &e.session_id);
+            }
+        }
         // Forget idle, unheld tracks that no longer need remembering. A session that failed
         // keeps its failure count for a while after its backoff ends: forgotten at once, every
         // attempt would start again at the first backoff step and the give-up after
@@ -486,6 +517,10 @@ impl Orchestrator {
         let mut inner = self.lock();
         let id = entry.session_id.clone();
         let me = self.opts.acceptor_id.clone();
+        // A DELETED event carries the entry's last state: `terminated` is proof enough.
+        if entry.session_status == SessionStatus::Terminated {
+            Self::saw_terminated(&mut inner, &id);
+        }
         match kind {
             EventType::Deleted => {
                 inner.queue.remove(&id);
@@ -661,6 +696,12 @@ impl Orchestrator {
                     }
                     Some(e) => t.observe(Some(e.session_status)),
                     None => t.observe(None),
+                }
+                if entry
+                    .as_ref()
+                    .is_some_and(|e| e.session_status == SessionStatus::Terminated)
+                {
+                    Self::saw_terminated(&mut inner, session);
                 }
                 match entry {
                     Some(e) => {
@@ -1220,6 +1261,11 @@ impl Orchestrator {
 
     // ---- janitor ---------------------------------------------------------------------------
 
+    /// One janitor sweep, as the loop runs it every `janitor_interval` (for tests and tools).
+    pub async fn janitor_pass(self: &Arc<Self>) {
+        self.clone().janitor_sweep().await
+    }
+
     async fn janitor_sweep(self: Arc<Self>) {
         let labels: BTreeMap<String, String> =
             [(LABEL_OUTPOST.to_string(), self.opts.outpost_id.clone())]
@@ -1250,7 +1296,15 @@ impl Orchestrator {
                 continue;
             }
             let lookup = match self.devin.get(&session).await {
-                Ok(Some(e)) => Lookup::Found(Box::new(e)),
+                Ok(Some(e)) => {
+                    if e.session_status == SessionStatus::Terminated {
+                        Self::saw_terminated(&mut self.lock(), &session);
+                    }
+                    Lookup::Found(Box::new(e))
+                }
+                Ok(None) if self.lock().terminated_seen.contains_key(&session) => {
+                    Lookup::SweptAfterTermination
+                }
                 Ok(None) => Lookup::Absent,
                 Err(e) => {
                     self.metrics.api_error(e.status());
