@@ -8,8 +8,8 @@ use serde_json::json;
 
 use crate::api::devin::path_segment;
 use crate::api::http::{self, ApiError, ApiRequest, HttpClient};
-use crate::emulator::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
 use crate::emulator::daytona::Settings as DaytonaSettings;
+use crate::emulator::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
 use crate::emulator::journal::Mutation;
 use crate::emulator::{Info, RequestRecord};
 
@@ -192,7 +192,10 @@ impl EmulatorClient {
     /// Every credential the emulator issued.
     pub async fn secrets(&self) -> Result<Vec<String>, ApiError> {
         self.http
-            .send_json(ApiRequest::get(http::EMULATOR, self.url("/_emulator/secrets")))
+            .send_json(ApiRequest::get(
+                http::EMULATOR,
+                self.url("/_emulator/secrets"),
+            ))
             .await
     }
 

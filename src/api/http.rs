@@ -522,7 +522,10 @@ impl HttpClient {
         Self::build(opts, self.pauses.clone())
     }
 
-    fn build(opts: HttpOptions, pauses: Arc<Mutex<HashMap<String, Instant>>>) -> anyhow::Result<Self> {
+    fn build(
+        opts: HttpOptions,
+        pauses: Arc<Mutex<HashMap<String, Instant>>>,
+    ) -> anyhow::Result<Self> {
         let inner = reqwest::Client::builder()
             .user_agent(concat!("outposts/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(opts.connect_timeout)

@@ -294,7 +294,10 @@ mod tests {
         let run = |seed| {
             let f = Faults::seeded(parse_spec(script).unwrap(), seed);
             (0..64)
-                .map(|_| f.check_query("GET", "/w", Some("outpost=o&watch=true")).is_some())
+                .map(|_| {
+                    f.check_query("GET", "/w", Some("outpost=o&watch=true"))
+                        .is_some()
+                })
                 .collect::<Vec<_>>()
         };
         let a = run(7);

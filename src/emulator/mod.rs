@@ -641,7 +641,10 @@ fn stall(resp: Response, limit: usize, ms: u64) -> Response {
             if left == 0 {
                 let wait = if ms == 0 { u64::MAX / 4 } else { ms };
                 tokio::time::sleep(Duration::from_millis(wait)).await;
-                return Some((Err(std::io::Error::other("stream stalled by fault")), (None, 0)));
+                return Some((
+                    Err(std::io::Error::other("stream stalled by fault")),
+                    (None, 0),
+                ));
             }
             match s.next().await {
                 Some(Ok(chunk)) if chunk.len() < left => {

@@ -244,8 +244,20 @@ mod tests {
             ),
             // Absent, but seen terminated before the entry went: delete (also when stopped);
             // still never young, busy or foreign ones.
-            (ours(Stopped), 999.0, false, Lookup::SweptAfterTermination, Delete),
-            (ours(Started), 999.0, false, Lookup::SweptAfterTermination, Delete),
+            (
+                ours(Stopped),
+                999.0,
+                false,
+                Lookup::SweptAfterTermination,
+                Delete,
+            ),
+            (
+                ours(Started),
+                999.0,
+                false,
+                Lookup::SweptAfterTermination,
+                Delete,
+            ),
             (
                 ours(Started),
                 10.0,

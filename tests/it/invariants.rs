@@ -105,6 +105,13 @@ fn replica(w: &World, m: &Mutation) -> Option<String> {
         .map(|c| w.acceptors.get(c).cloned().unwrap_or_else(|| c.clone()))
 }
 
+/// A fixture the test made itself (a deleted sandbox's name gains a `DESTROYED_` prefix).
+fn is_planted(w: &World, name: &str) -> bool {
+    w.planted
+        .iter()
+        .any(|p| name == p || name.contains(p.as_str()))
+}
+
 fn ours(w: &World, labels: &BTreeMap<String, String>) -> bool {
     labels.get(LABEL_OUTPOST) == Some(&w.outpost)
 }
@@ -117,6 +124,9 @@ pub fn i1_one_live_sandbox(w: &World) -> Vec<Violation> {
         let Some(s) = m.labels.get(LABEL_SESSION) else {
             continue;
         };
+        if is_planted(w, &m.name) {
+            continue;
+        }
         let set = live.entry(s.clone()).or_default();
         match m.op.as_str() {
             "create" => {
@@ -143,6 +153,7 @@ pub fn i1_one_live_sandbox(w: &World) -> Vec<Violation> {
         if let Some(s) = sb.session()
             && ours(w, &sb.labels)
             && !sb.state.starts_with("destroy")
+            && !is_planted(w, &sb.name)
         {
             now.entry(s).or_default().push(&sb.id);
         }
@@ -267,8 +278,11 @@ pub fn i4_no_stop_of_running(w: &World) -> Vec<Violation> {
 /// live sessions' sandboxes run, sleeping sessions' sandboxes are stopped, none is left over.
 pub fn i5_sandboxes_match_sessions(w: &World) -> Vec<Violation> {
     let mut out = Vec::new();
-    let by_id: BTreeMap<&str, &SessionInfo> =
-        w.sessions.iter().map(|s| (s.session_id.as_str(), s)).collect();
+    let by_id: BTreeMap<&str, &SessionInfo> = w
+        .sessions
+        .iter()
+        .map(|s| (s.session_id.as_str(), s))
+        .collect();
     let served: BTreeSet<&str> = w
         .mutations
         .iter()
@@ -277,7 +291,7 @@ pub fn i5_sandboxes_match_sessions(w: &World) -> Vec<Violation> {
         .collect();
     let mut sandbox_of: BTreeMap<&str, &Sandbox> = BTreeMap::new();
     for sb in &w.sandboxes {
-        if !ours(w, &sb.labels) || w.planted.contains(&sb.name) {
+        if !ours(w, &sb.labels) || is_planted(w, &sb.name) {
             continue;
         }
         let Some(sid) = sb.session() else { continue };
@@ -461,17 +475,33 @@ pub fn i8_no_secret_leaks(w: &World) -> Vec<Violation> {
                     .map(|m| m.permissions().mode() & 0o777)
                     .unwrap_or(0);
                 if mode & 0o077 != 0 {
-                    out.push(v("I8", format!("state file {} has mode {mode:o}", f.display())));
+                    out.push(v(
+                        "I8",
+                        format!("state file {} has mode {mode:o}", f.display()),
+                    ));
                 }
             }
         }
     }
     for a in &w.argv_samples {
-        leak(format!("a command line ({})", a.chars().take(60).collect::<String>()), a, &all, &mut out);
+        leak(
+            format!(
+                "a command line ({})",
+                a.chars().take(60).collect::<String>()
+            ),
+            a,
+            &all,
+            &mut out,
+        );
     }
     for r in &w.requests {
         if let Some(q) = &r.query {
-            leak(format!("the query of {} {}", r.method, r.path), q, &all, &mut out);
+            leak(
+                format!("the query of {} {}", r.method, r.path),
+                q,
+                &all,
+                &mut out,
+            );
         }
         if r.api != "daytona" {
             continue;
@@ -484,17 +514,32 @@ pub fn i8_no_secret_leaks(w: &World) -> Vec<Violation> {
         };
         // A sandbox's own environment (create) carries no secret at all.
         if r.method == "POST" && r.path == "/daytona/api/sandbox" {
-            leak(format!("the environment of a created sandbox (#{})", r.seq), &json["env"].to_string(), &all, &mut out);
+            leak(
+                format!("the environment of a created sandbox (#{})", r.seq),
+                &json["env"].to_string(),
+                &all,
+                &mut out,
+            );
         }
         // Commands never carry a secret; their environment may carry the connect token only.
         if let Some(cmd) = json.get("command") {
-            leak(format!("a sandbox command (#{} {})", r.seq, r.path), &cmd.to_string(), &all, &mut out);
+            leak(
+                format!("a sandbox command (#{} {})", r.seq, r.path),
+                &cmd.to_string(),
+                &all,
+                &mut out,
+            );
         }
         for key in ["envs", "env"] {
             if let Some(env) = json.get(key)
                 && r.path.contains("/toolbox/")
             {
-                leak(format!("a sandbox command's environment (#{})", r.seq), &env.to_string(), &account, &mut out);
+                leak(
+                    format!("a sandbox command's environment (#{})", r.seq),
+                    &env.to_string(),
+                    &account,
+                    &mut out,
+                );
             }
         }
     }

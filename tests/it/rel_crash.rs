@@ -264,14 +264,11 @@ fn crash_at(c: &mut Cluster, p: &Point, kills: usize) -> (usize, Vec<f64>) {
                 sandbox_state(c, &target).as_deref() == Some("stopped")
                     && c.session(&target).phase != "claimed"
             }
-            Trigger::Terminate => {
-                sandbox_gone(c, &target) && c.session(&target).phase != "claimed"
-            }
+            Trigger::Terminate => sandbox_gone(c, &target) && c.session(&target).phase != "claimed",
             // Deleted when the janitor saw `terminated`, stopped when the row was swept first
             // (absent is never proof of termination).
             Trigger::Orphan => {
-                sandbox_gone(c, &target)
-                    || sandbox_state(c, &target).as_deref() == Some("stopped")
+                sandbox_gone(c, &target) || sandbox_state(c, &target).as_deref() == Some("stopped")
             }
         });
         let took = recovered.unwrap_or_else(|| {
@@ -325,7 +322,12 @@ fn t1(points: &[&str], name: &str) {
         .filter(|m| m.name == sandbox_name(&steady))
         .map(|m| m.op.clone())
         .collect();
-    assert_eq!(touched, vec!["create".to_string()], "{}", c.replicas[0].all_logs());
+    assert_eq!(
+        touched,
+        vec!["create".to_string()],
+        "{}",
+        c.replicas[0].all_logs()
+    );
     c.stop_all();
     let w = c.world();
     c.assert_invariants(&w, Quiesce::Yes);

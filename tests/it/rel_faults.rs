@@ -83,7 +83,11 @@ fn t2_claim_committed_response_lost() {
     figure("T2", "claims_renewals", format!("{claims}/{renewals}"));
     figure("T2", "adopted_after_lost_answer", adopted);
     figure("T2", "orphaned_claims", 0);
-    figure("T2", "enqueue_to_running", percentiles(enqueue_to_running(&w2)));
+    figure(
+        "T2",
+        "enqueue_to_running",
+        percentiles(enqueue_to_running(&w2)),
+    );
 }
 
 /// T7: the watch stream cut mid-event, stalled, sent a 16 MiB line, malformed events — while
@@ -125,7 +129,11 @@ fn t7_sse_stream_faults() {
             let s = served(&c);
             ids.iter().all(|i| s.contains(i))
         });
-        assert!(ok.is_some(), "round {round}: not all served\n{}", c.replicas[0].log());
+        assert!(
+            ok.is_some(),
+            "round {round}: not all served\n{}",
+            c.replicas[0].log()
+        );
         // Lifecycle traffic over the faulty stream: sleep half, end a quarter, wake some.
         let (sleep, rest) = ids.split_at(ids.len() / 2);
         let (end, keep) = rest.split_at(rest.len() / 2);
@@ -139,7 +147,10 @@ fn t7_sse_stream_faults() {
         let stopped = time_until(WAIT, || {
             sleep.iter().all(|s| c.session(s).phase != "claimed")
         });
-        assert!(stopped.is_some(), "round {round}: sleeping sessions still held");
+        assert!(
+            stopped.is_some(),
+            "round {round}: sleeping sessions still held"
+        );
         for s in sleep.iter().take(sleep.len() / 2) {
             block_on(c.emu.client().resume(s)).unwrap();
             live.push(s.clone());
@@ -317,7 +328,11 @@ fn t9_retry_after_on_every_endpoint() {
                 }
             }
             let ok = time_until(WAIT, || served(&c).contains(&s) || *ep == "release");
-            assert!(ok.is_some(), "{ep}/{form}: never recovered\n{}", c.replicas[0].log());
+            assert!(
+                ok.is_some(),
+                "{ep}/{form}: never recovered\n{}",
+                c.replicas[0].log()
+            );
             if *ep != "release" {
                 block_on(c.emu.client().terminate(&s)).unwrap();
             }
@@ -333,7 +348,10 @@ fn t9_retry_after_on_every_endpoint() {
     figure(
         "T9",
         "clamp_warnings",
-        c.replicas[0].all_logs().matches("OUTPOSTS_RETRY_AFTER_CAP").count(),
+        c.replicas[0]
+            .all_logs()
+            .matches("OUTPOSTS_RETRY_AFTER_CAP")
+            .count(),
     );
 }
 
@@ -364,8 +382,16 @@ fn t11_create_committed_response_lost_and_stale_reads() {
     );
     let ids = churn(&c, n, 6);
     let w = c.settle(WAIT, |w| {
-        let left = w.sandboxes.iter().filter(|s| !s.state.starts_with("destroy")).count();
-        if left == 0 { Ok(()) } else { Err(format!("{left} sandboxes left")) }
+        let left = w
+            .sandboxes
+            .iter()
+            .filter(|s| !s.state.starts_with("destroy"))
+            .count();
+        if left == 0 {
+            Ok(())
+        } else {
+            Err(format!("{left} sandboxes left"))
+        }
     });
     c.stop_all();
     let w2 = c.world();
@@ -382,7 +408,11 @@ fn t11_create_committed_response_lost_and_stale_reads() {
     figure("T11", "create_faults", format!("{:?}", faults_fired(&w2)));
     figure("T11", "sessions_with_2_sandboxes", 0);
     figure("T11", "unlabelled_creates", unlabelled);
-    figure("T11", "enqueue_to_running", percentiles(enqueue_to_running(&w2)));
+    figure(
+        "T11",
+        "enqueue_to_running",
+        percentiles(enqueue_to_running(&w2)),
+    );
 }
 
 /// T17: malformed answers (bad JSON, HTML with 200, empty 200, text/plain) on the queue
@@ -432,7 +462,11 @@ fn t17_poison_and_malformed_payloads() {
         let s = served(&c);
         ids.iter().all(|i| s.contains(i)) && s.contains(&unknown)
     });
-    assert!(ok.is_some(), "healthy sessions not served\n{}", c.replicas[0].log());
+    assert!(
+        ok.is_some(),
+        "healthy sessions not served\n{}",
+        c.replicas[0].log()
+    );
     let healthy = t0.elapsed().as_secs_f64();
     // Give the poison time to do damage.
     std::thread::sleep(Duration::from_secs(8));
@@ -449,8 +483,8 @@ fn t17_poison_and_malformed_payloads() {
         .filter(|r| r.path.contains(&stuck) && r.path.ends_with("/claim"))
         .map(|r| r.at_ms)
         .collect();
-    let window = (stuck_claims.last().unwrap_or(&0) - stuck_claims.first().unwrap_or(&0)) as f64
-        / 1000.0;
+    let window =
+        (stuck_claims.last().unwrap_or(&0) - stuck_claims.first().unwrap_or(&0)) as f64 / 1000.0;
     // Backoff 5 s, 10 s, 20 s …: over the ~15 s window at most 4 attempts, never one per pass.
     assert!(
         stuck_claims.len() <= 4,
@@ -465,12 +499,20 @@ fn t17_poison_and_malformed_payloads() {
     c.assert_invariants(&w, Quiesce::No);
     figure("T17", "healthy_sessions", n);
     figure("T17", "healthy_all_served_s", format!("{healthy:.1}"));
-    figure("T17", "malformed_answers", format!("{:?}", faults_fired(&w)));
+    figure(
+        "T17",
+        "malformed_answers",
+        format!("{:?}", faults_fired(&w)),
+    );
     figure("T17", "poison_requests", poison_reads);
     figure(
         "T17",
         "unclaimable_claim_attempts",
         format!("{} in {window:.1}s", stuck_claims.len()),
     );
-    figure("T17", "panics", c.replicas[0].all_logs().matches("panicked").count());
+    figure(
+        "T17",
+        "panics",
+        c.replicas[0].all_logs().matches("panicked").count(),
+    );
 }

@@ -88,14 +88,23 @@ fn t5_restarts_reattach_without_recreating_anything() {
             c.replicas[0].kill();
         }
         // Work keeps arriving while the orchestrator is down.
-        block_on(c.emu.client().add_task(&running[i % running.len()], "run true")).unwrap();
+        block_on(
+            c.emu
+                .client()
+                .add_task(&running[i % running.len()], "run true"),
+        )
+        .unwrap();
         let t0 = Instant::now();
         c.replicas[0].start();
         let ok = time_until(WAIT, || {
             c.replicas[0].log().matches("\"adopted\"").count() >= running.len()
                 && c.replicas[0].log().matches("remote_running").count() >= running.len()
         });
-        assert!(ok.is_some(), "restart {i}: no reattach\n{}", c.replicas[0].log());
+        assert!(
+            ok.is_some(),
+            "restart {i}: no reattach\n{}",
+            c.replicas[0].log()
+        );
         reattach.push(t0.elapsed().as_secs_f64());
     }
     let w = c.settle(WAIT, all_served(running));
@@ -123,13 +132,12 @@ fn t5_restarts_reattach_without_recreating_anything() {
 }
 
 fn outpost_dir(r: &Replica) -> std::path::PathBuf {
-    let acceptor_file = std::fs::read_dir(r.state_dir().join("outposts"))
+    std::fs::read_dir(r.state_dir().join("outposts"))
         .expect("outposts dir")
         .flatten()
         .next()
         .expect("one outpost dir")
-        .path();
-    acceptor_file
+        .path()
 }
 
 /// T6: the state dir deleted, truncated, filled with garbage, holding a foreign identity, or
@@ -175,13 +183,19 @@ fn t6_state_dir_lost_or_corrupted() {
         assert!(!run.stderr.contains("panicked"), "{what}: {}", run.stderr);
     }
     std::fs::write(dir.join("acceptor_id"), &acceptor).unwrap();
-    figure("T6", "corrupt_identity_exit2", format!("{}/{}", cases.len(), cases.len()));
+    figure(
+        "T6",
+        "corrupt_identity_exit2",
+        format!("{}/{}", cases.len(), cases.len()),
+    );
 
     // Garbage cursor and status: ignored with a warning, sessions reattached.
     std::fs::write(dir.join("watch_cursor"), b"\x00garbage\x07").unwrap();
     std::fs::write(dir.join("status.json"), b"{not json").unwrap();
     c.replicas[0].start();
-    let ok = time_until(WAIT, || served(&c).contains(&ids[0]) && served(&c).contains(&ids[1]));
+    let ok = time_until(WAIT, || {
+        served(&c).contains(&ids[0]) && served(&c).contains(&ids[1])
+    });
     assert!(ok.is_some(), "{}", c.replicas[0].log());
     assert!(!c.replicas[0].log().contains("panicked"));
 
@@ -192,7 +206,10 @@ fn t6_state_dir_lost_or_corrupted() {
             && std::fs::read(dir.join("watch_cursor"))
                 .is_ok_and(|b| !b.iter().any(u8::is_ascii_control))
     });
-    assert!(rewritten.is_some(), "garbage state files were never rewritten");
+    assert!(
+        rewritten.is_some(),
+        "garbage state files were never rewritten"
+    );
     // Kill mid-write many times: every file is the old or the new content.
     let mut torn = 0;
     for i in 0..kills {
@@ -322,7 +339,11 @@ fn t15_graceful_shutdown_and_drain() {
         // Restart: the claim is ours and gets served, not orphaned.
         c.replicas[0].start();
         let ok = time_until(WAIT, || served(&c).contains(&s));
-        assert!(ok.is_some(), "run {i}: the drained claim was not adopted\n{}", c.replicas[0].log());
+        assert!(
+            ok.is_some(),
+            "run {i}: the drained claim was not adopted\n{}",
+            c.replicas[0].log()
+        );
 
         // A create in flight.
         c.faults(r#"{"method":"POST","path":"/daytona/api/sandbox$","times":0,"action":{"kind":"commit_then_delay","ms":2000}}"#);
@@ -347,7 +368,11 @@ fn t15_graceful_shutdown_and_drain() {
         assert!(after.is_empty(), "stops/deletes during shutdown: {after:?}");
         c.replicas[0].start();
         let ok = time_until(WAIT, || served(&c).contains(&s2));
-        assert!(ok.is_some(), "run {i}: the session created during shutdown\n{}", c.replicas[0].log());
+        assert!(
+            ok.is_some(),
+            "run {i}: the session created during shutdown\n{}",
+            c.replicas[0].log()
+        );
 
         // Twice: the second signal exits at once (130). (Signals before the handler is in
         // place just end the process, so wait until it runs.)
@@ -378,6 +403,10 @@ fn t15_graceful_shutdown_and_drain() {
     figure("T15", "runs", runs);
     figure("T15", "sigterm_exit_idle", percentiles(idle));
     figure("T15", "sigterm_exit_open_claim", percentiles(claiming));
-    figure("T15", "sigterm_exit_create_in_flight", percentiles(creating_exit));
+    figure(
+        "T15",
+        "sigterm_exit_create_in_flight",
+        percentiles(creating_exit),
+    );
     figure("T15", "second_signal_exit", percentiles(second));
 }

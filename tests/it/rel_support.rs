@@ -124,8 +124,15 @@ impl Replica {
     /// Wait until the process installed its signal handlers (a signal before that simply ends
     /// it, which is not what a shutdown test wants to measure).
     pub fn wait_ready(&self) {
-        let ok = time_until(Duration::from_secs(30), || self.log().contains("Ctrl-C to stop"));
-        assert!(ok.is_some(), "replica {} never started:\n{}", self.label, self.log());
+        let ok = time_until(Duration::from_secs(30), || {
+            self.log().contains("Ctrl-C to stop")
+        });
+        assert!(
+            ok.is_some(),
+            "replica {} never started:\n{}",
+            self.label,
+            self.log()
+        );
         std::thread::sleep(Duration::from_millis(300));
     }
 
@@ -209,6 +216,8 @@ pub struct ClusterOpts {
     pub extra_args: Vec<String>,
     pub extra_env: Vec<(String, String)>,
     pub emulator_args: Vec<String>,
+    /// How long ended, released rows linger before the queue sweeps them.
+    pub sweep_delay: &'static str,
     /// Fast Daytona transitions.
     pub settings: Settings,
 }
@@ -222,6 +231,7 @@ impl Default for ClusterOpts {
             extra_args: Vec::new(),
             extra_env: Vec::new(),
             emulator_args: Vec::new(),
+            sweep_delay: "1s",
             settings: Settings {
                 create_ms: 50,
                 start_ms: 50,
@@ -254,7 +264,7 @@ impl Cluster {
         eprintln!("scenario {name}: seed {seed} (replay with OUTPOSTS_REL_SEED={seed})");
         let mut emu_args: Vec<String> = vec![
             "--sweep-delay".into(),
-            "1s".into(),
+            opts.sweep_delay.into(),
             "--keepalive".into(),
             "1s".into(),
             "--seed".into(),
@@ -276,10 +286,7 @@ impl Cluster {
             env.set("JANITOR_INTERVAL", "2");
             env.set("OUTPOSTS_READ_TIMEOUT", "10");
             let fp = env.path("failpoints");
-            env.set(
-                "OUTPOSTS_FAILPOINTS",
-                format!("@{}", fp.to_string_lossy()),
-            );
+            env.set("OUTPOSTS_FAILPOINTS", format!("@{}", fp.to_string_lossy()));
             for (k, v) in &opts.extra_env {
                 env.set(k, v.clone());
             }
@@ -491,13 +498,23 @@ impl Cluster {
                 && invariants::i6_claims_served_or_released(&w).is_empty();
             let verdict = done(&w);
             if quiet && verdict.is_ok() {
-                figure(&self.name, "settle_s", format!("{:.1}", start.elapsed().as_secs_f64()));
+                figure(
+                    &self.name,
+                    "settle_s",
+                    format!("{:.1}", start.elapsed().as_secs_f64()),
+                );
                 return self.world();
             }
             if start.elapsed() >= limit {
+                let pending: Vec<String> = invariants::i5_sandboxes_match_sessions(&w)
+                    .into_iter()
+                    .chain(invariants::i6_claims_served_or_released(&w))
+                    .take(10)
+                    .map(|v| format!("{} {}", v.invariant, v.detail))
+                    .collect();
                 eprintln!(
-                    "settle: not converged after {limit:?}: {}",
-                    verdict.err().unwrap_or_else(|| "I5/I6 pending".into())
+                    "settle: not converged after {limit:?}: {} {pending:?}",
+                    verdict.err().unwrap_or_default()
                 );
                 return self.world();
             }
@@ -538,11 +555,7 @@ impl Drop for Cluster {
     fn drop(&mut self) {
         self.stop_sampling.store(true, Ordering::Relaxed);
         if std::thread::panicking() {
-            let scripts = self
-                .scripts
-                .lock()
-                .map(|s| s.clone())
-                .unwrap_or_default();
+            let scripts = self.scripts.lock().map(|s| s.clone()).unwrap_or_default();
             eprintln!(
                 "\n==== {} FAILED: seed {} (replay with OUTPOSTS_REL_SEED={}) ====\nfault scripts:\n{}",
                 self.name,

@@ -39,7 +39,7 @@ mod tasks;
 mod watch;
 
 pub use lifecycle::{NewSession, SessionInfo, SessionView};
-pub use state::{HistoryRecord, Micros, Queue, Refusal, Scope};
+pub use state::{HistoryRecord, Micros, Queue, Refusal, Scope, Status};
 pub use tasks::{Plan, TaskInfo, plan_task};
 
 struct Core {
