@@ -449,12 +449,12 @@ impl Orchestrator {
                     t.held = false;
                 }
                 Some(e) => {
-                    t.observe(Some(e.session_status));
+                    t.observe(Some(e.session_status), now(), self.opts.limits.reread_every);
                     if e.phase == Phase::Claimed {
                         t.claim_deadline = e.claim_deadline.or(t.claim_deadline);
                     }
                 }
-                None if complete => t.observe(None),
+                None if complete => t.observe(None, now(), self.opts.limits.reread_every),
                 None => {
                     tracing::warn!(session = %id, "not in a listing with unreadable entries: not counted as absent");
                 }
@@ -527,7 +527,7 @@ impl Orchestrator {
                 if let Some(t) = inner.tracks.get_mut(&id)
                     && t.held
                 {
-                    t.observe(None);
+                    t.observe(None, now(), self.opts.limits.reread_every);
                 }
             }
             EventType::Modified | EventType::Added => {
@@ -539,7 +539,11 @@ impl Orchestrator {
                     {
                         t.held = false;
                     } else {
-                        t.observe(Some(entry.session_status));
+                        t.observe(
+                            Some(entry.session_status),
+                            now(),
+                            self.opts.limits.reread_every,
+                        );
                     }
                 }
                 inner.queue.insert(id, entry);
@@ -642,7 +646,7 @@ impl Orchestrator {
                     t.retry_at = None;
                 }
                 t.claim_deadline = e.claim_deadline;
-                t.observe(Some(e.session_status));
+                t.observe(Some(e.session_status), now(), self.opts.limits.reread_every);
                 inner.queue.insert(session.to_string(), e);
                 drop(inner);
                 self.emit(OrchEvent::Adopted {
@@ -668,7 +672,11 @@ impl Orchestrator {
                 tracing::warn!(session, "lost the claim while renewing: {message}");
                 Self::track_mut(&mut self.lock(), session).held = false;
             }
-            Ok(Claim::Gone) => Self::track_mut(&mut self.lock(), session).observe(None),
+            Ok(Claim::Gone) => Self::track_mut(&mut self.lock(), session).observe(
+                None,
+                now(),
+                self.opts.limits.reread_every,
+            ),
             Err(e) => {
                 self.metrics.api_error(e.status());
                 tracing::warn!(session, "renewing the claim failed: {e}");
@@ -694,8 +702,10 @@ impl Orchestrator {
                     {
                         t.held = false
                     }
-                    Some(e) => t.observe(Some(e.session_status)),
-                    None => t.observe(None),
+                    Some(e) => {
+                        t.observe(Some(e.session_status), now(), self.opts.limits.reread_every)
+                    }
+                    None => t.observe(None, now(), self.opts.limits.reread_every),
                 }
                 if entry
                     .as_ref()
