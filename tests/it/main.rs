@@ -28,4 +28,5 @@ mod rel_janitor;
 mod rel_restart;
 mod rel_scale;
 mod rel_security;
+mod rel_soak;
 mod rel_support;

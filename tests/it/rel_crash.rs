@@ -5,6 +5,7 @@
 use std::os::unix::process::ExitStatusExt;
 use std::time::{Duration, Instant};
 
+use outposts::emulator::devin::NewSession;
 use outposts::orchestrator::{sandbox_labels, sandbox_name};
 
 use crate::invariants::Quiesce;
@@ -211,8 +212,14 @@ fn crash_at(c: &mut Cluster, p: &Point, kills: usize) -> (usize, Vec<f64>) {
             Trigger::NewSession => None,
             Trigger::Suspend | Trigger::Terminate => Some(serve_one(c)),
             Trigger::Orphan => {
-                let sid = c.new_sessions(1).remove(0);
-                block_on(c.emu.client().terminate(&sid)).expect("terminate");
+                // Enqueued terminated: the orchestrator can never claim it first.
+                let sid = block_on(c.emu.client().new_sessions(&NewSession {
+                    status: Some("terminated".into()),
+                    ..NewSession::default()
+                }))
+                .expect("enqueue")[0]
+                    .session_id
+                    .clone();
                 let mut spec = outposts::provider::SandboxSpec::new(
                     sandbox_name(&sid),
                     outposts::provider::Source::Snapshot(SNAPSHOT.into()),

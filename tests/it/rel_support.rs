@@ -531,8 +531,42 @@ impl Cluster {
                 .take(40)
                 .map(|v| format!("  {} {}", v.invariant, v.detail))
                 .collect();
+            // The story of the sessions involved (history and provider mutations, in order).
+            let mut story = String::new();
+            let mut shown = BTreeSet::new();
+            for v in found.iter().take(5) {
+                for word in v
+                    .detail
+                    .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-'))
+                {
+                    if !word.starts_with("devin-") || word.starts_with("devin-outposts-") {
+                        continue;
+                    }
+                    if !w.history.iter().any(|h| h.session_id == word) || !shown.insert(word) {
+                        continue;
+                    }
+                    story.push_str(&format!("session {word}:\n"));
+                    for h in w.history.iter().filter(|h| h.session_id == word) {
+                        story.push_str(&format!(
+                            "  {} {} {:?} g{} {:?}\n",
+                            h.at_ms, h.event, h.acceptor_id, h.generation, h.detail
+                        ));
+                    }
+                    for m in w.mutations.iter().filter(|m| {
+                        m.labels
+                            .get(outposts::orchestrator::LABEL_SESSION)
+                            .map(String::as_str)
+                            == Some(word)
+                    }) {
+                        story.push_str(&format!(
+                            "  {} provider {} by {:?} (session then: {:?})\n",
+                            m.at_ms, m.op, m.caller, m.session
+                        ));
+                    }
+                }
+            }
             panic!(
-                "{}: {} invariant violation(s):\n{}\n{}",
+                "{}: {} invariant violation(s):\n{}\n{}\n{story}",
                 self.name,
                 found.len(),
                 list.join("\n"),
