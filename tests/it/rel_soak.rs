@@ -82,11 +82,9 @@ fn soak() {
                     block_on(c.emu.client().terminate(&s.session_id)).ok();
                     *ops.entry("terminate").or_default() += 1;
                 }
-                4..=5 => {
-                    if block_on(c.emu.client().suspend(&s.session_id)).is_ok() {
-                        suspended.push((s.session_id.clone(), Instant::now()));
-                        *ops.entry("suspend").or_default() += 1;
-                    }
+                4..=5 if block_on(c.emu.client().suspend(&s.session_id)).is_ok() => {
+                    suspended.push((s.session_id.clone(), Instant::now()));
+                    *ops.entry("suspend").or_default() += 1;
                 }
                 6 => {
                     block_on(
