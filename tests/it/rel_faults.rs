@@ -442,12 +442,13 @@ fn t17_poison_and_malformed_payloads() {
     let ok = time_until(WAIT, || served(&c).contains(&poison));
     assert!(ok.is_some());
     let unknown = c.new_sessions(1).remove(0);
-    // A pending session whose claims always answer an HTML page with 200.
+    // A pending session whose claims always answer 200 with a mangled body that carries a
+    // connect token (a proxy cutting a good answer): never claimable, the token never logged.
     let stuck = c.new_sessions(1).remove(0);
     c.faults(&format!(
         r#"[
         {{"method":"GET","path":"/opbeta/outposts/devins/{poison}$","times":0,"action":{{"kind":"body","body":"<!DOCTYPE html><html>oops</html>","content_type":"text/html"}}}},
-        {{"method":"POST","path":"/opbeta/outposts/devins/{stuck}/claim$","times":0,"action":{{"kind":"body","body":"<html>proxy</html>","content_type":"text/html"}}}},
+        {{"method":"POST","path":"/opbeta/outposts/devins/{stuck}/claim$","times":0,"action":{{"kind":"body","body":"{{\"connect_token\":\"{CONNECT_TOKEN_FIXTURE}\", <html>proxy</html>"}}}},
         {{"method":"GET","path":"/opbeta/outposts/devins$","query":"first=","times":0,"rate":0.1,"action":{{"kind":"body","body":"{{\"items\": [1,"}}}},
         {{"method":"GET","path":"/opbeta/outposts/devins$","query":"first=","times":0,"rate":0.1,"action":{{"kind":"body","body":"<html><body>502</body></html>","content_type":"text/html"}}}},
         {{"method":"GET","path":"/opbeta/outposts/devins$","query":"first=","times":0,"rate":0.05,"action":{{"kind":"body","body":""}}}},

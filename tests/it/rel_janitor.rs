@@ -553,10 +553,11 @@ fn t12_janitor_rounds_against_a_real_process() {
         for _ in 0..6 {
             let truth = [
                 Truth::ClaimedByOther,
+                Truth::TerminatedClaimedByOther,
                 Truth::Suspended,
                 Truth::Terminated,
                 Truth::Absent,
-            ][rng.gen_range(0..4)];
+            ][rng.gen_range(0..5)];
             let sid = match truth {
                 Truth::Absent => format!("devin-gone{}", uuid::Uuid::new_v4().simple()),
                 _ => c.new_sessions(1).remove(0),
@@ -565,6 +566,11 @@ fn t12_janitor_rounds_against_a_real_process() {
                 Truth::ClaimedByOther => {
                     block_on(devin.claim(&sid, "other-replica")).unwrap();
                     block_on(c.emu.client().set_status(&sid, "running")).unwrap();
+                }
+                Truth::TerminatedClaimedByOther => {
+                    // The other replica has not finished with it yet: hands off.
+                    block_on(devin.claim(&sid, "other-replica")).unwrap();
+                    block_on(c.emu.client().terminate(&sid)).unwrap();
                 }
                 Truth::Suspended => {
                     block_on(devin.claim(&sid, "other-replica")).unwrap();

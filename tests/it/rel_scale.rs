@@ -245,7 +245,7 @@ fn t16_concurrency_cap_and_capacity_leaks() {
     });
     c.stop_all();
     let w2 = c.world();
-    c.assert_invariants(&w2, Quiesce::No);
+    c.assert_invariants(&w2, Quiesce::Yes);
     let peak = invariants::peak_claims(&w2);
     // The black hole: each replica backs off 5 s, 10 s, 20 s, … between attempts.
     let mut attempts: BTreeMap<String, usize> = BTreeMap::new();

@@ -29,6 +29,8 @@ use crate::support::{Emu, TestEnv, block_on};
 pub const SNAPSHOT: &str = "daytonaio/sandbox:0.6.0";
 /// A fixture secret that must never show up anywhere.
 pub const GIT_TOKEN: &str = "ghp_reliabilityFixtureToken0123456789abcdef";
+/// A connect token a mangled claim answer carries (T17): never logged either.
+pub const CONNECT_TOKEN_FIXTURE: &str = "ct_fixtureConnectToken0123456789abcdef0123456789";
 
 /// An iteration count: `OUTPOSTS_REL_<NAME>` or the CI default.
 pub fn knob(name: &str, default: usize) -> usize {
@@ -465,6 +467,8 @@ impl Cluster {
         let (session_secrets, mut account): (Vec<String>, Vec<String>) =
             secrets.into_iter().partition(|s| s.starts_with("ct_"));
         account.push(GIT_TOKEN.to_string());
+        let mut session_secrets = session_secrets;
+        session_secrets.push(CONNECT_TOKEN_FIXTURE.to_string());
         World {
             outpost: self.outpost.clone(),
             history: block_on(client.history(None)).expect("history"),
