@@ -155,6 +155,12 @@ env_vars! {
     /// `PATH`); a symlinked `devin` has its target bound too. `outposts emulator env` points it
     /// at the emulator's fake CLI.
     OUTPOSTS_DEVIN_CLI_DIR: General;
+    /// Longest `Retry-After` wait honoured, in seconds; longer requests are clamped to it.
+    OUTPOSTS_RETRY_AFTER_CAP: General = "120";
+    /// Debug builds only (ignored by release builds): failpoints that crash or pause the
+    /// orchestrator at named steps for reliability tests, e.g. `claim.after=kill`
+    /// (see `src/failpoint.rs`).
+    OUTPOSTS_FAILPOINTS: General;
 }
 
 /// Look a variable up by its name or one of its aliases.

@@ -11,6 +11,7 @@ pub mod connect;
 pub mod emulator;
 pub mod env;
 pub mod error;
+pub mod failpoint;
 pub mod orchestrator;
 pub mod output;
 pub mod provider;

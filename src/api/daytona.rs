@@ -85,7 +85,9 @@ impl DaytonaClient {
             .get_or_init(|| {
                 let mut opts = self.http.options().clone();
                 opts.read_timeout = Duration::from_secs(24 * 3600);
-                HttpClient::new(opts).unwrap_or_else(|_| self.http.clone())
+                self.http
+                    .with_options(opts)
+                    .unwrap_or_else(|_| self.http.clone())
             })
             .clone()
     }

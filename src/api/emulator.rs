@@ -8,7 +8,9 @@ use serde_json::json;
 
 use crate::api::devin::path_segment;
 use crate::api::http::{self, ApiError, ApiRequest, HttpClient};
+use crate::emulator::daytona::Settings as DaytonaSettings;
 use crate::emulator::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
+use crate::emulator::journal::Mutation;
 use crate::emulator::{Info, RequestRecord};
 use crate::secrets::Secret;
 
@@ -195,5 +197,48 @@ impl EmulatorClient {
                 self.url("/_emulator/outposts"),
             ))
             .await
+    }
+
+    /// Committed sandbox mutations with the queue's view of their sessions, in order.
+    pub async fn mutations(&self) -> Result<Vec<Mutation>, ApiError> {
+        self.http
+            .send_json(ApiRequest::get(
+                http::EMULATOR,
+                self.url("/_emulator/mutations"),
+            ))
+            .await
+    }
+
+    /// Every credential the emulator issued.
+    pub async fn secrets(&self) -> Result<Vec<String>, ApiError> {
+        self.http
+            .send_json(ApiRequest::get(
+                http::EMULATOR,
+                self.url("/_emulator/secrets"),
+            ))
+            .await
+    }
+
+    /// A new Daytona API key with this label (its mutations are journalled under the label).
+    pub async fn daytona_key(&self, label: &str) -> Result<String, ApiError> {
+        let v: serde_json::Value = self
+            .post_json("/_emulator/daytona/keys", &json!({"label": label}))
+            .await?;
+        Ok(v["key"].as_str().unwrap_or_default().to_string())
+    }
+
+    /// Replace the emulated Daytona's delays and limits.
+    pub async fn daytona_settings(&self, settings: &DaytonaSettings) -> Result<(), ApiError> {
+        self.http
+            .send(
+                ApiRequest::new(
+                    http::EMULATOR,
+                    reqwest::Method::PUT,
+                    self.url("/_emulator/daytona/settings"),
+                )
+                .json(settings),
+            )
+            .await?;
+        Ok(())
     }
 }

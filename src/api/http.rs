@@ -525,6 +525,20 @@ enum Attempt {
 
 impl HttpClient {
     pub fn new(opts: HttpOptions) -> anyhow::Result<Self> {
+        Self::build(opts, Arc::new(Mutex::new(HashMap::new())))
+    }
+
+    /// The same client with other options (e.g. a longer read timeout for long polls). It
+    /// shares this client's `Retry-After` pauses: a host that asked us to wait is waited for by
+    /// every request to it, whichever client sends it.
+    pub fn with_options(&self, opts: HttpOptions) -> anyhow::Result<Self> {
+        Self::build(opts, self.pauses.clone())
+    }
+
+    fn build(
+        opts: HttpOptions,
+        pauses: Arc<Mutex<HashMap<String, Instant>>>,
+    ) -> anyhow::Result<Self> {
         let inner = reqwest::Client::builder()
             .user_agent(concat!("outposts/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(opts.connect_timeout)
@@ -550,7 +564,7 @@ impl HttpClient {
         Ok(HttpClient {
             inner,
             opts,
-            pauses: Arc::new(Mutex::new(HashMap::new())),
+            pauses,
         })
     }
 
@@ -738,7 +752,19 @@ impl HttpClient {
         let body = read_capped(resp, 64 * 1024).await.unwrap_or_default();
         let (message, json) = error_message(&body);
         let code = status.as_u16();
-        let server_wait = retry_after(&headers).map(|w| w.min(self.opts.retry.retry_after_cap));
+        let asked = retry_after(&headers);
+        let cap = self.opts.retry.retry_after_cap;
+        if let Some(w) = asked
+            && w > cap
+        {
+            tracing::warn!(
+                "{} asked us to wait {} s (Retry-After); waiting {} s instead (OUTPOSTS_RETRY_AFTER_CAP)",
+                req.service.name,
+                w.as_secs(),
+                cap.as_secs()
+            );
+        }
+        let server_wait = asked.map(|w| w.min(cap));
         if let Some(w) = server_wait
             && matches!(code, 429 | 503)
         {
@@ -943,6 +969,28 @@ mod tests {
             "an HTML error page"
         );
         assert_eq!(error_message(b"").0, "no details");
+    }
+
+    #[test]
+    fn derived_clients_share_pauses() {
+        let a = HttpClient::new(HttpOptions::default()).unwrap();
+        let b = a
+            .with_options(HttpOptions {
+                read_timeout: Duration::from_secs(3600),
+                ..HttpOptions::default()
+            })
+            .unwrap();
+        b.pause_host("h:1", Duration::from_secs(60));
+        let until = a.pauses.lock().unwrap().get("h:1").copied();
+        assert!(until.is_some_and(|t| t > Instant::now() + Duration::from_secs(50)));
+        assert!(
+            HttpClient::new(HttpOptions::default())
+                .unwrap()
+                .pauses
+                .lock()
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -91,6 +91,9 @@ pub fn http_options(config: &Config) -> Result<HttpOptions> {
     if let Some(d) = config.duration(&env::OUTPOSTS_READ_TIMEOUT)? {
         opts.read_timeout = d;
     }
+    if let Some(d) = config.duration(&env::OUTPOSTS_RETRY_AFTER_CAP)? {
+        opts.retry.retry_after_cap = d;
+    }
     Ok(opts)
 }
 

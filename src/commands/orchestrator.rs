@@ -216,6 +216,11 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
     let _lock = state_dir.lock()?;
     let outpost_state = state_dir.outpost(&outpost)?;
+    // We hold the lock: temp files here are leftovers of a crash mid-write.
+    let swept = outpost_state.sweep_temp_files();
+    if swept > 0 {
+        tracing::info!("removed {swept} temp file(s) left by an interrupted state write");
+    }
     let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
     let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);

@@ -1,12 +1,16 @@
 //! Scripted faults: per endpoint and per call index, deterministic for a given script and seed.
 //!
-//! A rule matches requests by method and path prefix; the `nth` matching call (1-based) and the
-//! `times - 1` calls after it get the rule's action. Scripts come from `--faults` (a JSON file or
-//! inline JSON) or `POST /_emulator/faults`.
+//! A rule matches requests by method, path prefix and (optionally) a query substring; the `nth`
+//! matching call (1-based) and the `times - 1` calls after it get the rule's action. A `rate`
+//! below 1 makes each of those calls fault with that probability, drawn from an RNG seeded by
+//! `--seed`: the same script, seed and call order give the same faults. Scripts come from
+//! `--faults` (a JSON file or inline JSON) or `POST /_emulator/faults`.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -15,7 +19,7 @@ pub struct FaultRule {
     #[serde(default)]
     pub method: Option<String>,
     /// Path prefix to match, e.g. `/opbeta/outposts/devins`. A trailing `$` asks for an exact
-    /// match.
+    /// match; `*` matches any run of characters (`/opbeta/outposts/devins/*/release$`).
     pub path: String,
     /// First matching call (1-based) that gets the fault.
     #[serde(default = "one")]
@@ -23,6 +27,12 @@ pub struct FaultRule {
     /// How many consecutive matching calls get it; 0 = every call from `nth` on.
     #[serde(default = "one")]
     pub times: u64,
+    /// Substring the query string must contain, e.g. `watch=true` (watch streams only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Probability (0–1) that a call in the window faults; seeded, so runs repeat. Default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f64>,
     pub action: FaultAction,
 }
 
@@ -61,6 +71,30 @@ pub enum FaultAction {
     /// Stream the body as it is produced (SSE) and break the connection after `bytes` bytes,
     /// e.g. in the middle of a watch event.
     CutStream { bytes: usize },
+    /// Serve normally (the server commits), then answer with this status instead of the real
+    /// answer — e.g. a 504 from a proxy after the backend did the work.
+    CommitThenStatus {
+        status: u16,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+    /// Serve normally (the server commits), then hold the answer for `ms` before sending it, so
+    /// a client with a shorter timeout gives up on a request that succeeded.
+    CommitThenDelay { ms: u64 },
+    /// Stream the body for `bytes` bytes, then send nothing for `ms` (0: until the client
+    /// hangs up), then break the connection: a stalled stream.
+    Stall {
+        #[serde(default)]
+        bytes: usize,
+        #[serde(default)]
+        ms: u64,
+    },
+    /// Answer 200 `text/event-stream` with one `data:` line of `bytes` bytes (e.g. 16 MiB), then
+    /// end the stream.
+    HugeLine { bytes: usize },
+    /// Serve normally, then replace every `[from, to]` pair's `from` with its `to` in the
+    /// (buffered) body: one poisoned item in an otherwise good answer. Not for streams.
+    Rewrite { pairs: Vec<(String, String)> },
 }
 
 fn ok() -> u16 {
@@ -71,16 +105,29 @@ fn json_type() -> String {
     "application/json".into()
 }
 
-/// A loaded script with its per-rule call counters.
-#[derive(Debug, Default)]
+/// A loaded script with its per-rule call counters and the seeded RNG for `rate`.
+#[derive(Debug)]
 pub struct Faults {
     inner: Mutex<Vec<(FaultRule, u64)>>,
+    rng: Mutex<StdRng>,
+}
+
+impl Default for Faults {
+    fn default() -> Self {
+        Faults::new(Vec::new())
+    }
 }
 
 impl Faults {
     pub fn new(rules: Vec<FaultRule>) -> Self {
+        Self::seeded(rules, 0)
+    }
+
+    /// A script whose `rate` draws come from `seed`.
+    pub fn seeded(rules: Vec<FaultRule>, seed: u64) -> Self {
         Faults {
             inner: Mutex::new(rules.into_iter().map(|r| (r, 0)).collect()),
+            rng: Mutex::new(StdRng::seed_from_u64(seed)),
         }
     }
 
@@ -104,17 +151,38 @@ impl Faults {
 
     /// Count this call against every matching rule; return the first action that fires.
     pub fn check(&self, method: &str, path: &str) -> Option<FaultAction> {
+        self.check_query(method, path, None)
+    }
+
+    /// [`Faults::check`] for a request with this query string.
+    pub fn check_query(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+    ) -> Option<FaultAction> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let mut fired = None;
         for (rule, count) in inner.iter_mut() {
-            if !rule_matches(rule, method, path) {
+            if !rule_matches(rule, method, path, query) {
                 continue;
             }
             *count += 1;
             let n = *count;
             let active =
                 n >= rule.nth && (rule.times == 0 || n < rule.nth.saturating_add(rule.times));
-            if active && fired.is_none() {
+            if !active || fired.is_some() {
+                continue;
+            }
+            // Draw only for calls in the window, so the sequence depends on the script alone.
+            let hit = match rule.rate {
+                Some(p) if p < 1.0 => {
+                    let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+                    rng.gen_bool(p.clamp(0.0, 1.0))
+                }
+                _ => true,
+            };
+            if hit {
                 fired = Some(rule.action.clone());
             }
         }
@@ -122,16 +190,41 @@ impl Faults {
     }
 }
 
-fn rule_matches(rule: &FaultRule, method: &str, path: &str) -> bool {
+fn rule_matches(rule: &FaultRule, method: &str, path: &str, query: Option<&str>) -> bool {
     if let Some(m) = &rule.method
         && !m.eq_ignore_ascii_case(method)
     {
         return false;
     }
-    match rule.path.strip_suffix('$') {
-        Some(exact) => path == exact,
-        None => path.starts_with(&rule.path),
+    if let Some(q) = &rule.query
+        && !query.unwrap_or_default().contains(q.as_str())
+    {
+        return false;
     }
+    path_matches(&rule.path, path)
+}
+
+/// A prefix, `$` for "ends here", `*` for any run of characters:
+/// `/opbeta/outposts/devins/*/release$`.
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let (pat, exact) = match pattern.strip_suffix('$') {
+        Some(p) => (p, true),
+        None => (pattern, false),
+    };
+    let parts: Vec<&str> = pat.split('*').collect();
+    let Some(mut rest) = path.strip_prefix(parts[0]) else {
+        return false;
+    };
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        if exact && i == parts.len() - 1 {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(j) => rest = &rest[j + part.len()..],
+            None => return false,
+        }
+    }
+    !exact || rest.is_empty()
 }
 
 /// Parse `--faults`: inline JSON (`[...]` or `{...}`) or a path to a JSON file.
@@ -162,6 +255,8 @@ mod tests {
             path: "/a".into(),
             nth: 2,
             times: 2,
+            query: None,
+            rate: None,
             action: FaultAction::Reset,
         }]);
         let fired: Vec<bool> = (0..5).map(|_| f.check("GET", "/a/b").is_some()).collect();
@@ -179,5 +274,39 @@ mod tests {
             Some(FaultAction::Status { status: 429, .. })
         ));
         assert!(parse_spec("[{\"path\": 3}]").is_err());
+    }
+
+    #[test]
+    fn path_patterns() {
+        assert!(path_matches("/a", "/a/b"));
+        assert!(path_matches("/a$", "/a"));
+        assert!(!path_matches("/a$", "/a/b"));
+        assert!(path_matches("/d/*/release$", "/d/x%2Fy/release"));
+        assert!(!path_matches("/d/*/release$", "/d/x/claim"));
+        assert!(!path_matches("/d/*/release$", "/d/x/release/more"));
+        assert!(path_matches("/d/*/claim", "/d/x/claim"));
+        assert!(!path_matches("/e/*", "/d/x"));
+    }
+
+    #[test]
+    fn rates_are_seeded_and_queries_filter() {
+        let script = r#"[{"path":"/w","query":"watch=true","times":0,"rate":0.5,"action":{"kind":"reset"}}]"#;
+        let run = |seed| {
+            let f = Faults::seeded(parse_spec(script).unwrap(), seed);
+            (0..64)
+                .map(|_| {
+                    f.check_query("GET", "/w", Some("outpost=o&watch=true"))
+                        .is_some()
+                })
+                .collect::<Vec<_>>()
+        };
+        let a = run(7);
+        assert_eq!(a, run(7), "same seed, same faults");
+        assert_ne!(a, run(8));
+        let hits = a.iter().filter(|h| **h).count();
+        assert!((16..=48).contains(&hits), "{hits}");
+        let f = Faults::seeded(parse_spec(script).unwrap(), 7);
+        assert!(f.check_query("GET", "/w", Some("outpost=o")).is_none());
+        assert!(f.check("GET", "/w").is_none());
     }
 }

@@ -25,6 +25,7 @@ pub mod daytona;
 pub mod devin;
 pub mod devin_cli;
 pub mod faults;
+pub mod journal;
 pub mod sandboxes;
 
 use faults::{FaultAction, FaultRule, Faults};
@@ -175,6 +176,8 @@ pub struct Shared {
     pub coreweave: coreweave::CoreweaveEmu,
     /// Host directory of the fake `devin` CLI (`devin_cli`), when it could be written.
     pub devin_cli: Option<PathBuf>,
+    /// Committed sandbox mutations (`GET /_emulator/mutations`).
+    pub journal: journal::Journal,
 }
 
 pub type AppState = Arc<Shared>;
@@ -228,11 +231,12 @@ impl Emulator {
         let shared = Arc::new(Shared {
             devin_cli,
             log: RequestLog::new(Some(data_dir.join("requests.jsonl"))),
-            faults: Faults::new(opts.faults.clone()),
+            faults: Faults::seeded(opts.faults.clone(), opts.seed),
             devin,
             sandboxes,
             daytona,
             coreweave,
+            journal: journal::Journal::default(),
             base_url: base_url.clone(),
             data_dir,
             opts,
@@ -308,6 +312,8 @@ fn router(shared: AppState) -> Router {
             "/_emulator/faults",
             get(faults_list).post(faults_add).delete(faults_clear),
         )
+        .route("/_emulator/mutations", get(mutations_handler))
+        .route("/_emulator/secrets", get(secrets_handler))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             shared.clone(),
@@ -344,6 +350,18 @@ async fn requests_handler(
     Query(q): Query<SinceQuery>,
 ) -> axum::Json<Vec<RequestRecord>> {
     axum::Json(s.log.since(q.since))
+}
+
+async fn mutations_handler(State(s): State<AppState>) -> axum::Json<Vec<journal::Mutation>> {
+    axum::Json(s.journal.all())
+}
+
+/// Every credential the emulator issued (API tokens, connect tokens, Daytona keys): the list a
+/// test greps logs, argv and state files for. Loopback admin route, like `/_emulator/info`.
+async fn secrets_handler(State(s): State<AppState>) -> axum::Json<Vec<String>> {
+    let mut all = s.devin.issued_secrets();
+    all.extend(s.daytona.keys());
+    axum::Json(all)
 }
 
 async fn faults_list(State(s): State<AppState>) -> axum::Json<Vec<FaultRule>> {
@@ -441,7 +459,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
     let action = if api == "admin" {
         None
     } else {
-        s.faults.check(&method, &path)
+        s.faults.check_query(&method, &path, query.as_deref())
     };
     let fault_name = action.as_ref().map(|a| format!("{a:?}"));
     let response = match action {
@@ -507,6 +525,44 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
             r
         }
         Some(FaultAction::CutStream { bytes }) => cut_stream(next.run(req).await, bytes),
+        Some(FaultAction::CommitThenStatus { status, headers }) => {
+            // The handler runs (and commits); its answer is replaced.
+            let _ = next.run(req).await;
+            let mut resp = Response::new(Body::from(default_error_body(status)));
+            *resp.status_mut() =
+                StatusCode::from_u16(status).unwrap_or(StatusCode::GATEWAY_TIMEOUT);
+            resp.headers_mut()
+                .insert("content-type", HeaderValue::from_static("application/json"));
+            for (k, v) in headers {
+                if let (Ok(n), Ok(v)) = (
+                    axum::http::HeaderName::from_bytes(k.as_bytes()),
+                    HeaderValue::from_str(&v),
+                ) {
+                    resp.headers_mut().insert(n, v);
+                }
+            }
+            resp
+        }
+        Some(FaultAction::CommitThenDelay { ms }) => {
+            let resp = next.run(req).await;
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            resp
+        }
+        Some(FaultAction::Stall { bytes, ms }) => stall(next.run(req).await, bytes, ms),
+        Some(FaultAction::HugeLine { bytes }) => huge_line(bytes),
+        Some(FaultAction::Rewrite { pairs }) => {
+            let (parts, body) = next.run(req).await.into_parts();
+            let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+                .await
+                .unwrap_or_default();
+            let mut text = String::from_utf8_lossy(&bytes).into_owned();
+            for (from, to) in &pairs {
+                text = text.replace(from, to);
+            }
+            let mut parts = parts;
+            parts.headers.remove("content-length");
+            Response::from_parts(parts, Body::from(text))
+        }
     };
     // JSON answers are small and complete: keep them for the exchange; never buffer streams.
     let response = match exchange.as_mut() {
@@ -585,6 +641,64 @@ fn cut_stream(resp: Response, limit: usize) -> Response {
         },
     );
     Response::from_parts(parts, Body::from_stream(stream))
+}
+
+/// Pass `limit` bytes of a (streaming) body through, then go silent for `ms` (0: for as long as
+/// the client stays), then break the connection.
+fn stall(resp: Response, limit: usize, ms: u64) -> Response {
+    use futures::StreamExt;
+    let (parts, body) = resp.into_parts();
+    let stream = futures::stream::unfold(
+        (Some(body.into_data_stream()), limit),
+        move |(inner, left)| async move {
+            let mut s = inner?;
+            if left == 0 {
+                let wait = if ms == 0 { u64::MAX / 4 } else { ms };
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                return Some((
+                    Err(std::io::Error::other("stream stalled by fault")),
+                    (None, 0),
+                ));
+            }
+            match s.next().await {
+                Some(Ok(chunk)) if chunk.len() < left => {
+                    let left = left - chunk.len();
+                    Some((Ok(chunk), (Some(s), left)))
+                }
+                Some(Ok(chunk)) => Some((Ok(chunk.slice(..left)), (Some(s), 0))),
+                Some(Err(e)) => Some((Err(std::io::Error::other(e.to_string())), (None, 0))),
+                None => None,
+            }
+        },
+    );
+    Response::from_parts(parts, Body::from_stream(stream))
+}
+
+/// An event stream whose first line is a `data:` line of `bytes` bytes, produced lazily.
+fn huge_line(bytes: usize) -> Response {
+    use futures::StreamExt;
+    const CHUNK: usize = 64 * 1024;
+    let head = futures::stream::iter(vec![Ok::<_, std::io::Error>(bytes::Bytes::from_static(
+        b"data: ",
+    ))]);
+    let filler = bytes::Bytes::from(vec![b'x'; CHUNK]);
+    let body = futures::stream::unfold(bytes, move |left| {
+        let filler = filler.clone();
+        async move {
+            if left == 0 {
+                return None;
+            }
+            let n = left.min(CHUNK);
+            Some((Ok(filler.slice(..n)), left - n))
+        }
+    });
+    let tail = futures::stream::iter(vec![Ok(bytes::Bytes::from_static(b"\n\n"))]);
+    let mut r = Response::new(Body::from_stream(head.chain(body).chain(tail)));
+    r.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/event-stream"),
+    );
+    r
 }
 
 /// A response whose body fails at once: the client sees the connection break.

@@ -5,8 +5,10 @@
 //! It fails closed: a sandbox is touched only when an exact GET of its session (not the
 //! eventually consistent list) says what to do, the sandbox is older than the creation grace,
 //! nobody holds the session's claim, and this instance is not working on it. It deletes only
-//! sandboxes of `terminated` sessions; absent or suspended sessions' sandboxes are stopped
-//! with their disks kept.
+//! sandboxes of `terminated` sessions — seen so by the exact GET, or, when the entry is gone
+//! by then, seen so earlier in a list or watch event of this instance (the queue sweeps ended
+//! rows quickly, and a terminated session never comes back); absent or suspended sessions'
+//! sandboxes are stopped with their disks kept.
 
 use crate::api::devin_types::{Phase, QueueEntry, SessionStatus};
 use crate::provider::{SandboxInfo, SandboxState};
@@ -20,6 +22,9 @@ pub enum Lookup {
     Failed,
     /// 404: the session is suspended or gone (never proof of termination).
     Absent,
+    /// 404 now, but this instance saw the session `terminated` (in a list or watch event)
+    /// before its entry was swept. A terminated session never comes back.
+    SweptAfterTermination,
     Found(Box<QueueEntry>),
 }
 
@@ -83,6 +88,7 @@ pub fn decide(
             }
             SessionStatus::Unknown => Verdict::Skip("status unknown"),
         },
+        Lookup::SweptAfterTermination => Verdict::Delete,
         Lookup::Absent if !stopped => Verdict::Stop,
         Lookup::Absent => Verdict::Skip("absent and already stopped"),
     }
@@ -235,6 +241,43 @@ mod tests {
                 false,
                 Lookup::Absent,
                 Skip("absent and already stopped"),
+            ),
+            // Absent, but seen terminated before the entry went: delete (also when stopped);
+            // still never young, busy or foreign ones.
+            (
+                ours(Stopped),
+                999.0,
+                false,
+                Lookup::SweptAfterTermination,
+                Delete,
+            ),
+            (
+                ours(Started),
+                999.0,
+                false,
+                Lookup::SweptAfterTermination,
+                Delete,
+            ),
+            (
+                ours(Started),
+                10.0,
+                false,
+                Lookup::SweptAfterTermination,
+                Skip("younger than the creation grace"),
+            ),
+            (
+                ours(Started),
+                999.0,
+                true,
+                Lookup::SweptAfterTermination,
+                Skip("this instance is serving the session"),
+            ),
+            (
+                sandbox(Started, Some("other"), Some("s")),
+                999.0,
+                false,
+                Lookup::SweptAfterTermination,
+                Skip("labels are not ours"),
             ),
             // Waiting to be claimed (maybe by us next pass), or unknown: leave it.
             (

@@ -72,8 +72,10 @@ pub struct Track {
     pub has_token: bool,
     pub sandbox: SandboxKnown,
     pub remote: RemoteState,
-    /// Consecutive suspended/absent observations.
+    /// Consecutive suspended/absent observations, at most one per `Limits::reread_every`.
     pub strikes: u8,
+    /// When the last strike was counted.
+    pub last_strike: Option<f64>,
     /// Status re-reads done since the remote exited 0.
     pub rereads: u8,
     pub failures: u32,
@@ -90,20 +92,32 @@ pub struct Track {
     pub last_reread: Option<f64>,
     /// Ending failed (e.g. the release did not go through): try again after this time.
     pub end_retry_at: Option<f64>,
+    /// Failed attempts at the sandbox side of ending (stop/delete) so far.
+    pub end_failures: u32,
+    /// Consecutive claim attempts that ended in an error (not a 409): backs further claims off.
+    pub claim_errors: u32,
 }
 
 impl Track {
-    /// Record one status observation (list row, watch event, or GET). `None` = absent/DELETED.
-    pub fn observe(&mut self, status: Option<SessionStatus>) {
+    /// Record one status observation (list row, watch event, or GET) made at `now`. `None` =
+    /// absent/DELETED. A suspended/absent observation is a strike only if the last strike is at
+    /// least `spacing` seconds old: a list, a watch event and a read arriving together are one
+    /// sighting, so "three consecutive suspended reads" always spans `2 × spacing` of time and
+    /// a brief `suspended` blip is tolerated however many sources report it.
+    pub fn observe(&mut self, status: Option<SessionStatus>, now: f64, spacing: f64) {
         match status {
             Some(SessionStatus::Terminated) => {
                 self.terminated = true;
             }
             Some(SessionStatus::Suspended) | None => {
-                self.strikes = self.strikes.saturating_add(1);
+                if self.last_strike.is_none_or(|t| now - t >= spacing) {
+                    self.strikes = self.strikes.saturating_add(1);
+                    self.last_strike = Some(now);
+                }
             }
             Some(SessionStatus::Running) | Some(SessionStatus::Pending) => {
                 self.strikes = 0;
+                self.last_strike = None;
             }
             // Unknown values tell us nothing: neither a strike nor a reset.
             Some(SessionStatus::Unknown) => {}
@@ -695,14 +709,36 @@ mod tests {
     #[test]
     fn observations_count_consecutive_strikes() {
         let mut t = Track::default();
-        t.observe(Some(SessionStatus::Suspended));
-        t.observe(None);
+        t.observe(Some(SessionStatus::Suspended), 10.0, 2.0);
+        t.observe(None, 12.0, 2.0);
         assert_eq!(t.strikes, 2);
-        t.observe(Some(SessionStatus::Unknown));
+        t.observe(Some(SessionStatus::Unknown), 14.0, 2.0);
         assert_eq!(t.strikes, 2, "unknown neither counts nor resets");
-        t.observe(Some(SessionStatus::Running));
+        t.observe(Some(SessionStatus::Running), 15.0, 2.0);
         assert_eq!(t.strikes, 0, "a blip is forgiven");
-        t.observe(Some(SessionStatus::Terminated));
+        t.observe(Some(SessionStatus::Terminated), 16.0, 2.0);
         assert!(t.terminated);
+    }
+
+    #[test]
+    fn strikes_are_spaced_in_time() {
+        // A watch event, a relist and a read within one second are one strike, not three.
+        let mut t = Track::default();
+        for now in [100.0, 100.2, 100.5, 101.9] {
+            t.observe(Some(SessionStatus::Suspended), now, 2.0);
+        }
+        assert_eq!(t.strikes, 1);
+        t.observe(None, 102.0, 2.0);
+        t.observe(None, 103.0, 2.0);
+        assert_eq!(t.strikes, 2);
+        t.observe(Some(SessionStatus::Suspended), 104.0, 2.0);
+        assert_eq!(
+            t.strikes, SUSPEND_STRIKES,
+            "three strikes take at least 4 s"
+        );
+        // Running resets the spacing too.
+        t.observe(Some(SessionStatus::Running), 104.5, 2.0);
+        t.observe(None, 104.6, 2.0);
+        assert_eq!(t.strikes, 1);
     }
 }

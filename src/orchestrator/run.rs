@@ -169,6 +169,9 @@ struct Inner {
     sandboxes: BTreeMap<String, String>,
     /// When the janitor first saw a sandbox whose creation time the provider does not report.
     first_seen: BTreeMap<String, f64>,
+    /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
+    /// proof of termination once the queue has swept the entry.
+    terminated_seen: BTreeMap<String, f64>,
     draining: bool,
     relist_due: bool,
     status_dirty: bool,
@@ -200,6 +203,12 @@ fn backoff(failures: u32) -> f64 {
 
 /// How long a given-up session is left alone.
 const COOL_OFF: f64 = 600.0;
+
+/// How long an unheld session's failures are remembered after its last backoff ended.
+const FAILURE_MEMORY: f64 = 900.0;
+
+/// Most sessions remembered as terminated.
+const TERMINATED_MEMORY: usize = 10_000;
 
 impl Orchestrator {
     pub fn new(
@@ -245,6 +254,26 @@ impl Orchestrator {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Remember that the server said `session` is terminated (bounded: a day, 10,000 ids).
+    fn saw_terminated(inner: &mut Inner, session: &str) {
+        let t = now();
+        if inner.terminated_seen.len() >= TERMINATED_MEMORY {
+            inner.terminated_seen.retain(|_, at| *at > t - 86_400.0);
+            while inner.terminated_seen.len() >= TERMINATED_MEMORY {
+                let oldest = inner
+                    .terminated_seen
+                    .iter()
+                    .min_by(|a, b| a.1.total_cmp(b.1))
+                    .map(|(k, _)| k.clone());
+                match oldest {
+                    Some(k) => inner.terminated_seen.remove(&k),
+                    None => break,
+                };
+            }
+        }
+        inner.terminated_seen.insert(session.to_string(), t);
     }
 
     fn track_mut<'a>(inner: &'a mut Inner, session: &str) -> &'a mut Track {
@@ -436,6 +465,9 @@ impl Orchestrator {
             .map(|e| (e.session_id.clone(), e))
             .collect();
         let me = self.opts.acceptor_id.clone();
+        // Entries we could not read may be any session, ours included: then a session missing
+        // from the listing is not evidence that it left the queue.
+        let complete = list.skipped == 0;
         let ids: Vec<String> = inner.tracks.keys().cloned().collect();
         for id in ids {
             let entry = fresh.get(&id).cloned();
@@ -453,19 +485,30 @@ impl Orchestrator {
                     t.held = false;
                 }
                 Some(e) => {
-                    t.observe(Some(e.session_status));
+                    t.observe(Some(e.session_status), now(), self.opts.limits.reread_every);
                     if e.phase == Phase::Claimed {
                         t.claim_deadline = e.claim_deadline.or(t.claim_deadline);
                     }
                 }
-                None => t.observe(None),
+                None if complete => t.observe(None, now(), self.opts.limits.reread_every),
+                None => {
+                    tracing::warn!(session = %id, "not in a listing with unreadable entries: not counted as absent");
+                }
             }
         }
-        // Forget idle, unheld tracks that no longer need remembering.
+        for e in fresh.values() {
+            if e.session_status == SessionStatus::Terminated {
+                Self::saw_terminated(&mut inner, &e.session_id);
+            }
+        }
+        // Forget idle, unheld tracks that no longer need remembering. A session that failed
+        // keeps its failure count for a while after its backoff ends: forgotten at once, every
+        // attempt would start again at the first backoff step and the give-up after
+        // MAX_FAILURES would never come.
         let t_now = now();
-        inner
-            .tracks
-            .retain(|_, t| t.held || t.busy || t.retry_at.is_some_and(|r| r > t_now));
+        inner.tracks.retain(|_, t| {
+            t.held || t.busy || t.retry_at.is_some_and(|r| r + FAILURE_MEMORY > t_now)
+        });
         inner.queue = fresh;
         inner.status_dirty = true;
         drop(inner);
@@ -510,13 +553,17 @@ impl Orchestrator {
         let mut inner = self.lock();
         let id = entry.session_id.clone();
         let me = self.opts.acceptor_id.clone();
+        // A DELETED event carries the entry's last state: `terminated` is proof enough.
+        if entry.session_status == SessionStatus::Terminated {
+            Self::saw_terminated(&mut inner, &id);
+        }
         match kind {
             EventType::Deleted => {
                 inner.queue.remove(&id);
                 if let Some(t) = inner.tracks.get_mut(&id)
                     && t.held
                 {
-                    t.observe(None);
+                    t.observe(None, now(), self.opts.limits.reread_every);
                 }
             }
             EventType::Modified | EventType::Added => {
@@ -528,7 +575,11 @@ impl Orchestrator {
                     {
                         t.held = false;
                     } else {
-                        t.observe(Some(entry.session_status));
+                        t.observe(
+                            Some(entry.session_status),
+                            now(),
+                            self.opts.limits.reread_every,
+                        );
                     }
                 }
                 inner.queue.insert(id, entry);
@@ -541,7 +592,10 @@ impl Orchestrator {
     // ---- actions ----------------------------------------------------------------------------
 
     async fn do_claim(&self, session: &str) {
-        match self.devin.claim(session, &self.opts.acceptor_id).await {
+        crate::failpoint!("claim.before_post");
+        let outcome = self.devin.claim(session, &self.opts.acceptor_id).await;
+        crate::failpoint!("claim.after_response");
+        match outcome {
             Ok(Claim::Won(entry)) => {
                 Metrics::inc(&self.metrics.claims);
                 self.take_claim(session, &entry);
@@ -561,10 +615,16 @@ impl Orchestrator {
             }
             Err(e) => {
                 // The outcome is unknown: the claim may have committed. The next relist shows
-                // it as ours (→ adopt) or not; until then, do not retry.
+                // it as ours (→ adopt) or not. A session whose claims keep failing (a poisoned
+                // entry, a broken proxy) backs off per session instead of being retried on
+                // every pass.
                 self.metrics.api_error(e.status());
                 tracing::warn!(session, "claim failed: {e}");
-                Self::track_mut(&mut self.lock(), session).lost_race = true;
+                let mut inner = self.lock();
+                let t = Self::track_mut(&mut inner, session);
+                t.lost_race = true;
+                t.claim_errors = t.claim_errors.saturating_add(1);
+                t.retry_at = Some(now() + backoff(t.claim_errors));
             }
         }
     }
@@ -574,6 +634,11 @@ impl Orchestrator {
         let t = Self::track_mut(&mut inner, session);
         t.held = true;
         t.lost_race = false;
+        if t.claim_errors > 0 {
+            // The backoff was for claiming; the claim is ours now.
+            t.claim_errors = 0;
+            t.retry_at = None;
+        }
         t.claim_deadline = entry.claim_deadline;
         t.has_token = entry.connect_token.is_some();
         if let Some(token) = &entry.connect_token {
@@ -611,8 +676,13 @@ impl Orchestrator {
             Some(e) if ours => {
                 let t = Self::track_mut(&mut inner, session);
                 t.held = true;
+                if t.claim_errors > 0 {
+                    // A claim whose answer we lost: no reason to wait before serving it.
+                    t.claim_errors = 0;
+                    t.retry_at = None;
+                }
                 t.claim_deadline = e.claim_deadline;
-                t.observe(Some(e.session_status));
+                t.observe(Some(e.session_status), now(), self.opts.limits.reread_every);
                 inner.queue.insert(session.to_string(), e);
                 drop(inner);
                 self.emit(OrchEvent::Adopted {
@@ -638,7 +708,11 @@ impl Orchestrator {
                 tracing::warn!(session, "lost the claim while renewing: {message}");
                 Self::track_mut(&mut self.lock(), session).held = false;
             }
-            Ok(Claim::Gone) => Self::track_mut(&mut self.lock(), session).observe(None),
+            Ok(Claim::Gone) => Self::track_mut(&mut self.lock(), session).observe(
+                None,
+                now(),
+                self.opts.limits.reread_every,
+            ),
             Err(e) => {
                 self.metrics.api_error(e.status());
                 tracing::warn!(session, "renewing the claim failed: {e}");
@@ -664,8 +738,16 @@ impl Orchestrator {
                     {
                         t.held = false
                     }
-                    Some(e) => t.observe(Some(e.session_status)),
-                    None => t.observe(None),
+                    Some(e) => {
+                        t.observe(Some(e.session_status), now(), self.opts.limits.reread_every)
+                    }
+                    None => t.observe(None, now(), self.opts.limits.reread_every),
+                }
+                if entry
+                    .as_ref()
+                    .is_some_and(|e| e.session_status == SessionStatus::Terminated)
+                {
+                    Self::saw_terminated(&mut inner, session);
                 }
                 match entry {
                     Some(e) => {
@@ -709,7 +791,10 @@ impl Orchestrator {
                 let mut spec = SandboxSpec::new(name.clone(), source);
                 spec.labels = labels.clone();
                 spec.resources = self.opts.resources.clone();
-                match self.provider.create(&spec).await {
+                crate::failpoint!("provision.before_create");
+                let created = self.provider.create(&spec).await;
+                crate::failpoint!("provision.after_create");
+                match created {
                     Ok(sb) => {
                         Metrics::inc(&self.metrics.sandboxes_created);
                         self.emit(OrchEvent::SandboxCreated {
@@ -917,7 +1002,9 @@ impl Orchestrator {
             chrome_path: chrome,
         };
         remote::install(self.provider.as_ref(), &sb.id, &plan).await?;
+        crate::failpoint!("provision.before_launch");
         remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
+        crate::failpoint!("provision.after_launch");
         Metrics::inc(&self.metrics.remotes_launched);
         if let Some(b) = &plan.binary {
             self.lock()
@@ -958,15 +1045,17 @@ impl Orchestrator {
         let foreign = e
             .to_string()
             .contains("does not carry this session's labels");
-        let held = self.lock().tracks.get(session).is_some_and(|t| t.held);
-        if held {
-            self.release(session).await;
-        }
+        // Stop while we still hold the claim: released first, another replica could claim the
+        // session and start this sandbox just before our stop lands on it.
         if !foreign {
             let sandbox = self.lock().sandboxes.get(session).cloned();
             if let Some(id) = sandbox {
                 self.stop_sandbox(session, &id).await;
             }
+        }
+        let held = self.lock().tracks.get(session).is_some_and(|t| t.held);
+        if held {
+            self.release(session).await;
         }
         let mut inner = self.lock();
         inner.claims.remove(session);
@@ -1056,7 +1145,10 @@ impl Orchestrator {
     }
 
     async fn release(&self, session: &str) -> bool {
-        let released = match self.devin.release(session, &self.opts.acceptor_id).await {
+        crate::failpoint!("release.before_post");
+        let outcome = self.devin.release(session, &self.opts.acceptor_id).await;
+        crate::failpoint!("release.after_response");
+        let released = match outcome {
             Ok(Release::Released(entry)) => {
                 Metrics::inc(&self.metrics.releases);
                 self.emit(OrchEvent::Released {
@@ -1089,7 +1181,8 @@ impl Orchestrator {
         true
     }
 
-    async fn stop_sandbox(&self, session: &str, id: &str) {
+    async fn stop_sandbox(&self, session: &str, id: &str) -> bool {
+        crate::failpoint!("stop.before");
         match self.provider.stop(id).await {
             Ok(()) => {
                 Metrics::inc(&self.metrics.sandboxes_stopped);
@@ -1097,52 +1190,43 @@ impl Orchestrator {
                     session: session.into(),
                     sandbox: id.into(),
                 });
+                true
             }
-            Err(e) => tracing::warn!(session, "stopping sandbox {id} failed: {e}"),
+            Err(e) => {
+                tracing::warn!(session, "stopping sandbox {id} failed: {e}");
+                false
+            }
         }
     }
 
+    /// End a session: the sandbox first (stop, or delete after `terminated`), then the release.
+    ///
+    /// The claim is held until the sandbox work is done, so it doubles as a write-ahead record:
+    /// a crash in between leaves a claim the next start reattaches to and finishes. Released
+    /// first, a crash would leave a sandbox whose session may be swept from the queue before
+    /// anyone deleted it — and an absent session is never proof of termination, so nobody
+    /// could delete it any more. Holding the claim also keeps other replicas from starting the
+    /// sandbox while our stop is on its way.
     async fn do_end(&self, session: &str, kind: EndKind) {
-        // Release first: the session is no longer ours to serve.
+        if !self.end_sandbox(session, kind).await {
+            let mut inner = self.lock();
+            let t = Self::track_mut(&mut inner, session);
+            t.end_failures += 1;
+            if t.end_failures < plan::MAX_FAILURES {
+                t.end_retry_at = Some(now() + backoff(t.end_failures));
+                return;
+            }
+            // Do not hold the claim (and a slot) forever for a provider that keeps failing;
+            // the janitor takes over the sandbox once the session is released.
+            tracing::error!(
+                session,
+                "giving up on the sandbox after {} attempts; releasing the session anyway",
+                t.end_failures
+            );
+        }
         if !self.release(session).await {
             Self::track_mut(&mut self.lock(), session).end_retry_at = Some(now() + 5.0);
             return;
-        }
-        let known = self.lock().sandboxes.get(session).cloned();
-        let sandbox = match known {
-            Some(id) => Some(id),
-            None => self
-                .provider
-                .get(&sandbox_name(session))
-                .await
-                .ok()
-                .flatten()
-                .map(|sb| sb.id),
-        };
-        if let Some(id) = sandbox {
-            // Act only on a sandbox that still carries this session's labels.
-            let ours = match self.provider.get(&id).await {
-                Ok(Some(sb)) => janitor::owner(&sb, &self.opts.outpost_id) == Some(session),
-                _ => false,
-            };
-            if ours {
-                match kind {
-                    EndKind::Terminate => match self.provider.delete(&id).await {
-                        Ok(()) => {
-                            Metrics::inc(&self.metrics.sandboxes_deleted);
-                            self.emit(OrchEvent::SandboxDeleted {
-                                session: session.into(),
-                                sandbox: id.clone(),
-                            });
-                        }
-                        Err(e) => tracing::warn!(
-                            session,
-                            "deleting sandbox {id} failed (the janitor retries): {e}"
-                        ),
-                    },
-                    EndKind::Sleep | EndKind::GiveUp => self.stop_sandbox(session, &id).await,
-                }
-            }
         }
         let mut inner = self.lock();
         inner.claims.remove(session);
@@ -1165,7 +1249,68 @@ impl Orchestrator {
         }
     }
 
+    /// The sandbox side of ending; `false` when a provider call failed (retry later).
+    async fn end_sandbox(&self, session: &str, kind: EndKind) -> bool {
+        let known = self.lock().sandboxes.get(session).cloned();
+        let id = match known {
+            Some(id) => id,
+            None => match self.provider.get(&sandbox_name(session)).await {
+                Ok(Some(sb)) => sb.id,
+                Ok(None) => return true,
+                Err(e) => {
+                    tracing::warn!(session, "cannot look the sandbox up: {e}");
+                    return false;
+                }
+            },
+        };
+        // Act only on a sandbox that still carries this session's labels.
+        let current = match self.provider.get(&id).await {
+            Ok(Some(sb)) => sb,
+            Ok(None) => return true,
+            Err(e) => {
+                tracing::warn!(session, "cannot read sandbox {id}: {e}");
+                return false;
+            }
+        };
+        if janitor::owner(&current, &self.opts.outpost_id) != Some(session) {
+            return true;
+        }
+        match kind {
+            EndKind::Terminate => {
+                crate::failpoint!("delete.before");
+                match self.provider.delete(&id).await {
+                    Ok(()) => {
+                        Metrics::inc(&self.metrics.sandboxes_deleted);
+                        self.emit(OrchEvent::SandboxDeleted {
+                            session: session.into(),
+                            sandbox: id.clone(),
+                        });
+                        true
+                    }
+                    Err(e) => {
+                        tracing::warn!(session, "deleting sandbox {id} failed: {e}");
+                        false
+                    }
+                }
+            }
+            EndKind::Sleep | EndKind::GiveUp => {
+                if matches!(
+                    current.state,
+                    SandboxState::Stopped | SandboxState::Deleted | SandboxState::Deleting
+                ) {
+                    return true;
+                }
+                self.stop_sandbox(session, &id).await
+            }
+        }
+    }
+
     // ---- janitor ---------------------------------------------------------------------------
+
+    /// One janitor sweep, as the loop runs it every `janitor_interval` (for tests and tools).
+    pub async fn janitor_pass(self: &Arc<Self>) {
+        self.clone().janitor_sweep().await
+    }
 
     async fn janitor_sweep(self: Arc<Self>) {
         let labels: BTreeMap<String, String> =
@@ -1197,7 +1342,15 @@ impl Orchestrator {
                 continue;
             }
             let lookup = match self.devin.get(&session).await {
-                Ok(Some(e)) => Lookup::Found(Box::new(e)),
+                Ok(Some(e)) => {
+                    if e.session_status == SessionStatus::Terminated {
+                        Self::saw_terminated(&mut self.lock(), &session);
+                    }
+                    Lookup::Found(Box::new(e))
+                }
+                Ok(None) if self.lock().terminated_seen.contains_key(&session) => {
+                    Lookup::SweptAfterTermination
+                }
                 Ok(None) => Lookup::Absent,
                 Err(e) => {
                     self.metrics.api_error(e.status());
@@ -1221,6 +1374,7 @@ impl Orchestrator {
             }
             let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, &self.opts.outpost_id) == Some(session.as_str()));
             if confirmed {
+                crate::failpoint!("janitor.before_act");
                 let result = match verdict {
                     Verdict::Delete => self.provider.delete(&sb.id).await.map(|_| "deleted"),
                     _ => self.provider.stop(&sb.id).await.map(|_| "stopped"),

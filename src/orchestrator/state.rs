@@ -170,6 +170,19 @@ impl OutpostState {
         Some((c.to_string(), age))
     }
 
+    /// Remove temp files a crash mid-write left behind (`write_atomic` never renamed them).
+    /// Call only while holding the state dir's lock: then nobody else is writing here.
+    pub fn sweep_temp_files(&self) -> usize {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return 0;
+        };
+        entries
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+            .filter(|e| fs::remove_file(e.path()).is_ok())
+            .count()
+    }
+
     pub fn save_cursor(&self, cursor: &str) -> Result<()> {
         write_atomic(&self.dir.join("watch_cursor"), cursor.as_bytes())
     }
@@ -228,6 +241,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     set_mode(tmp.path(), 0o600);
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
+    crate::failpoint!("state.before_rename");
     tmp.persist(path)
         .map_err(|e| anyhow::anyhow!("cannot replace {}: {}", path.display(), e.error))?;
     if let Ok(d) = File::open(dir) {
@@ -288,6 +302,17 @@ mod tests {
         assert_eq!(o.cursor().unwrap().0, "djE6MTc4MTA1MDAwMC4w");
         fs::write(o.dir().join("watch_cursor"), b"bad\x07cursor").unwrap();
         assert!(o.cursor().is_none());
+    }
+
+    #[test]
+    fn temp_files_of_a_crashed_write_are_swept() {
+        let d = tempfile::tempdir().unwrap();
+        let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
+        o.save_cursor("c1").unwrap();
+        fs::write(o.dir().join(".tmp-abc123"), b"half").unwrap();
+        assert_eq!(o.sweep_temp_files(), 1);
+        assert_eq!(o.cursor().unwrap().0, "c1");
+        assert_eq!(o.sweep_temp_files(), 0);
     }
 
     #[test]

@@ -222,6 +222,10 @@ impl Emu {
         std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
     }
 
+    pub fn stderr_path(&self) -> &Path {
+        &self.stderr_path
+    }
+
     pub fn data_dir(&self) -> &Path {
         &self.info.data_dir
     }

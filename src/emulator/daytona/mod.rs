@@ -57,6 +57,9 @@ pub struct DaytonaEmu {
     pub api_key: String,
     state: Mutex<Org>,
     settings: Mutex<Settings>,
+    /// More keys (`POST /_emulator/daytona/keys`), by key: their label. Tests give each
+    /// orchestrator replica its own, so the mutation journal can say who asked.
+    extra_keys: Mutex<BTreeMap<String, String>>,
 }
 
 /// Everything one organization owns.
@@ -66,6 +69,8 @@ pub(crate) struct Org {
     pub snapshots: BTreeMap<String, SnapshotRec>,
     /// Toolbox sessions by (sandbox id, session id).
     pub sessions: HashMap<(String, String), toolbox::SessionRec>,
+    /// Recently destroyed sandboxes with the time they went, while lists still lag behind.
+    pub graveyard: Vec<(u64, SandboxRec)>,
 }
 
 impl DaytonaEmu {
@@ -77,7 +82,44 @@ impl DaytonaEmu {
             api_key: format!("dtn_emu{}", uuid::Uuid::new_v4().simple()),
             state: Mutex::new(org),
             settings: Mutex::new(Settings::default()),
+            extra_keys: Mutex::new(BTreeMap::new()),
         })
+    }
+
+    /// A new API key labelled `label` (registered as a secret, so logs redact it).
+    pub fn add_key(&self, label: &str) -> String {
+        let key = format!("dtn_emu{}", uuid::Uuid::new_v4().simple());
+        crate::secrets::register(&key);
+        self.extra_keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.clone(), label.to_string());
+        key
+    }
+
+    /// Every API key, the emulator's own first.
+    pub fn keys(&self) -> Vec<String> {
+        let extra = self.extra_keys.lock().unwrap_or_else(|e| e.into_inner());
+        std::iter::once(self.api_key.clone())
+            .chain(extra.keys().cloned())
+            .collect()
+    }
+
+    /// The label of a key we accept: `default` for ours, the given label for extra keys.
+    fn key_label(&self, key: &str) -> Option<String> {
+        if key == self.api_key {
+            return Some("default".into());
+        }
+        self.extra_keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    /// Who sent these headers (the label of their bearer key).
+    pub(crate) fn caller(&self, headers: &axum::http::HeaderMap) -> Option<String> {
+        bearer_key(headers).and_then(|k| self.key_label(k))
     }
 
     pub fn env_pairs(&self, base_url: &str) -> Vec<(String, String)> {
@@ -114,6 +156,35 @@ pub fn router() -> Router<AppState> {
             "/_emulator/daytona/settings",
             get(get_settings).put(put_settings),
         )
+        .route("/_emulator/daytona/keys", axum::routing::post(add_key))
+}
+
+fn bearer_key(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+}
+
+/// `POST /_emulator/daytona/keys {"label": "replica-a"}` → `{"key": …, "label": …}`.
+async fn add_key(State(s): State<AppState>, body: axum::body::Bytes) -> Response {
+    let label = serde_json::from_slice::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|v| v.get("label").and_then(|l| l.as_str()).map(str::to_string))
+        .filter(|l| !l.trim().is_empty() && l.len() <= 100);
+    let Some(label) = label else {
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            axum::Json(serde_json::json!({"detail": "send {\"label\": \"…\"} (1-100 characters)"})),
+        )
+            .into_response();
+    };
+    let key = s.daytona.add_key(&label);
+    axum::Json(serde_json::json!({"key": key, "label": label})).into_response()
 }
 
 /// Bearer auth: every Daytona handler takes this extractor first (bad key → 401).
@@ -124,15 +195,7 @@ impl FromRequestParts<AppState> for Authed {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, s: &AppState) -> Result<Self, Response> {
-        let ok = parts
-            .headers
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .is_some_and(|k| k.trim() == s.daytona.api_key);
+        let ok = bearer_key(&parts.headers).is_some_and(|k| s.daytona.key_label(k).is_some());
         if ok {
             Ok(Authed)
         } else {

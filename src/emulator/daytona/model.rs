@@ -37,6 +37,12 @@ pub struct Settings {
     pub max_cpu: u32,
     pub max_memory: u32,
     pub max_disk: u32,
+    /// Eventual consistency of lists: a sandbox shows up in `GET /sandbox` only this long after
+    /// its creation, and a deleted one keeps showing (as `destroying`) this long after it is
+    /// gone. 0 = lists are exact.
+    pub list_lag_ms: u64,
+    /// A new sandbox answers 404 to `GET /sandbox/{id}` for this long after its creation.
+    pub get_lag_ms: u64,
 }
 
 impl Default for Settings {
@@ -52,6 +58,8 @@ impl Default for Settings {
             max_cpu: 16,
             max_memory: 64,
             max_disk: 200,
+            list_lag_ms: 0,
+            get_lag_ms: 0,
         }
     }
 }

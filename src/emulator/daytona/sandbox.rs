@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use serde_json::json;
@@ -83,6 +83,33 @@ fn update(s: &AppState, id: &str, f: impl FnOnce(&mut SandboxRec)) {
     }
 }
 
+/// Record a committed mutation in the emulator's journal, with the queue's view of the session.
+fn journal(s: &AppState, headers: &HeaderMap, op: &str, id: &str) {
+    let Some((name, labels)) = s
+        .daytona
+        .org()
+        .sandboxes
+        .get(id)
+        .map(|r| (r.name.clone(), r.labels.clone()))
+    else {
+        return;
+    };
+    let session = labels
+        .get(crate::orchestrator::LABEL_SESSION)
+        .and_then(|sid| s.devin.session_view(sid));
+    s.journal.push(crate::emulator::journal::Mutation {
+        seq: 0,
+        at_ms: now_ms(),
+        provider: "daytona".into(),
+        op: op.into(),
+        sandbox_id: id.to_string(),
+        name,
+        labels,
+        caller: s.daytona.caller(headers),
+        session,
+    });
+}
+
 fn bad(msg: impl Into<String>, path: &str) -> Response {
     api_error(StatusCode::BAD_REQUEST, msg, path)
 }
@@ -123,7 +150,13 @@ pub(crate) fn check_quota(
     Ok(())
 }
 
-async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> Response {
+async fn create(
+    _: Authed,
+    State(s): State<AppState>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let path = uri.path().to_string();
     let req: CreateSandbox = if body.is_empty() {
         CreateSandbox::default()
@@ -257,6 +290,7 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
         lock: Arc::new(tokio::sync::Mutex::new(())),
     };
     s.daytona.org().sandboxes.insert(id.clone(), rec);
+    journal(&s, &headers, "create", &id);
     let from_build = build_check.is_some();
     tokio::spawn(boot(s.clone(), id.clone(), build_check));
     // From a snapshot the server waits (bounded) for `started`; with buildInfo it answers at once.
@@ -393,7 +427,17 @@ async fn get_one(
     Path(key): Path<String>,
     uri: Uri,
 ) -> Response {
-    let id = find_id(&s.daytona.org(), &key);
+    let lag = s.daytona.settings().get_lag_ms;
+    let id = {
+        let org = s.daytona.org();
+        find_id(&org, &key).filter(|id| {
+            lag == 0
+                || org
+                    .sandboxes
+                    .get(id)
+                    .is_some_and(|r| r.created_ms + lag <= now_ms())
+        })
+    };
     match id {
         Some(id) => ok_dto(&s, &id, uri.path()),
         None => not_found(&key, uri.path()),
@@ -442,10 +486,16 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
     let id_prefix = one("id").map(|v| v.to_lowercase());
     let name_prefix = one("name").map(|v| v.to_lowercase());
     let tb = toolbox(&s);
-    let org = s.daytona.org();
+    let lag = s.daytona.settings().list_lag_ms;
+    let now = now_ms();
+    let mut org = s.daytona.org();
+    org.graveyard.retain(|(gone, _)| gone + lag > now);
+    let org = org;
     let mut all: Vec<&SandboxRec> = org
         .sandboxes
         .values()
+        .filter(|r| r.created_ms + lag <= now)
+        .chain(org.graveyard.iter().map(|(_, r)| r))
         .filter(|r| r.stored != St::Destroyed)
         .filter(|r| include_errored_deleted || !r.gone())
         .filter(|r| labels.iter().all(|(k, v)| r.labels.get(k) == Some(v)))
@@ -479,6 +529,7 @@ async fn start(
     State(s): State<AppState>,
     Path(key): Path<String>,
     uri: Uri,
+    headers: HeaderMap,
 ) -> Response {
     let path = uri.path();
     let settings = s.daytona.settings();
@@ -503,6 +554,7 @@ async fn start(
         }
         id
     };
+    journal(&s, &headers, "start", &id);
     tokio::spawn(run_start(s.clone(), id.clone()));
     wait_for(&s, &id, d(settings.start_wait_ms), |r| {
         r.stored == St::Started
@@ -527,7 +579,13 @@ async fn run_start(s: AppState, id: String) {
     }
 }
 
-async fn stop(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri: Uri) -> Response {
+async fn stop(
+    _: Authed,
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     let path = uri.path();
     let id = {
         let mut org = s.daytona.org();
@@ -550,6 +608,7 @@ async fn stop(_: Authed, State(s): State<AppState>, Path(key): Path<String>, uri
         }
         id
     };
+    journal(&s, &headers, "stop", &id);
     tokio::spawn(run_stop(s.clone(), id.clone()));
     ok_dto(&s, &id, path)
 }
@@ -581,8 +640,13 @@ async fn run_stop(s: AppState, id: String) {
 }
 
 fn destroyed(s: &AppState, id: &str) {
+    let lag = s.daytona.settings().list_lag_ms;
     let mut org = s.daytona.org();
-    org.sandboxes.remove(id);
+    if let Some(r) = org.sandboxes.remove(id)
+        && lag > 0
+    {
+        org.graveyard.push((now_ms(), r));
+    }
     org.sessions.retain(|(sb, _), _| sb != id);
 }
 
@@ -591,6 +655,7 @@ async fn delete(
     State(s): State<AppState>,
     Path(key): Path<String>,
     uri: Uri,
+    headers: HeaderMap,
 ) -> Response {
     let path = uri.path();
     let (id, body) = {
@@ -611,6 +676,7 @@ async fn delete(
         r.updated_ms = now;
         (id, r.dto(&toolbox(&s)))
     };
+    journal(&s, &headers, "delete", &id);
     tokio::spawn(run_delete(s.clone(), id));
     axum::Json(body).into_response()
 }

@@ -66,6 +66,21 @@ pub struct SessionInfo {
     pub tasks: Vec<TaskInfo>,
 }
 
+/// The queue's view of one session at an instant (for the provider mutation journal).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SessionView {
+    /// Whether a (non-tombstoned) queue entry exists.
+    pub in_queue: bool,
+    pub generation: u32,
+    /// `pending`, `claimed`, or `removed` (tombstoned).
+    pub phase: String,
+    pub acceptor_id: Option<String>,
+    /// As reads show it (a blip shows `suspended`).
+    pub status: String,
+    /// What the brain really thinks (behind a blip).
+    pub real_status: String,
+}
+
 struct NewRow<'a> {
     session_id: &'a str,
     outpost_id: &'a str,
@@ -380,6 +395,23 @@ impl Queue {
             )),
         );
         Ok(())
+    }
+
+    pub fn session_view(&self, session_id: &str) -> Option<SessionView> {
+        let i = self.latest_index(session_id)?;
+        let r = &self.rows[i];
+        Some(SessionView {
+            in_queue: !r.tombstoned,
+            generation: r.generation,
+            phase: if r.tombstoned {
+                "removed".into()
+            } else {
+                r.phase.as_str().into()
+            },
+            acceptor_id: r.acceptor_id.clone(),
+            status: r.status.as_str().into(),
+            real_status: r.real_status().as_str().into(),
+        })
     }
 
     pub fn session_info(&self, session_id: &str) -> Option<SessionInfo> {

@@ -40,8 +40,8 @@ mod state;
 mod tasks;
 mod watch;
 
-pub use lifecycle::{NewSession, SessionInfo};
-pub use state::{HistoryRecord, Micros, Queue, Refusal, Scope};
+pub use lifecycle::{NewSession, SessionInfo, SessionView};
+pub use state::{HistoryRecord, Micros, Queue, Refusal, Scope, Status};
 pub use tasks::{Plan, TaskInfo, plan_task};
 
 struct Core {
@@ -194,6 +194,21 @@ impl DevinEmu {
             self.core.changes.send_modify(|v| *v = v.wrapping_add(1));
         }
         r
+    }
+
+    /// The queue's view of a session right now (after lazy maintenance, as every read).
+    pub fn session_view(&self, session_id: &str) -> Option<SessionView> {
+        self.with(|q, _| q.session_view(session_id))
+    }
+
+    /// Every secret the Devin half has issued: API tokens and connect tokens.
+    pub fn issued_secrets(&self) -> Vec<String> {
+        let q = self.core.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.tokens
+            .iter()
+            .map(|t| t.token.clone())
+            .chain(q.grants.keys().cloned())
+            .collect()
     }
 
     fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
