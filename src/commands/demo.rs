@@ -235,9 +235,11 @@ async fn scenario(
         admin.suspend(&session).await?;
         n.say("sleep", "Devin puts the session to sleep");
         wait_event(&mut events, step, "the sleep", |e| matches!(e, OrchEvent::SandboxStopped { session: s, .. } if *s == session)).await?;
+        // The sandbox is finished before the claim is let go (no holder-less mutation).
+        wait_event(&mut events, step, "the release", |e| matches!(e, OrchEvent::Released { session: s } if *s == session)).await?;
         let sb = provider.get(&sandbox).await?.context("the sandbox vanished on sleep")?;
         check_file(provider.as_ref(), &sandbox, &proof).await?;
-        n.say("stopped", &format!("claim released; sandbox {} ({}), its disk and file kept", sb.id, sb.state));
+        n.say("stopped", &format!("sandbox {} {}, its disk and file kept; claim released", sb.id, sb.state));
         summary.push("sleep stopped the sandbox and kept its disk".to_string());
 
         admin.resume(&session).await?;
@@ -251,10 +253,11 @@ async fn scenario(
         admin.terminate(&session).await?;
         n.say("terminate", "Devin terminates the session");
         wait_event(&mut events, step, "the delete", |e| matches!(e, OrchEvent::SandboxDeleted { session: s, .. } if *s == session)).await?;
+        wait_event(&mut events, step, "the release", |e| matches!(e, OrchEvent::Released { session: s } if *s == session)).await?;
         if provider.get(&sandbox).await?.is_some() {
             bail!("sandbox {sandbox} still exists after terminate");
         }
-        n.say("deleted", "claim released; sandbox deleted");
+        n.say("deleted", "sandbox deleted; claim released");
         summary.push("terminate deleted the sandbox".to_string());
         let history = admin.history(Some(&session)).await?;
         let claims: Vec<u32> = history.iter().filter(|h| h.event == "claim").map(|h| h.generation).collect();
