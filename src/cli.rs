@@ -98,6 +98,8 @@ pub enum Command {
     Worker(commands::worker::Args),
     /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
     Snapshot(commands::snapshot::Args),
+    /// Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes.
+    Doctor(commands::doctor::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     HelpEnv,
     /// Print a shell completion script.

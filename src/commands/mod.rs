@@ -14,6 +14,7 @@ use crate::output::Printer;
 pub mod auth;
 pub mod connect;
 pub mod demo;
+pub mod doctor;
 pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
@@ -117,6 +118,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,
+        Command::Doctor(args) => doctor::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)
