@@ -149,6 +149,7 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         keepalive: a.keepalive,
         sweep_delay: a.sweep_delay,
     };
+    let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {
         let message = format!("{e:#}");
         let hint = if message.contains("emulator state") {
@@ -170,31 +171,43 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
     ctx.printer.result(&serde_json::json!({"event": "ready", "base_url": info.base_url, "port": port, "data_dir": info.data_dir}), || {
         format!("ready {}", info.base_url)
     });
-    wait_for_signal().await;
+    signals.recv().await;
     ctx.printer.note("emulator stopping");
     emulator.stop().await;
     Ok(ExitStatus::Success)
 }
 
-/// SIGINT or SIGTERM.
-pub async fn wait_for_signal() {
+/// SIGINT and SIGTERM, registered the moment this is created — so a signal that arrives before
+/// the first `recv` is held, not fatal.
+pub struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    pub fn new() -> Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                int: signal(SignalKind::interrupt())?,
+                term: signal(SignalKind::terminate())?,
+            })
         }
+        #[cfg(not(unix))]
+        Ok(Signals {})
     }
-    #[cfg(not(unix))]
-    {
+
+    /// The next SIGINT or SIGTERM.
+    pub async fn recv(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.int.recv() => {}
+            _ = self.term.recv() => {}
+        }
+        #[cfg(not(unix))]
         let _ = tokio::signal::ctrl_c().await;
     }
 }

@@ -210,6 +210,8 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let outpost = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
     let devin = DevinClient::from_config(&ctx.config, http.clone())?;
+    // Registered before anything can announce readiness: an early signal is a graceful stop.
+    let mut signals = super::emulator::Signals::new()?;
     let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
     let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
     let _lock = state_dir.lock()?;
@@ -228,10 +230,10 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let (tx, rx) = tokio::sync::watch::channel(false);
     let printer = ctx.printer.clone();
     tokio::spawn(async move {
-        super::emulator::wait_for_signal().await;
+        signals.recv().await;
         printer.note("stopping: no new claims; sandboxes and remotes keep running (send the signal again to exit now)");
         let _ = tx.send(true);
-        super::emulator::wait_for_signal().await;
+        signals.recv().await;
         std::process::exit(130);
     });
     orch.run(rx).await?;

@@ -27,6 +27,7 @@ mod local_provider_procs;
 mod orch_support;
 mod orchestrator_cli;
 mod orchestrator_daytona;
+mod orchestrator_extras;
 mod orchestrator_local;
 mod outpost_crud;
 mod worker_common;

@@ -1,0 +1,217 @@
+//! The orchestrator's smaller promises: REPOS pre-cloned once, metrics and health endpoints,
+//! JSON logs, a second signal, and `outposts demo` itself.
+
+use std::time::Duration;
+
+use outposts::orchestrator::sandbox_name;
+use outposts::provider::{Provider, SandboxState};
+
+use crate::orch_support::*;
+use crate::support::{Emu, TestEnv, block_on};
+
+const WAIT: Duration = Duration::from_secs(60);
+
+#[test]
+fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    let mut env = orch_env(&emu);
+    let (bare, readme) = crate::daytona_support::bare_repo(&env);
+    // Sandboxes cannot see host paths: serve the repository over HTTP (git's dumb protocol).
+    let git = std::process::Command::new("git")
+        .arg("update-server-info")
+        .current_dir(&bare)
+        .output()
+        .unwrap();
+    assert!(git.status.success());
+    let server = HttpDir::serve(bare.parent().unwrap());
+    env.set(
+        "REPOS",
+        format!("http://127.0.0.1:{}/repo.git", server.port),
+    );
+    let mut orch = Orch::start(&env, &["--provider", "local"]);
+    let local = local(&env);
+    let s = new_session(&emu, Some(proof_task("r1")));
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let sb = block_on(local.get(&sandbox_name(&s))).unwrap().unwrap();
+    let file = "/home/daytona/workspace/repo/README";
+    let got = block_on(local.read_file(&sb.id, file))
+        .unwrap()
+        .expect("the repository was cloned into WORKDIR");
+    assert!(String::from_utf8_lossy(&got).contains(&readme));
+    // The user's work in the clone survives sleep and wake: the clone is not redone.
+    block_on(local.write_file(&sb.id, file, b"edited by the session")).unwrap();
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the stop",
+        || {
+            block_on(local.get(&sb.id))
+                .unwrap()
+                .is_some_and(|x| x.state == SandboxState::Stopped)
+        },
+        || orch.log(),
+    );
+    block_on(emu.client().resume(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the wake",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "connect" && h.generation == 2)
+        },
+        || orch.log(),
+    );
+    let after = block_on(local.read_file(&sb.id, file)).unwrap().unwrap();
+    assert_eq!(after, b"edited by the session");
+    let _ = orch.terminate(Duration::from_secs(35));
+}
+
+/// `python3 -m http.server` on a free loopback port; killed on drop.
+struct HttpDir {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl HttpDir {
+    fn serve(dir: &std::path::Path) -> HttpDir {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new("python3")
+            .args([
+                "-u",
+                "-m",
+                "http.server",
+                "0",
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+            ])
+            .arg(dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 http.server");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .split(" port ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        HttpDir { child, port }
+    }
+}
+
+impl Drop for HttpDir {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn metrics_health_and_json_logs() {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let env = orch_env(&emu);
+    let mut orch = Orch::start(
+        &env,
+        &[
+            "--provider",
+            "local",
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+        ],
+    );
+    let s = new_session(&emu, Some(proof_task("m1")));
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let log = orch.log();
+    let addr = log
+        .lines()
+        .find_map(|l| l.split("metrics on http://").nth(1))
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("the metrics address is announced:\n{log}"))
+        .to_string();
+    let get = |path: &str| {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        use std::io::{Read, Write};
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        stream.read_to_string(&mut out).unwrap();
+        out
+    };
+    let metrics = get("/metrics");
+    assert!(metrics.contains("outposts_claims_total 1"), "{metrics}");
+    assert!(
+        metrics.contains("outposts_sandboxes_created_total 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("outposts_active_sessions 1"), "{metrics}");
+    assert!(get("/healthz").contains("ok"));
+    // Every tracing line is JSON with --log-format json.
+    let events: Vec<serde_json::Value> = log
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("a JSON log line"))
+        .collect();
+    assert!(
+        events.iter().any(|e| e["fields"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("\"claimed\"")),
+        "{log}"
+    );
+    let _ = orch.terminate(Duration::from_secs(35));
+}
+
+#[test]
+fn a_second_signal_exits_at_once() {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let env = orch_env(&emu);
+    let mut orch = Orch::start(&env, &["--provider", "local"]);
+    wait_until(
+        WAIT,
+        "the start",
+        || orch.log().contains("Ctrl-C to stop"),
+        || orch.log(),
+    );
+    orch.signal(libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(100));
+    let (code, took) = orch.terminate(Duration::from_secs(10));
+    assert!(
+        matches!(code, Some(0) | Some(130)),
+        "{code:?}\n{}",
+        orch.log()
+    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn demo_runs_the_whole_loop_and_says_so() {
+    let env = TestEnv::new();
+    let r = env.run(&["--json", "demo"]);
+    r.ok();
+    let last: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["ok"], true);
+    assert_eq!(last["summary"].as_array().unwrap().len(), 6);
+    for line in r.stdout.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("NDJSON");
+    }
+    let human = env.run(&["demo"]);
+    human.ok();
+    assert!(
+        human.stdout.contains("All 6 checks passed"),
+        "{}",
+        human.stdout
+    );
+    assert!(human.stdout.contains("sandbox deleted"));
+}
