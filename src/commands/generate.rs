@@ -13,6 +13,11 @@ use crate::cli::Cli;
 use crate::error::ExitStatus;
 
 const COMPLETIONS_AFTER_HELP: &str = "\
+Examples:
+  outposts completions bash > ~/.local/share/bash-completion/completions/outposts
+  eval \"$(outposts completions bash)\"        # this shell only
+  outposts completions zsh --json | jq -r .script > _outposts
+
 Install:
   bash        outposts completions bash > ~/.local/share/bash-completion/completions/outposts
   zsh         outposts completions zsh > \"${fpath[1]}/_outposts\"   # then: autoload -U compinit && compinit
@@ -20,7 +25,15 @@ Install:
   elvish      outposts completions elvish >> ~/.config/elvish/rc.elv
   powershell  outposts completions powershell | Out-String | Invoke-Expression   # add to $PROFILE
 
-Packagers: the same scripts are committed under completions/.";
+Packagers: the same scripts are committed under completions/ (man pages under man/).
+Scripting: stdout is the script itself; --json wraps it as {shell, file, script}.";
+
+const GENERATE_AFTER_HELP: &str = "\
+Examples:
+  outposts generate                 # rewrite completions/ and man/ in the current directory
+  outposts generate --check         # exit 1 listing what drifted (what the test checks)
+
+Scripting: --json prints {files, updated: [...]} ({files, differ: [...]} with --check).";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = COMPLETIONS_AFTER_HELP)]
@@ -31,6 +44,7 @@ pub struct CompletionsArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = GENERATE_AFTER_HELP)]
 pub struct GenerateArgs {
     /// Repository root to write `completions/` and `man/` into.
     #[arg(long, default_value = ".")]
@@ -91,9 +105,18 @@ fn render_man(cmd: &clap::Command, out: &mut Vec<(PathBuf, Vec<u8>)>) -> Result<
     Ok(())
 }
 
-pub async fn completions(_ctx: &Ctx, args: CompletionsArgs) -> Result<ExitStatus> {
+pub async fn completions(ctx: &Ctx, args: CompletionsArgs) -> Result<ExitStatus> {
     use std::io::Write;
-    std::io::stdout().write_all(&completion(args.shell))?;
+    let script = completion(args.shell);
+    if ctx.printer.json() {
+        ctx.printer.json_doc(&serde_json::json!({
+            "shell": args.shell.to_string(),
+            "file": Path::new("completions").join(completion_file(args.shell)),
+            "script": String::from_utf8_lossy(&script),
+        }));
+    } else {
+        std::io::stdout().write_all(&script)?;
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -64,7 +64,7 @@ pub enum SnapshotCommand {
     Name(NameArgs),
     /// Print the embedded default Dockerfile (or, with --platform windows, the provisioner).
     #[command(
-        after_help = "Examples:\n  outposts snapshot dockerfile > Dockerfile.default\n  outposts snapshot dockerfile --platform windows > provision_windows.ps1"
+        after_help = "Examples:\n  outposts snapshot dockerfile > Dockerfile.default\n  outposts snapshot dockerfile --platform windows > provision_windows.ps1\n  outposts snapshot dockerfile --json | jq -r .name\n\nScripting: stdout is the file itself; --json prints {platform, name, content} (name is the\ncontent-hashed snapshot name of this definition)."
     )]
     Dockerfile(PlatformArgs),
     /// List the organization's snapshots.
@@ -152,9 +152,17 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         SnapshotCommand::Name(a) => name_cmd(ctx, a),
         SnapshotCommand::Dockerfile(a) => {
             let bytes = definition_default(a.platform);
-            std::io::stdout()
-                .write_all(bytes)
-                .context("cannot write to stdout")?;
+            if ctx.printer.json() {
+                ctx.printer.json_doc(&serde_json::json!({
+                    "platform": a.platform,
+                    "name": snap::derived_name(a.platform, bytes),
+                    "content": String::from_utf8_lossy(bytes),
+                }));
+            } else {
+                std::io::stdout()
+                    .write_all(bytes)
+                    .context("cannot write to stdout")?;
+            }
             Ok(ExitStatus::Success)
         }
         SnapshotCommand::List(a) => list(ctx, a).await,
@@ -423,19 +431,21 @@ fn report_failure(ctx: &Ctx, name: &str, outcome: &BuildOutcome) -> Result<ExitS
         ctx.printer.json_doc(&serde_json::json!({
             "name": name, "state": state, "error_reason": reason, "log_tail": outcome.log_tail,
         }));
-    }
-    eprintln!("error: the build of snapshot {name} failed ({state}): {reason}");
-    if !outcome.log_tail.is_empty() {
+    } else if !outcome.log_tail.is_empty() {
         eprintln!("last build log lines:");
         for line in &outcome.log_tail {
             eprintln!("  | {}", crate::secrets::redact(line));
         }
     }
-    eprintln!(
-        "  hint: fix the image definition and run `outposts snapshot build` again; delete the \
-         failed snapshot first with `outposts snapshot delete {name}`"
-    );
-    Ok(ExitStatus::Failure)
+    // main prints this (as JSON on stderr with --json) and exits 1.
+    Err(CliError::failed(
+        format!("the build of snapshot {name} failed ({state}): {reason}"),
+        Some(format!(
+            "fix the image definition and run `outposts snapshot build` again; delete the \
+             failed snapshot first with `outposts snapshot delete {name}`"
+        )),
+    )
+    .into())
 }
 
 fn finish(ctx: &Ctx, a: &BuildArgs, name: &str, s: &Snapshot, created: bool) -> Result<ExitStatus> {

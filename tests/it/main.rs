@@ -22,6 +22,7 @@ mod devin_remote;
 mod devin_watch;
 mod doctor;
 mod generated;
+mod json_walk;
 mod local_provider;
 mod local_provider_procs;
 mod orch_support;
