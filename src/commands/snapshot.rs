@@ -59,7 +59,7 @@ pub enum SnapshotCommand {
     Build(BuildArgs),
     /// Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network.
     #[command(
-        after_help = "Examples:\n  outposts snapshot name\n  outposts snapshot name --dockerfile ./Dockerfile\n  outposts snapshot name --platform windows --json"
+        after_help = "Examples:\n  outposts snapshot name\n  outposts snapshot name --dockerfile ./Dockerfile\n  outposts snapshot name --platform windows --json\n\nScripting: stdout is the name alone; --json prints {name, source: --name|SNAPSHOT_NAME|derived,\nderived, platform}."
     )]
     Name(NameArgs),
     /// Print the embedded default Dockerfile (or, with --platform windows, the provisioner).
@@ -69,12 +69,12 @@ pub enum SnapshotCommand {
     Dockerfile(PlatformArgs),
     /// List the organization's snapshots.
     #[command(
-        after_help = "Examples:\n  outposts snapshot list\n  outposts snapshot list --name devin-outposts --json"
+        after_help = "Examples:\n  outposts snapshot list\n  outposts snapshot list --name devin-outposts --json\n\nScripting: --json prints the array of Daytona snapshot objects as the API returns them (id,\nname, state, cpu, mem, disk, createdAt, errorReason, …)."
     )]
     List(ListArgs),
     /// Delete a snapshot by name (asks first on a terminal; --yes otherwise).
     #[command(
-        after_help = "Examples:\n  outposts snapshot delete devin-outposts-default-1a2b3c4d\n  outposts snapshot delete devin-outposts-default-1a2b3c4d --yes --json"
+        after_help = "Examples:\n  outposts snapshot delete devin-outposts-default-1a2b3c4d\n  outposts snapshot delete devin-outposts-default-1a2b3c4d --yes --json\n\nScripting: without a terminal --yes is required; --json prints {deleted, name, id}. An unknown\nname exits 2."
     )]
     Delete(DeleteArgs),
 }

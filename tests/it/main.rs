@@ -20,6 +20,7 @@ mod devin_admin;
 mod devin_queue;
 mod devin_remote;
 mod devin_watch;
+mod docs;
 mod doctor;
 mod generated;
 mod json_walk;
