@@ -16,6 +16,7 @@ mod daytona_conformance;
 mod daytona_provider;
 mod daytona_snapshot;
 mod daytona_support;
+mod deploy;
 mod devin_admin;
 mod devin_queue;
 mod devin_remote;
