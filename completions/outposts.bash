@@ -52,6 +52,9 @@ _outposts() {
             outposts,queue)
                 cmd="outposts__subcmd__queue"
                 ;;
+            outposts,session)
+                cmd="outposts__subcmd__session"
+                ;;
             outposts,snapshot)
                 cmd="outposts__subcmd__snapshot"
                 ;;
@@ -202,6 +205,9 @@ _outposts() {
             outposts__subcmd__help,queue)
                 cmd="outposts__subcmd__help__subcmd__queue"
                 ;;
+            outposts__subcmd__help,session)
+                cmd="outposts__subcmd__help__subcmd__session"
+                ;;
             outposts__subcmd__help,snapshot)
                 cmd="outposts__subcmd__help__subcmd__snapshot"
                 ;;
@@ -267,6 +273,9 @@ _outposts() {
                 ;;
             outposts__subcmd__help__subcmd__queue,watch)
                 cmd="outposts__subcmd__help__subcmd__queue__subcmd__watch"
+                ;;
+            outposts__subcmd__help__subcmd__session,verify)
+                cmd="outposts__subcmd__help__subcmd__session__subcmd__verify"
                 ;;
             outposts__subcmd__help__subcmd__snapshot,build)
                 cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__build"
@@ -367,6 +376,18 @@ _outposts() {
             outposts__subcmd__queue__subcmd__help,watch)
                 cmd="outposts__subcmd__queue__subcmd__help__subcmd__watch"
                 ;;
+            outposts__subcmd__session,help)
+                cmd="outposts__subcmd__session__subcmd__help"
+                ;;
+            outposts__subcmd__session,verify)
+                cmd="outposts__subcmd__session__subcmd__verify"
+                ;;
+            outposts__subcmd__session__subcmd__help,help)
+                cmd="outposts__subcmd__session__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__session__subcmd__help,verify)
+                cmd="outposts__subcmd__session__subcmd__help__subcmd__verify"
+                ;;
             outposts__subcmd__snapshot,build)
                 cmd="outposts__subcmd__snapshot__subcmd__build"
                 ;;
@@ -452,7 +473,7 @@ _outposts() {
 
     case "${cmd}" in
         outposts)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot doctor help-env completions generate help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1524,7 +1545,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help)
-            opts="demo connect auth outpost queue orchestrator emulator worker snapshot doctor help-env completions generate help"
+            opts="demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2002,6 +2023,34 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__queue__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__session)
+            opts="verify"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__session__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2789,6 +2838,136 @@ _outposts() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session)
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__help)
+            opts="verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__help__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__verify)
+            opts="-q -v -y -h -V --sandbox --session --provider --outpost --proof --path --wait --print-only --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --sandbox)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proof)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -42,6 +42,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
             cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+            cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
             cand doctor 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
@@ -1017,6 +1018,58 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;snapshot;help;help'= {
         }
+        &'outposts;session'= {
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;session;verify'= {
+            cand --sandbox 'Sandbox id or name to read (a fixed worker''s, or any sandbox)'
+            cand --session 'Devin session id; its sandbox is the orchestrator''s (`devin-<id>-<hash>`, labelled)'
+            cand --provider 'Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --outpost 'Outpost name for the Slack line [default: the name of OUTPOST_ID, from the Devin API]'
+            cand --proof 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]'
+            cand --path 'Absolute path of the proof file inside the sandbox'
+            cand --wait 'How long to wait for the file (e.g. 90s, 10m, 1h)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --print-only 'Print the task and the Slack line, then exit 0; no provider is contacted'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;session;help'= {
+            cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;session;help;verify'= {
+        }
+        &'outposts;session;help;help'= {
+        }
         &'outposts;doctor'= {
             cand --timeout 'Longest any single check may take (e.g. 10s, 1m)'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -1098,6 +1151,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand emulator 'Serve the Devin, Daytona and CoreWeave APIs on loopback, and drive its sessions'
             cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
+            cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
             cand doctor 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
@@ -1214,6 +1268,11 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;snapshot;list'= {
         }
         &'outposts;help;snapshot;delete'= {
+        }
+        &'outposts;help;session'= {
+            cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+        }
+        &'outposts;help;session;verify'= {
         }
         &'outposts;help;doctor'= {
         }

@@ -105,6 +105,8 @@ pub enum Command {
     Worker(commands::worker::Args),
     /// Build, name, list and delete the Daytona snapshot sandboxes boot from.
     Snapshot(commands::snapshot::Args),
+    /// Prove a Devin session runs on your compute (proof file written by Devin, read back).
+    Session(commands::session::Args),
     /// Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes.
     Doctor(commands::doctor::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.

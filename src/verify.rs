@@ -8,7 +8,9 @@ use rand::Rng;
 use serde::Serialize;
 
 use crate::orchestrator::{LABEL_SESSION, sandbox_name};
-use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo};
+use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo, SandboxState};
+
+pub mod diagnose;
 
 pub const DEFAULT_PATH: &str = "/workspace/outpost-proof.txt";
 
@@ -87,11 +89,20 @@ pub enum ResolveError {
         "sandbox {name} does not carry the label {LABEL_SESSION}={session}; refusing to read it"
     )]
     Foreign { session: String, name: String },
+    #[error(
+        "several sandboxes carry {LABEL_SESSION}={session} ({names}); pass --sandbox to pick one"
+    )]
+    Ambiguous { session: String, names: String },
+    #[error(
+        "sandbox {0} disappeared while we waited (was the session terminated and its sandbox deleted?)"
+    )]
+    Vanished(String),
     #[error(transparent)]
     Provider(#[from] ProviderError),
 }
 
-/// The sandbox to read: by id/name, or the orchestrator's sandbox for a session.
+/// The sandbox to read: by id/name, or a session's: the orchestrator's name for it, else the one
+/// sandbox labelled with the session. A sandbox found by name must carry the session's label.
 pub async fn resolve(
     provider: &dyn Provider,
     sandbox: Option<&str>,
@@ -105,13 +116,9 @@ pub async fn resolve(
     }
     let session = session.unwrap_or_default();
     let name = sandbox_name(session);
-    let sb = provider
-        .get(&name)
-        .await?
-        .ok_or_else(|| ResolveError::NoSessionSandbox {
-            session: session.into(),
-            name: name.clone(),
-        })?;
+    let Some(sb) = provider.get(&name).await? else {
+        return by_label(provider, session, name).await;
+    };
     if sb.labels.get(LABEL_SESSION).map(String::as_str) != Some(session) {
         return Err(ResolveError::Foreign {
             session: session.into(),
@@ -119,6 +126,191 @@ pub async fn resolve(
         });
     }
     Ok(sb)
+}
+
+/// A session's sandbox under another name: one made by another orchestrator (the reference
+/// implementation names them differently) carries the same label.
+async fn by_label(
+    provider: &dyn Provider,
+    session: &str,
+    name: String,
+) -> Result<SandboxInfo, ResolveError> {
+    let filter = [(LABEL_SESSION.to_string(), session.to_string())].into();
+    let mut live: Vec<SandboxInfo> = provider
+        .list(&filter)
+        .await?
+        .into_iter()
+        .filter(|sb| {
+            sb.state != SandboxState::Deleted
+                && sb.labels.get(LABEL_SESSION).map(String::as_str) == Some(session)
+        })
+        .collect();
+    match live.len() {
+        0 => Err(ResolveError::NoSessionSandbox {
+            session: session.into(),
+            name,
+        }),
+        1 => Ok(live.remove(0)),
+        _ => Err(ResolveError::Ambiguous {
+            session: session.into(),
+            names: live
+                .iter()
+                .map(|sb| sb.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }),
+    }
+}
+
+/// Which sandbox to read: one named by the user, or the orchestrator's sandbox of a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Sandbox(String),
+    Session(String),
+}
+
+impl Target {
+    /// The session this target names, when it names one.
+    pub fn session(&self) -> Option<&str> {
+        match self {
+            Target::Session(s) => Some(s),
+            Target::Sandbox(_) => None,
+        }
+    }
+}
+
+/// Find the target's sandbox now. A named sandbox must exist; a session's sandbox may not exist
+/// yet (the orchestrator creates it when it claims the session), which is `Ok(None)`.
+pub async fn locate(
+    provider: &dyn Provider,
+    target: &Target,
+) -> Result<Option<SandboxInfo>, ResolveError> {
+    match target {
+        Target::Sandbox(id) => resolve(provider, Some(id), None).await.map(Some),
+        Target::Session(session) => match resolve(provider, None, Some(session)).await {
+            Ok(sb) => Ok(Some(sb)),
+            Err(ResolveError::NoSessionSandbox { .. }) => Ok(None),
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// What the wait loop reports at each attempt (for progress output).
+#[derive(Debug)]
+pub enum Waiting<'a> {
+    /// The session's sandbox does not exist yet.
+    NoSandbox { name: &'a str },
+    /// The sandbox exists; the file does not, yet.
+    NoFile { sandbox: &'a SandboxInfo },
+    /// A read failed in a way that may pass (sandbox starting, an API hiccup).
+    Retrying {
+        sandbox: &'a SandboxInfo,
+        error: &'a str,
+    },
+}
+
+/// How a wait ended.
+#[derive(Debug, Clone)]
+pub struct Waited {
+    /// The sandbox read (or last seen); `None` when a session's sandbox never appeared.
+    pub sandbox: Option<SandboxInfo>,
+    /// The file's bytes; `None` when `wait` ran out first.
+    pub contents: Option<Vec<u8>>,
+    pub elapsed: Duration,
+    /// The last transient read error, for the diagnosis.
+    pub last_error: Option<String>,
+}
+
+/// Errors a wait does not outlive: credentials rejected, a request the provider refuses, a
+/// feature it lacks. Everything else (sandbox starting, 5xx, timeouts) is retried.
+fn is_transient(e: &ProviderError) -> bool {
+    match e {
+        ProviderError::Api(api) => !api.is_auth(),
+        ProviderError::Busy { .. } | ProviderError::Timeout(_) | ProviderError::Other(_) => true,
+        _ => false,
+    }
+}
+
+/// One read, bounded so a hung provider call cannot stretch the wait much past `--wait`.
+async fn read_once(
+    provider: &dyn Provider,
+    id: &str,
+    path: &str,
+    left: Duration,
+) -> Result<Option<Vec<u8>>, ProviderError> {
+    let limit = left.clamp(Duration::from_secs(5), Duration::from_secs(60));
+    tokio::time::timeout(limit, provider.read_file(id, path))
+        .await
+        .unwrap_or(Err(ProviderError::Timeout(limit)))
+}
+
+/// Wait for the proof file: find the session's sandbox when it appears, then read `path` with
+/// backoff (1 s doubling to 10 s) until it exists or `wait` runs out. `found` is what
+/// [`locate`] returned. `tick` hears each unsuccessful attempt with the elapsed time.
+pub async fn wait_for_proof(
+    provider: &dyn Provider,
+    target: &Target,
+    found: Option<SandboxInfo>,
+    path: &str,
+    wait: Duration,
+    mut tick: impl FnMut(Duration, Waiting<'_>),
+) -> Result<Waited, ResolveError> {
+    let start = Instant::now();
+    let mut delay = Duration::from_secs(1);
+    let mut sandbox = found;
+    let mut last_error = None;
+    let looked_for = match target {
+        Target::Session(s) => sandbox_name(s),
+        Target::Sandbox(id) => id.clone(),
+    };
+    loop {
+        if sandbox.is_none() {
+            sandbox = locate(provider, target).await?;
+        }
+        match &sandbox {
+            None => tick(start.elapsed(), Waiting::NoSandbox { name: &looked_for }),
+            Some(sb) => {
+                match read_once(provider, &sb.id, path, wait.saturating_sub(start.elapsed())).await
+                {
+                    Ok(Some(bytes)) => {
+                        return Ok(Waited {
+                            sandbox,
+                            contents: Some(bytes),
+                            elapsed: start.elapsed(),
+                            last_error,
+                        });
+                    }
+                    Ok(None) => tick(start.elapsed(), Waiting::NoFile { sandbox: sb }),
+                    Err(ProviderError::NotFound(_)) => {
+                        return Err(ResolveError::Vanished(sb.name.clone()));
+                    }
+                    Err(e) if is_transient(&e) => {
+                        let text = e.to_string();
+                        tick(
+                            start.elapsed(),
+                            Waiting::Retrying {
+                                sandbox: sb,
+                                error: &text,
+                            },
+                        );
+                        last_error = Some(text);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        let left = wait.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return Ok(Waited {
+                sandbox,
+                contents: None,
+                elapsed: start.elapsed(),
+                last_error,
+            });
+        }
+        tokio::time::sleep(delay.min(left)).await;
+        delay = (delay * 2).min(Duration::from_secs(10));
+    }
 }
 
 /// Poll the file with backoff (1 s doubling to 10 s) until it exists or `wait` runs out.
@@ -137,9 +329,7 @@ pub async fn wait_for_file(
             Ok(Some(bytes)) => return Ok(Some(bytes)),
             Ok(None) => tick(start.elapsed(), None),
             // A sandbox that is starting or briefly unreachable is not a verdict yet.
-            Err(
-                e @ (ProviderError::Api(_) | ProviderError::Busy { .. } | ProviderError::Other(_)),
-            ) => tick(start.elapsed(), Some(&e.to_string())),
+            Err(e) if is_transient(&e) => tick(start.elapsed(), Some(&e.to_string())),
             Err(e) => return Err(e),
         }
         let left = wait.saturating_sub(start.elapsed());

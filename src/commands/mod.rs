@@ -21,6 +21,7 @@ pub mod generate;
 pub mod orchestrator;
 pub mod outpost;
 pub mod queue;
+pub mod session;
 pub mod snapshot;
 pub mod worker;
 pub mod worker_launch;
@@ -118,6 +119,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
         Command::Completions(args) => generate::completions(&ctx, args).await,
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,
+        Command::Session(args) => session::run(&ctx, args).await,
         Command::Doctor(args) => doctor::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
