@@ -20,6 +20,9 @@ use crate::orch_support::proof_task;
 use crate::support::{Emu, Run, TestEnv, block_on};
 use crate::worker_common::StopOnDrop;
 
+/// The proof value the orchestrated session writes and `session verify` reads back.
+const PROOF: &str = "outpost-proof-0123456789ab";
+
 /// What a command prints on stdout with `--json`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Out {
@@ -60,6 +63,7 @@ const WALK: &[(&str, Out)] = &[
     ("snapshot delete", Out::Doc),
     ("orchestrator run", Out::Stream),
     ("orchestrator status", Out::Doc),
+    ("session verify", Out::Doc),
     ("worker launch", Out::Doc),
     ("worker list", Out::Doc),
     ("worker status", Out::Doc),
@@ -434,8 +438,7 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             bg.wait_stdout(Duration::from_secs(60), "started", |s| {
                 s.contains("\"event\":\"started\"")
             });
-            let proof = "outpost-proof-0123456789ab";
-            let id = w.new_session(Some(&proof_task(proof)));
+            let id = w.new_session(Some(&proof_task(PROOF)));
             let launched = format!("{{\"event\":\"remote_launched\",\"session\":\"{id}\"");
             bg.wait_stdout(Duration::from_secs(90), "remote launched", |s| {
                 s.contains(&launched)
@@ -471,6 +474,22 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             vec![r]
         }
         "orchestrator status" => vec![w.ok(&["orchestrator", "status"])],
+        "session verify" => {
+            // The orchestrator's sandbox of that session still runs, with the proof in it.
+            let id = w.session.clone().unwrap();
+            let r = w.ok(&[
+                "session",
+                "verify",
+                "--session",
+                &id,
+                "--proof",
+                PROOF,
+                "--wait",
+                "60s",
+            ]);
+            assert_eq!(r.json()["result"], "match", "{}", r.stdout);
+            vec![r]
+        }
         "worker launch" => {
             let r = w.ok(&["worker", "launch", "--outpost", "emulator"]);
             let id = r.json()["workers"][0]["id"]
