@@ -5,14 +5,16 @@
 #   SESSIONS concurrent sessions: peak RSS, CPU, API calls per session per minute (emulator),
 #   snapshot-name hashing throughput.
 #
-#   scripts/bench.sh                      # the full run (about 5 minutes after the build)
+#   scripts/bench.sh                      # the full run (about 10 minutes after the build)
 #   SESSIONS=200 STEADY=10 scripts/bench.sh
 #
 # Start-up uses hyperfine when installed (apt-get install hyperfine), else a timed loop.
+# STEADY defaults to 300 s because steady-state traffic is periodic: each remote's liveness check
+# runs every 120 s and each claim is renewed about every 4 minutes; a shorter window under-counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SESSIONS=${SESSIONS:-1000}
-STEADY=${STEADY:-60}
+STEADY=${STEADY:-300}
 LATENCY_SESSIONS=${LATENCY_SESSIONS:-100}
 RUNS=${RUNS:-200}
 out=$(mktemp -d)

@@ -9,10 +9,11 @@
 //! - Nothing is created or changed: the state dir is inspected as it is, the callback port is
 //!   bound for an instant and released.
 //!
-//! Checks live in `local.rs` (settings, port, state dir, local sandboxes) and `remote.rs` (one
-//! cheap authenticated call per configured service, outpost, snapshot, clock skew).
+//! Checks live in `local.rs` (settings, port, state dir, local sandboxes), `remote.rs` (Devin:
+//! tokens, outpost, clock skew) and `providers.rs` (Daytona key and snapshot, CoreWeave).
 
 mod local;
+mod providers;
 mod remote;
 
 use std::future::Future;

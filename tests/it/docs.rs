@@ -14,13 +14,18 @@ fn root() -> &'static Path {
 /// Run a tool this test needs; a missing tool fails the test (`.ci/run` installs them all).
 #[track_caller]
 fn tool(program: &str, args: &[&str]) -> std::process::Output {
+    // Shells may write history or caches under HOME: give them a throwaway one.
+    let home = tempfile::tempdir().expect("temp HOME");
     Command::new(program)
         .args(args)
         .current_dir(root())
         .env("MANPAGER", "cat")
         .env("PAGER", "cat")
         .env("MANWIDTH", "100")
-        .env("HOME", std::env::temp_dir())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join(".config"))
+        .env("XDG_DATA_HOME", home.path().join(".local/share"))
+        .env("XDG_CACHE_HOME", home.path().join(".cache"))
         .output()
         .unwrap_or_else(|e| {
             panic!("cannot run `{program}` ({e}): install it (`.ci/run` lists the packages)")
