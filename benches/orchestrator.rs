@@ -4,6 +4,10 @@
 //! history) and API calls per session per minute in steady state (from its request log).
 //!
 //!     cargo bench --bench orchestrator -- --sessions 1000 --steady 60
+//!     cargo bench --bench orchestrator -- --sessions 100 --interval-ms 100 --steady 10
+//!
+//! The second form enqueues one session at a time, so its claim latency is that of a lone
+//! session after enqueue rather than of a burst of 1,000.
 //!
 //! The provider answers every call at once (sandboxes are records in memory; the liveness
 //! check always says "running"), so the figures are the orchestrator's own cost.
@@ -176,6 +180,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 async fn main() -> anyhow::Result<()> {
     let sessions = arg("--sessions", 1000) as usize;
     let steady = arg("--steady", 60);
+    // 0: enqueue all at once (a burst); otherwise one session every this many milliseconds.
+    let interval_ms = arg("--interval-ms", 0);
     let dir = tempfile::tempdir()?;
     let emulator = Emulator::start(EmulatorOptions {
         data_dir: Some(dir.path().join("emu")),
@@ -214,16 +220,29 @@ async fn main() -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_millis(500)).await;
 
     let started = Instant::now();
-    let mut left = sessions;
-    while left > 0 {
-        let n = left.min(1000);
-        admin
-            .new_sessions(&NewSession {
-                count: Some(n as u32),
-                ..NewSession::default()
-            })
-            .await?;
-        left -= n;
+    if interval_ms > 0 {
+        // One at a time: each claim latency is that of a lone session (watch-driven).
+        for _ in 0..sessions {
+            admin
+                .new_sessions(&NewSession {
+                    count: Some(1),
+                    ..NewSession::default()
+                })
+                .await?;
+            tokio::time::sleep(Duration::from_millis(interval_ms)).await;
+        }
+    } else {
+        let mut left = sessions;
+        while left > 0 {
+            let n = left.min(1000);
+            admin
+                .new_sessions(&NewSession {
+                    count: Some(n as u32),
+                    ..NewSession::default()
+                })
+                .await?;
+            left -= n;
+        }
     }
     // Wait until every session is claimed.
     loop {
@@ -277,7 +296,14 @@ async fn main() -> anyhow::Result<()> {
     let _ = tokio::time::timeout(Duration::from_secs(30), runner).await;
     emulator.stop().await;
     let (cpu_total, _) = rusage();
-    println!("sessions                         {sessions}");
+    println!(
+        "sessions                         {sessions} ({})",
+        if interval_ms > 0 {
+            format!("one every {interval_ms} ms")
+        } else {
+            "enqueued at once".to_string()
+        }
+    );
     println!(
         "all claimed after                {:.2}s",
         all_claimed.as_secs_f64()

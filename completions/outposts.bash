@@ -28,6 +28,9 @@ _outposts() {
             outposts,demo)
                 cmd="outposts__subcmd__demo"
                 ;;
+            outposts,doctor)
+                cmd="outposts__subcmd__doctor"
+                ;;
             outposts,emulator)
                 cmd="outposts__subcmd__emulator"
                 ;;
@@ -177,6 +180,9 @@ _outposts() {
                 ;;
             outposts__subcmd__help,demo)
                 cmd="outposts__subcmd__help__subcmd__demo"
+                ;;
+            outposts__subcmd__help,doctor)
+                cmd="outposts__subcmd__help__subcmd__doctor"
                 ;;
             outposts__subcmd__help,emulator)
                 cmd="outposts__subcmd__help__subcmd__emulator"
@@ -467,7 +473,7 @@ _outposts() {
 
     case "${cmd}" in
         outposts)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,6 +740,40 @@ _outposts() {
                     return 0
                     ;;
                 --step-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__doctor)
+            opts="-q -v -y -h -V --timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1505,7 +1545,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help)
-            opts="demo connect auth outpost queue orchestrator emulator worker snapshot session help-env completions generate help"
+            opts="demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1619,6 +1659,20 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__demo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -43,6 +43,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
+            cand doctor 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
@@ -1069,6 +1070,24 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;session;help;help'= {
         }
+        &'outposts;doctor'= {
+            cand --timeout 'Longest any single check may take (e.g. 10s, 1m)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'outposts;help-env'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -1133,6 +1152,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand worker 'Fixed workers: sandboxes running `devin worker start --outpost=…` (CoreWeave model)'
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
+            cand doctor 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
@@ -1253,6 +1273,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
         }
         &'outposts;help;session;verify'= {
+        }
+        &'outposts;help;doctor'= {
         }
         &'outposts;help;help-env'= {
         }

@@ -21,6 +21,13 @@ Exit codes:
 Configuration: flag > environment > .env (or --env-file) > outposts.toml (--config) > default.
 Run `outposts help-env` (or `outposts --help`) for every variable.";
 
+const HELP_ENV_HELP: &str = "\
+Examples:
+  outposts help-env
+  outposts help-env --json | jq -r '.[] | select(.secret) | .name'
+
+Scripting: --json prints an array of {name, aliases, default, doc, secret, group}.";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "outposts",
@@ -100,7 +107,10 @@ pub enum Command {
     Snapshot(commands::snapshot::Args),
     /// Prove a Devin session runs on your compute (proof file written by Devin, read back).
     Session(commands::session::Args),
+    /// Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes.
+    Doctor(commands::doctor::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
+    #[command(after_help = HELP_ENV_HELP)]
     HelpEnv,
     /// Print a shell completion script.
     Completions(commands::generate::CompletionsArgs),

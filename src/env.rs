@@ -182,7 +182,8 @@ pub fn markdown_table() -> String {
             .default
             .map(|d| format!("`{d}`"))
             .unwrap_or_else(|| "—".into());
-        let mut doc = v.doc.trim().replace('\n', " ");
+        // A `|` would end the table cell, even inside backticks (GFM).
+        let mut doc = v.doc.trim().replace('\n', " ").replace('|', "\\|");
         if v.secret {
             doc.push_str(" *Secret: redacted everywhere.*");
         }

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod connect;
+pub mod doctor;
 pub mod emulator;
 pub mod env;
 pub mod error;

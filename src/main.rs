@@ -19,6 +19,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            // With --json a usage error is JSON on stderr too, like every other error.
+            if e.use_stderr() && wants_json() {
+                eprintln!("{}", usage_error_json(&e.render().to_string()));
+                return ExitCode::from(Code::Usage as u8);
+            }
             // --help and --version print to stdout and succeed; real usage errors exit 2.
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() {
@@ -80,6 +85,28 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(code as u8)
+}
+
+/// `--json` among the arguments (before a `--` that ends the options).
+fn wants_json() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// clap's rendered error as `{"error": {code, exit_code, message, hint}}`: the first line is
+/// the message, the rest (usage, tips) the hint.
+fn usage_error_json(rendered: &str) -> serde_json::Value {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let message = lines
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim_start_matches("error: ")
+        .to_string();
+    let rest: Vec<&str> = lines.collect();
+    let hint = (!rest.is_empty()).then(|| rest.join(" "));
+    serde_json::json!({"error": {"code": Code::Usage.as_str(), "exit_code": Code::Usage as u8, "message": redact(&message), "hint": hint.map(|h| redact(&h).into_owned())}})
 }
 
 /// The exit-code table of DESIGN.md, applied to an error chain.

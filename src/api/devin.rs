@@ -105,6 +105,15 @@ pub enum DeleteOutcome {
     AlreadyGone,
 }
 
+/// What [`DevinClient::probe`] learned.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    /// Entries in the (outpost's) queue, when the server reports a total.
+    pub queue_total: Option<u64>,
+    /// The server's `Date` header.
+    pub server_date: Option<std::time::SystemTime>,
+}
+
 /// The fleet API client. Cheap to clone.
 #[derive(Clone)]
 pub struct DevinClient {
@@ -339,6 +348,27 @@ impl DevinClient {
             req
         });
         Watch::new(self.http.clone(), build, cursor, opts)
+    }
+
+    /// The cheapest authenticated read, for `doctor`: one entry of the outpost's queue
+    /// (`GET /opbeta/outposts/devins?first=1`), with the server's `Date` header so the caller
+    /// can measure clock skew.
+    pub async fn probe(&self, outpost: Option<&str>) -> Result<Probe, ApiError> {
+        let mut req = self.get_req("/devins").query("first", 1);
+        if let Some(o) = outpost {
+            req = req.query("outpost", o);
+        }
+        let resp = self.http.send(req).await?;
+        let page = parse_list_page(&resp)?;
+        let server_date = resp
+            .headers
+            .get(reqwest::header::DATE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|s| httpdate::parse_http_date(s).ok());
+        Ok(Probe {
+            queue_total: page.total,
+            server_date,
+        })
     }
 
     /// Every outpost of the account (`first`/`after` paging).

@@ -46,7 +46,9 @@ Removes the token of the configured DEVIN_API_URL from the OS keyring and the
 DEVIN_OUTPOSTS_TOKEN line(s) from .env (DEVIN_API_URL and OUTPOST_ID stay; other lines are
 kept). The token is not revoked at Devin (there is no revocation endpoint): rotate it in Devin's
 settings if it leaked. Without a terminal, --yes is required. Exit 0 also when nothing was
-stored. A token set in the environment or outposts.toml is reported, not edited.";
+stored. A token set in the environment or outposts.toml is reported, not edited.
+Scripting: --json prints {removed: [{from: \"keyring\", account} | {from: \"file\", path}],
+still_set_in: [...]} (where a token is still configured and was not edited).";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]

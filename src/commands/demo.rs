@@ -31,7 +31,9 @@ Examples:
   outposts demo --keep ./demo    # keep the emulator data and sandboxes for inspection
 
 Everything runs on this machine: the emulator serves the Devin, Daytona and CoreWeave APIs on
-a free loopback port, and the session's sandbox is a local bubblewrap sandbox.";
+a free loopback port, and the session's sandbox is a local bubblewrap sandbox.
+Scripting: --json prints NDJSON, one {step, at_seconds, message} per step, then
+{summary: [...], ok: true, seconds}. A step that fails exits 1 with the error on stderr.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]

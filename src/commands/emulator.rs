@@ -22,6 +22,27 @@ Examples:
 
 Scripting: --json prints {\"outposts\": [...], \"sessions\": [...]} (the admin API's shapes).";
 
+const START_HELP: &str = "\
+Examples:
+  outposts emulator start                             # 127.0.0.1:8790 until Ctrl-C
+  outposts emulator start --port 0 --json             # any free port; first stdout line is JSON
+  outposts emulator start --state queue.json --seed 7 # keep the queue across restarts
+  outposts emulator start --faults '[{\"path\":\"/opbeta/outposts/devins\",\"action\":{\"kind\":\"status\",\"status\":503}}]'
+
+Serves the Devin, Daytona and CoreWeave APIs on one loopback port until SIGINT/SIGTERM; its
+sandboxes are local. Scripting: --json prints one line {\"event\":\"ready\", base_url, port,
+data_dir} once it listens; wait for it, then `outposts emulator env --port PORT`.";
+
+const ENV_HELP: &str = "\
+Examples:
+  eval \"$(outposts emulator env)\"                     # point this shell at the emulator
+  outposts emulator env --port 43123 >> .env           # or keep the settings in a file
+  outposts emulator env --json | jq -r .DEVIN_API_URL
+
+Prints the emulator's own throwaway credentials (they are not secrets). Scripting: --json
+prints one object {NAME: value, …}: DEVIN_API_URL, DEVIN_OUTPOSTS_TOKEN, OUTPOST_ID,
+DAYTONA_API_URL, DAYTONA_API_KEY, CWSANDBOX_BASE_URL, CWSANDBOX_API_KEY, ….";
+
 const AFTER_HELP: &str = "\
 Examples:
   outposts emulator start                      # serve on 127.0.0.1:8790 until Ctrl-C
@@ -48,8 +69,10 @@ impl Args {
 #[derive(Debug, Subcommand)]
 pub enum EmulatorCommand {
     /// Serve the emulated APIs on loopback until SIGINT/SIGTERM.
+    #[command(after_help = START_HELP)]
     Start(StartArgs),
     /// Print `export` lines that point every client at a running emulator.
+    #[command(after_help = ENV_HELP)]
     Env(PortArgs),
     /// Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks.
     Session(SessionArgs),

@@ -68,34 +68,41 @@ Scripting: --json prints a JSON array of the created sessions.";
 const LIST_HELP: &str = "\
 Examples:
   outposts emulator session list
-  outposts emulator session list --json | jq '.[] | select(.session_status == \"running\")'";
+  outposts emulator session list --json | jq '.[] | select(.session_status == \"running\")'
+
+Scripting: --json prints an array of sessions: {session_id, outpost_id, generation, kind,
+platform, phase, session_status, acceptor_id, claim_deadline, in_queue, remote_connected,
+tasks: [{id, text, action, status, output, exit_code}], created_at, updated_at}.";
 
 const SUSPEND_HELP: &str = "\
 Examples:
   outposts emulator session suspend devin-0a1b…
 
 The remote is told to exit (0). The entry stays as pending+suspended until it is released (or its
-claim expires), then is swept after --sweep-delay and watchers see DELETED.";
+claim expires), then is swept after --sweep-delay and watchers see DELETED.
+Scripting: --json prints the session object (as in `session list --json`).";
 
 const RESUME_HELP: &str = "\
 Examples:
   outposts emulator session resume devin-0a1b…
 
 Only a suspended session can be resumed; it is enqueued again with kind=resume and the next
-generation number.";
+generation number. Scripting: --json prints the session object (as in `session list --json`).";
 
 const TERMINATE_HELP: &str = "\
 Examples:
   outposts emulator session terminate devin-0a1b…
 
-The remote is told to exit (0); the entry is swept once released.";
+The remote is told to exit (0); the entry is swept once released.
+Scripting: --json prints the session object (as in `session list --json`).";
 
 const TASK_HELP: &str = "\
 Examples:
   outposts emulator session task devin-0a1b… \"Write the exact text proof-1 to /workspace/outpost-proof.txt and read the file back. Report its contents.\"
   outposts emulator session task devin-0a1b… \"sh: git status\"
 
-Results (done/failed, output) show in `session list --json` under tasks.";
+Results (done/failed, output) show in `session list --json` under tasks.
+Scripting: --json prints the task: {id, text, action, status, output, exit_code, detail}.";
 
 #[derive(Debug, clap::Args)]
 pub struct NewArgs {

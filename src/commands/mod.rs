@@ -14,6 +14,7 @@ use crate::output::Printer;
 pub mod auth;
 pub mod connect;
 pub mod demo;
+pub mod doctor;
 pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
@@ -122,6 +123,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
         Command::Generate(args) => generate::generate(&ctx, args).await,
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,
         Command::Session(args) => session::run(&ctx, args).await,
+        Command::Doctor(args) => doctor::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)

@@ -30,6 +30,32 @@ Notes:
   within 30 s, leaving sandboxes and remotes running; the next start reattaches. A second
   signal exits at once. Several replicas may serve one outpost, each with its own STATE_DIR.";
 
+const RUN_HELP: &str = "\
+Examples:
+  outposts orchestrator run                          # Daytona, settings from .env
+  outposts orchestrator run --provider local --max-concurrent-sessions 2
+  outposts orchestrator run --metrics-addr 127.0.0.1:9464 --log-format json
+  outposts orchestrator run --json | jq -c 'select(.event == \"claimed\")'
+
+Runs until SIGTERM/SIGINT: stops claiming, persists, exits within 30 s and leaves sandboxes
+and remotes running (the next start reattaches); a second signal exits at once. One
+orchestrator per STATE_DIR (a second exits 2); replicas each get their own STATE_DIR.
+Scripting: --json prints NDJSON on stdout: {\"event\":\"started\", outpost_id, acceptor_id,
+provider, state_dir, metrics_url, pid}, then one object per event ({\"event\": \"claimed\" |
+\"sandbox_created\" | \"remote_running\" | \"released\" | \"failed\" | …, \"session\", …}), and
+{\"event\":\"stopped\"} on a graceful stop. Logs go to stderr (--log-format json for JSON).";
+
+const STATUS_HELP: &str = "\
+Examples:
+  outposts orchestrator status
+  outposts orchestrator status --json | jq '.sessions[] | {session_id, sandbox_id}'
+  STATE_DIR=/var/lib/outposts/replica-2 outposts orchestrator status
+
+Reads the state dir only (no network): works whether or not the orchestrator runs.
+Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
+cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
+sandbox_id, …}]}. Exit 2 when the state dir holds no state for the outpost.";
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
@@ -46,8 +72,10 @@ impl Args {
 #[derive(Debug, Subcommand)]
 pub enum OrchestratorCommand {
     /// Serve the outpost's queue: one sandbox per session, until SIGTERM.
+    #[command(after_help = RUN_HELP)]
     Run(RunArgs),
     /// Show this instance's identity, cursor age and the sessions it holds.
+    #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
 }
 
@@ -224,14 +252,38 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
     let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
+    let mut metrics_url = None;
     if let Some(addr) = a.metrics_addr {
         let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
         ctx.printer
             .note(&format!("metrics on http://{bound}/metrics"));
+        metrics_url = Some(format!("http://{bound}/metrics"));
     }
     ctx.printer.note(&format!(
         "orchestrator for outpost {outpost} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
     ));
+    // --json: NDJSON on stdout — `started`, one line per orchestrator event, `stopped`.
+    let events = ctx.printer.json().then(|| {
+        ctx.printer.json_doc(&serde_json::json!({
+            "event": "started", "outpost_id": outpost, "acceptor_id": acceptor,
+            "provider": kind, "state_dir": state_dir.root(), "metrics_url": metrics_url,
+            "pid": std::process::id(),
+        }));
+        let mut rx = orch.subscribe();
+        let printer = ctx.printer.clone();
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match rx.recv().await {
+                    Ok(ev) => printer.json_doc(&ev),
+                    Err(RecvError::Lagged(n)) => {
+                        printer.json_doc(&serde_json::json!({"event": "lagged", "missed": n}))
+                    }
+                    Err(RecvError::Closed) => break,
+                }
+            }
+        })
+    });
     let (tx, rx) = tokio::sync::watch::channel(false);
     let printer = ctx.printer.clone();
     tokio::spawn(async move {
@@ -242,6 +294,18 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         std::process::exit(130);
     });
     orch.run(rx).await?;
+    if let Some(task) = events {
+        // Let the last events out; the channel closes when the orchestrator is gone.
+        let abort = task.abort_handle();
+        if tokio::time::timeout(std::time::Duration::from_millis(500), task)
+            .await
+            .is_err()
+        {
+            abort.abort();
+        }
+        ctx.printer
+            .json_doc(&serde_json::json!({"event": "stopped", "outpost_id": outpost}));
+    }
     ctx.printer.note("orchestrator stopped");
     Ok(ExitStatus::Success)
 }

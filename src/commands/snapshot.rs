@@ -59,22 +59,22 @@ pub enum SnapshotCommand {
     Build(BuildArgs),
     /// Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network.
     #[command(
-        after_help = "Examples:\n  outposts snapshot name\n  outposts snapshot name --dockerfile ./Dockerfile\n  outposts snapshot name --platform windows --json"
+        after_help = "Examples:\n  outposts snapshot name\n  outposts snapshot name --dockerfile ./Dockerfile\n  outposts snapshot name --platform windows --json\n\nScripting: stdout is the name alone; --json prints {name, source: --name|SNAPSHOT_NAME|derived,\nderived, platform}."
     )]
     Name(NameArgs),
     /// Print the embedded default Dockerfile (or, with --platform windows, the provisioner).
     #[command(
-        after_help = "Examples:\n  outposts snapshot dockerfile > Dockerfile.default\n  outposts snapshot dockerfile --platform windows > provision_windows.ps1"
+        after_help = "Examples:\n  outposts snapshot dockerfile > Dockerfile.default\n  outposts snapshot dockerfile --platform windows > provision_windows.ps1\n  outposts snapshot dockerfile --json | jq -r .name\n\nScripting: stdout is the file itself; --json prints {platform, name, content} (name is the\ncontent-hashed snapshot name of this definition)."
     )]
     Dockerfile(PlatformArgs),
     /// List the organization's snapshots.
     #[command(
-        after_help = "Examples:\n  outposts snapshot list\n  outposts snapshot list --name devin-outposts --json"
+        after_help = "Examples:\n  outposts snapshot list\n  outposts snapshot list --name devin-outposts --json\n\nScripting: --json prints the array of Daytona snapshot objects as the API returns them (id,\nname, state, cpu, mem, disk, createdAt, errorReason, …)."
     )]
     List(ListArgs),
     /// Delete a snapshot by name (asks first on a terminal; --yes otherwise).
     #[command(
-        after_help = "Examples:\n  outposts snapshot delete devin-outposts-default-1a2b3c4d\n  outposts snapshot delete devin-outposts-default-1a2b3c4d --yes --json"
+        after_help = "Examples:\n  outposts snapshot delete devin-outposts-default-1a2b3c4d\n  outposts snapshot delete devin-outposts-default-1a2b3c4d --yes --json\n\nScripting: without a terminal --yes is required; --json prints {deleted, name, id}. An unknown\nname exits 2."
     )]
     Delete(DeleteArgs),
 }
@@ -152,9 +152,17 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         SnapshotCommand::Name(a) => name_cmd(ctx, a),
         SnapshotCommand::Dockerfile(a) => {
             let bytes = definition_default(a.platform);
-            std::io::stdout()
-                .write_all(bytes)
-                .context("cannot write to stdout")?;
+            if ctx.printer.json() {
+                ctx.printer.json_doc(&serde_json::json!({
+                    "platform": a.platform,
+                    "name": snap::derived_name(a.platform, bytes),
+                    "content": String::from_utf8_lossy(bytes),
+                }));
+            } else {
+                std::io::stdout()
+                    .write_all(bytes)
+                    .context("cannot write to stdout")?;
+            }
             Ok(ExitStatus::Success)
         }
         SnapshotCommand::List(a) => list(ctx, a).await,
@@ -423,19 +431,21 @@ fn report_failure(ctx: &Ctx, name: &str, outcome: &BuildOutcome) -> Result<ExitS
         ctx.printer.json_doc(&serde_json::json!({
             "name": name, "state": state, "error_reason": reason, "log_tail": outcome.log_tail,
         }));
-    }
-    eprintln!("error: the build of snapshot {name} failed ({state}): {reason}");
-    if !outcome.log_tail.is_empty() {
+    } else if !outcome.log_tail.is_empty() {
         eprintln!("last build log lines:");
         for line in &outcome.log_tail {
             eprintln!("  | {}", crate::secrets::redact(line));
         }
     }
-    eprintln!(
-        "  hint: fix the image definition and run `outposts snapshot build` again; delete the \
-         failed snapshot first with `outposts snapshot delete {name}`"
-    );
-    Ok(ExitStatus::Failure)
+    // main prints this (as JSON on stderr with --json) and exits 1.
+    Err(CliError::failed(
+        format!("the build of snapshot {name} failed ({state}): {reason}"),
+        Some(format!(
+            "fix the image definition and run `outposts snapshot build` again; delete the \
+             failed snapshot first with `outposts snapshot delete {name}`"
+        )),
+    )
+    .into())
 }
 
 fn finish(ctx: &Ctx, a: &BuildArgs, name: &str, s: &Snapshot, created: bool) -> Result<ExitStatus> {

@@ -41,6 +41,24 @@ impl StateDir {
         })
     }
 
+    /// The state dir at `root` as it is: nothing created, no permission changed (for
+    /// read-only inspection such as `doctor`).
+    pub fn existing(root: &Path) -> StateDir {
+        StateDir {
+            root: root.to_path_buf(),
+        }
+    }
+
+    /// The lock file, and the pid the current holder wrote into it (if any).
+    pub fn lock_holder(&self) -> (PathBuf, Option<String>) {
+        let path = self.root.join("orchestrator.lock");
+        let pid = fs::read_to_string(&path)
+            .ok()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty());
+        (path, pid)
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

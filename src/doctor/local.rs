@@ -1,0 +1,383 @@
+//! Checks that need no network: settings, the connect callback port, the state dir, local
+//! sandbox isolation.
+
+use std::path::{Path, PathBuf};
+
+use super::{Check, ProviderChoice, Setting, source_kind, where_from};
+use crate::config::{Config, ConfigError, Source};
+use crate::connect::callback::{BindError, CallbackServer};
+use crate::env;
+use crate::orchestrator::state::StateDir;
+use crate::provider::ProviderKind;
+use crate::provider::local::{Isolation, options_from_config};
+
+/// Devin only redirects to its allowlisted callback on this port.
+const CONNECT_PORT: u16 = 8765;
+
+/// Every declared variable that has a value, with where it came from (secrets masked).
+pub fn settings_list(config: &Config) -> Vec<Setting> {
+    config
+        .explain()
+        .into_iter()
+        .map(|r| Setting {
+            name: r.var.name,
+            value: r.shown(),
+            source: source_kind(&r.source),
+            origin: match &r.source {
+                // A legacy name is worth showing.
+                Source::Env(name) if *name != r.var.name => format!("environment ({name})"),
+                Source::Env(_) => "environment".into(),
+                Source::Default => "default".into(),
+                other => other.to_string(),
+            },
+            secret: r.var.secret,
+        })
+        .collect()
+}
+
+/// Every typed setting parses; the summary says which files are in use.
+pub fn settings(config: &Config) -> Check {
+    const ID: &str = "settings";
+    const TITLE: &str = "settings";
+    let mut errors: Vec<ConfigError> = Vec::new();
+    let mut keep = |r: Result<(), ConfigError>| {
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    };
+    keep(config.devin_api_url().map(drop));
+    for var in [
+        &env::DEVIN_APP_URL,
+        &env::DEVIN_WORKER_STATIC_BASE_URL,
+        &env::DAYTONA_API_URL,
+    ] {
+        keep(config.url(var).map(drop));
+    }
+    for var in [&env::MAX_CONCURRENT_SESSIONS, &env::OUTPOSTS_HTTP_ATTEMPTS] {
+        keep(config.positive(var).map(drop));
+    }
+    for var in [
+        &env::DAYTONA_START_TIMEOUT,
+        &env::RECONCILE_INTERVAL,
+        &env::JANITOR_INTERVAL,
+        &env::CLAIM_RENEW_MARGIN,
+        &env::OUTPOSTS_CONNECT_TIMEOUT,
+        &env::OUTPOSTS_READ_TIMEOUT,
+    ] {
+        keep(config.duration(var).map(drop));
+    }
+    for var in [&env::OUTPOSTS_CONNECT_PORT, &env::OUTPOSTS_EMULATOR_PORT] {
+        keep(port(config, var).map(drop));
+    }
+    keep(
+        config
+            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)
+            .map(drop),
+    );
+    keep(config.state_dir().map(drop));
+    let mut other: Vec<String> = Vec::new();
+    if config.get(&env::CWSANDBOX_BASE_URL).is_some()
+        && let Err(e) = crate::api::coreweave::base_url_from_config(config)
+    {
+        other.push(format!("{e:#}"));
+    }
+    if config.get(&env::OUTPOSTS_LOCAL_UNISOLATED).is_some()
+        && let Err(e) = options_from_config(config)
+    {
+        other.push(format!("{e:#}"));
+    }
+
+    let set = config
+        .explain()
+        .into_iter()
+        .filter(|r| r.source != Source::Default)
+        .count();
+    let files = format!(
+        ".env: {}; outposts.toml: {}",
+        config
+            .dotenv_path()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "none".into()),
+        config
+            .config_path()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "none".into()),
+    );
+    if let Some(first) = errors.first() {
+        let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        problems.extend(other);
+        return Check::fail(ID, TITLE, problems.join("; "), first.hint().to_string());
+    }
+    if let Some(first) = other.first() {
+        return Check::fail(
+            ID,
+            TITLE,
+            other.join("; "),
+            format!("fix the value named in: {first}"),
+        );
+    }
+    Check::pass(ID, TITLE, format!("{set} set, every value valid ({files})"))
+}
+
+fn port(config: &Config, var: &'static env::EnvVar) -> Result<Option<u16>, ConfigError> {
+    config.parse(var, |s| {
+        s.parse::<u16>()
+            .map_err(|_| format!("`{s}` is not a port number (0-65535)"))
+    })
+}
+
+/// `outposts connect` can listen on its callback port.
+pub fn connect_port(config: &Config) -> Check {
+    const ID: &str = "connect_port";
+    const TITLE: &str = "connect port";
+    let port = match port(config, &env::OUTPOSTS_CONNECT_PORT) {
+        Ok(p) => p.unwrap_or(CONNECT_PORT),
+        Err(e) => return Check::fail(ID, TITLE, e.to_string(), e.hint().to_string()),
+    };
+    if port == 0 {
+        return Check::pass(
+            ID,
+            TITLE,
+            "OUTPOSTS_CONNECT_PORT=0: `outposts connect` picks a free port (emulator only)",
+        );
+    }
+    match CallbackServer::bind(port) {
+        Ok(server) => {
+            drop(server);
+            Check::pass(
+                ID,
+                TITLE,
+                format!("127.0.0.1:{port} is free for `outposts connect`"),
+            )
+        }
+        Err(BindError::InUse { .. }) => Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "127.0.0.1:{port} is in use, so `outposts connect` cannot receive Devin's redirect"
+            ),
+            format!(
+                "stop the program listening there (`ss -ltnp 'sport = :{port}'` shows it); Devin \
+                 redirects only to http://localhost:{CONNECT_PORT}/callback"
+            ),
+        ),
+        Err(e) => Check::fail(
+            ID,
+            TITLE,
+            e.to_string(),
+            "allow listening on loopback, or set OUTPOSTS_CONNECT_PORT (the emulator accepts any port)",
+        ),
+    }
+}
+
+#[cfg(unix)]
+fn mode_of(m: &std::fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    m.permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+fn owner_of(m: &std::fs::Metadata) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    m.uid()
+}
+
+fn writable(p: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a valid NUL-terminated path; access() only reads it.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+}
+
+/// Files and directories under `dir` (a few levels, bounded) that group or others can reach.
+fn too_open(dir: &Path) -> (usize, Option<PathBuf>) {
+    let mut count = 0;
+    let mut first = None;
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    let mut seen = 0;
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > 10_000 {
+                return (count, first);
+            }
+            let Ok(m) = e.path().symlink_metadata() else {
+                continue;
+            };
+            if m.file_type().is_symlink() {
+                continue;
+            }
+            if mode_of(&m) & 0o077 != 0 {
+                count += 1;
+                first.get_or_insert_with(|| e.path());
+            }
+            if m.is_dir() && depth < 4 {
+                stack.push((e.path(), depth + 1));
+            }
+        }
+    }
+    (count, first)
+}
+
+/// The state dir: private (0700, ours, files 0600), writable, and who holds its lock.
+pub fn state_dir(config: &Config) -> Check {
+    const ID: &str = "state_dir";
+    const TITLE: &str = "state dir";
+    let dir = match config.state_dir() {
+        Ok(d) => d,
+        Err(e) => return Check::fail(ID, TITLE, e.to_string(), e.hint().to_string()),
+    };
+    let origin = config
+        .get(&env::STATE_DIR)
+        .map(|r| where_from(&r.source))
+        .unwrap_or_else(|| "the default".into());
+    let shown = dir.display().to_string();
+    let meta = match std::fs::metadata(&dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let parent = dir.ancestors().skip(1).find(|p| p.exists());
+            return match parent {
+                Some(p) if writable(p) => Check::pass(
+                    ID,
+                    TITLE,
+                    format!(
+                        "{shown} (STATE_DIR from {origin}) does not exist yet; `outposts \
+                         orchestrator run` creates it 0700"
+                    ),
+                ),
+                _ => Check::fail(
+                    ID,
+                    TITLE,
+                    format!("{shown} (STATE_DIR from {origin}) cannot be created here"),
+                    format!(
+                        "create it (`mkdir -p -m 700 {shown}`) or point STATE_DIR at a writable \
+                         place"
+                    ),
+                ),
+            };
+        }
+        Err(e) => {
+            return Check::fail(
+                ID,
+                TITLE,
+                format!("cannot read {shown}: {e}"),
+                "point STATE_DIR at a directory this user owns",
+            );
+        }
+    };
+    if !meta.is_dir() {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!("{shown} (STATE_DIR from {origin}) is not a directory"),
+            "point STATE_DIR at a directory",
+        );
+    }
+    // SAFETY: geteuid cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if owner_of(&meta) != me {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "{shown} belongs to uid {}, not to this user (uid {me})",
+                owner_of(&meta)
+            ),
+            "run as its owner, or give this instance its own STATE_DIR",
+        );
+    }
+    let mode = mode_of(&meta);
+    if mode & 0o077 != 0 {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "{shown} is mode {mode:04o}: other users can read its acceptor ids and cursors"
+            ),
+            format!("chmod 700 {shown}"),
+        );
+    }
+    let (open, first) = too_open(&dir);
+    if let Some(first) = first {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "{open} entr{} under {shown} readable by other users (e.g. {})",
+                if open == 1 { "y" } else { "ies" },
+                first.display()
+            ),
+            format!("chmod -R go-rwx {shown}"),
+        );
+    }
+    if !writable(&dir) {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!("{shown} is not writable by this user"),
+            format!("chmod u+rwx {shown}"),
+        );
+    }
+    let state = StateDir::existing(&dir);
+    let lock = if state.is_locked() {
+        match state.lock_holder().1 {
+            Some(pid) => format!("locked by a running orchestrator (pid {pid})"),
+            None => "locked by a running orchestrator".into(),
+        }
+    } else {
+        "not locked (no orchestrator uses it now)".into()
+    };
+    Check::pass(
+        ID,
+        TITLE,
+        format!("{shown} (STATE_DIR from {origin}) is private (0700) and writable; {lock}"),
+    )
+}
+
+/// Local sandboxes can be isolated (only when the local provider is chosen).
+pub fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check {
+    const ID: &str = "local_sandboxes";
+    const TITLE: &str = "local sandboxes";
+    let how = if provider.explicit {
+        "OUTPOSTS_PROVIDER=local"
+    } else {
+        "the default provider"
+    };
+    let opts = match options_from_config(config) {
+        Ok(o) => o,
+        Err(e) => {
+            return Check::fail(
+                ID,
+                TITLE,
+                format!("{e:#}"),
+                "set OUTPOSTS_LOCAL_UNISOLATED to 1 or 0",
+            );
+        }
+    };
+    match Isolation::detect(opts.bwrap.as_deref(), opts.allow_unisolated) {
+        Isolation::Bubblewrap { bwrap, .. } => Check::pass(
+            ID,
+            TITLE,
+            format!("{how}: isolated with bubblewrap ({})", bwrap.display()),
+        ),
+        Isolation::Unisolated => Check::pass(
+            ID,
+            TITLE,
+            format!(
+                "{how}: bubblewrap is missing and OUTPOSTS_LOCAL_UNISOLATED=1, so sandbox \
+                 commands run on this host WITHOUT isolation"
+            ),
+        ),
+        Isolation::Unavailable(why) => Check::fail(
+            ID,
+            TITLE,
+            format!("{how}, but sandboxes cannot be isolated"),
+            why,
+        ),
+    }
+}
