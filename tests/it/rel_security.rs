@@ -90,6 +90,32 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
     });
     assert!(explained.is_some(), "{}", c.replicas[0].log());
 
+    // An upstream that echoes credentials in its errors (a misconfigured proxy, a chatty API):
+    // the orchestrator reports the failure, and every copy of a secret is masked on the way out.
+    let echoed: Vec<String> = block_on(c.emu.client().secrets())
+        .expect("secrets")
+        .into_iter()
+        .filter(|s| !s.starts_with("ct_"))
+        .chain([GIT_TOKEN.to_string()])
+        .collect();
+    let message = format!("invalid credentials: {}", echoed.join(" / "));
+    let body = serde_json::json!({"statusCode": 400, "message": message, "error": "Bad Request"});
+    c.faults(
+        &serde_json::json!([{"method": "POST", "path": "/daytona/api/sandbox$", "times": 2,
+            "action": {"kind": "status", "status": 400, "body": body.to_string()}}])
+        .to_string(),
+    );
+    let echo = c.new_sessions(1).remove(0);
+    let reported = time_until(WAIT, || {
+        c.replicas
+            .iter()
+            .any(|r| r.log().contains("invalid credentials"))
+    });
+    assert!(reported.is_some(), "{}", c.replicas[0].log());
+    let served_again = time_until(WAIT, || served(&c).contains(&echo));
+    assert!(served_again.is_some(), "{}", c.replicas[0].log());
+    block_on(c.emu.client().terminate(&echo)).unwrap();
+
     // A redirect to another host is not followed (with or without credentials).
     let evil = Emu::start(&TestEnv::new(), &[]);
     c.faults(&format!(
