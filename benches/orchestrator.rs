@@ -51,6 +51,9 @@ impl Provider for Instant_ {
     fn kind(&self) -> ProviderKind {
         ProviderKind::Local
     }
+    async fn preflight(&self, _: &outposts::provider::Source) -> outposts::provider::Result<()> {
+        Ok(())
+    }
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo, ProviderError> {
         self.count();
         let mut m = self.sandboxes.lock().unwrap();

@@ -19,7 +19,7 @@ Exit codes:
   4 authentication required or rejected · 130 interrupted
 
 Configuration: flag > environment > .env (or --env-file) > outposts.toml (--config) > default.
-Run `outposts help-env` (or `outposts --help`) for every variable.";
+Run `outposts help-env` for every environment variable, its default and meaning.";
 
 const HELP_ENV_HELP: &str = "\
 Examples:
@@ -38,7 +38,6 @@ command, checkout and browser action of a session runs in a sandbox that `outpos
 deletes — on Daytona, CoreWeave or the local machine. `outposts emulator` serves all three remote APIs on \
 loopback, so everything also runs offline.",
     after_help = ROOT_AFTER_HELP,
-    after_long_help = format!("{ROOT_AFTER_HELP}\n\n{}", crate::env::help_text()),
     propagate_version = true,
     max_term_width = 100
 )]

@@ -15,6 +15,8 @@ pub enum ExitStatus {
     Failure,
     /// Exit 3: a verification or health check failed (`session verify`, `doctor`).
     CheckFailed,
+    /// Exit 130: stopped gracefully after SIGINT (nothing more to report).
+    Interrupted,
     /// Exit with this code: the exit code of a command run on the user's behalf
     /// (`worker exec`).
     Passthrough(u8),

@@ -77,6 +77,7 @@ fn main() -> ExitCode {
         Ok(ExitStatus::Success) => Code::Ok,
         Ok(ExitStatus::Failure) => Code::Failure,
         Ok(ExitStatus::CheckFailed) => Code::CheckFailed,
+        Ok(ExitStatus::Interrupted) => Code::Interrupted,
         Ok(ExitStatus::Passthrough(n)) => return ExitCode::from(n),
         Err(err) => {
             let (code, hint) = classify(&err);
@@ -124,6 +125,11 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
         }
         if let Some(e) = cause.downcast_ref::<ConfigError>() {
             return (Code::Usage, Some(e.hint().to_string()));
+        }
+        if let Some(outposts::provider::ProviderError::NotReady { fix, .. }) =
+            cause.downcast_ref::<outposts::provider::ProviderError>()
+        {
+            return (Code::Usage, Some(fix.clone()));
         }
         // A provider's API failure (ProviderError::Api is transparent, so the ApiError itself
         // is not in the chain).

@@ -428,6 +428,19 @@ impl DevinClient {
         }
     }
 
+    /// One outpost by id, for a token that may only list: the machine (outpost) token may not
+    /// be allowed to GET one outpost, but the list is readable.
+    pub async fn find_outpost(&self, outpost_id: &str) -> Result<Option<Outpost>, ApiError> {
+        match self.get_outpost(outpost_id).await {
+            Err(ApiError::Unauthorized { .. }) => Ok(self
+                .list_outposts()
+                .await?
+                .into_iter()
+                .find(|o| o.outpost_id == outpost_id)),
+            other => other,
+        }
+    }
+
     /// `POST /opbeta/outposts` (orchestrator scope). Not resent after a transport error: a
     /// duplicate would fail with 409 and hide the first outcome.
     pub async fn create_outpost(

@@ -85,9 +85,24 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         started: Instant::now(),
         steps: Vec::new(),
     };
+    // Without usable bubblewrap the demo still runs: its sandbox runs only the emulator's fake
+    // remote, in a temporary directory, with paths kept relative to that directory.
+    let unisolated = crate::provider::local::usable(None, false).await.err();
+    if let Some(u) = &unisolated {
+        tracing::info!("local isolation: {}", u.problem);
+        n.say(
+            "isolation",
+            "bubblewrap is not usable here, so this demo's sandbox runs WITHOUT isolation in a \
+             temporary directory (it runs only the emulator's fake remote); \
+             `apt-get install -y bubblewrap` isolates it",
+        );
+    }
     let provider = Arc::new(LocalProvider::new(
         root.join("sandboxes"),
-        LocalOptions::default(),
+        LocalOptions {
+            force_unisolated: unisolated.is_some(),
+            ..LocalOptions::default()
+        },
     )?);
     let emulator = Emulator::start(EmulatorOptions {
         data_dir: Some(root.join("emulator")),
@@ -95,12 +110,28 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         ..EmulatorOptions::default()
     })
     .await?;
+    let paths = if unisolated.is_some() {
+        // Relative to the sandbox's home (mapped into the temporary directory): an absolute
+        // path would be the host's own.
+        Paths {
+            workdir: "workspace".into(),
+            task_path: "outpost-proof.txt".into(),
+            read_path: "workspace/outpost-proof.txt".into(),
+        }
+    } else {
+        Paths {
+            workdir: RunOptions::new("", "", "").workdir,
+            task_path: verify::DEFAULT_PATH.into(),
+            read_path: verify::DEFAULT_PATH.into(),
+        }
+    };
     let result = scenario(
         ctx,
         &mut n,
         &emulator,
         provider.clone(),
         &root,
+        &paths,
         args.step_timeout,
     )
     .await;
@@ -135,12 +166,22 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     }
 }
 
+/// Where the session works and writes its proof.
+struct Paths {
+    workdir: String,
+    /// As the task names it to the remote.
+    task_path: String,
+    /// As the provider reads it back.
+    read_path: String,
+}
+
 async fn scenario(
     ctx: &Ctx,
     n: &mut Narrator<'_>,
     emulator: &Emulator,
     provider: Arc<LocalProvider>,
     root: &std::path::Path,
+    paths: &Paths,
     step: Duration,
 ) -> Result<Vec<String>> {
     let info = emulator.info();
@@ -177,6 +218,7 @@ async fn scenario(
         reconcile_interval: Duration::from_secs(2),
         janitor_interval: Duration::from_secs(30),
         ready_timeout: step,
+        workdir: paths.workdir.clone(),
         ..RunOptions::new(
             outpost.clone(),
             acceptor.clone(),
@@ -198,7 +240,7 @@ async fn scenario(
     let result = async {
         let mut summary = Vec::new();
         let proof = verify::new_proof();
-        let task = verify::task_text(&proof, verify::DEFAULT_PATH);
+        let task = verify::task_text(&proof, &paths.task_path);
         let created = admin.new_sessions(&NewSession { task: Some(task.clone()), ..NewSession::default() }).await?;
         let session = created.first().map(|s| s.session_id.clone()).context("the emulator created no session")?;
         n.say("queued", &format!("Devin queued session {session} with the task: {task}"));
@@ -230,8 +272,8 @@ async fn scenario(
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        check_file(provider.as_ref(), &sandbox, &proof).await?;
-        n.say("task", &format!("remote connected, session running; the task wrote {} = \"{proof}\" in the sandbox", verify::DEFAULT_PATH));
+        check_file(provider.as_ref(), &sandbox, &paths.read_path, &proof).await?;
+        n.say("task", &format!("remote connected, session running; the task wrote {} = \"{proof}\" in the sandbox", paths.task_path));
         summary.push("the task's file was read back from the very sandbox".to_string());
 
         admin.suspend(&session).await?;
@@ -240,7 +282,7 @@ async fn scenario(
         // The sandbox is finished before the claim is let go (no holder-less mutation).
         wait_event(&mut events, step, "the release", |e| matches!(e, OrchEvent::Released { session: s } if *s == session)).await?;
         let sb = provider.get(&sandbox).await?.context("the sandbox vanished on sleep")?;
-        check_file(provider.as_ref(), &sandbox, &proof).await?;
+        check_file(provider.as_ref(), &sandbox, &paths.read_path, &proof).await?;
         n.say("stopped", &format!("sandbox {} {}, its disk and file kept; claim released", sb.id, sb.state));
         summary.push("sleep stopped the sandbox and kept its disk".to_string());
 
@@ -248,7 +290,7 @@ async fn scenario(
         n.say("wake", "the user comes back: Devin resumes the session");
         wait_event(&mut events, step, "the wake", |e| matches!(e, OrchEvent::SandboxStarted { session: s, .. } if *s == session)).await?;
         wait_event(&mut events, step, "the new remote", |e| matches!(e, OrchEvent::RemoteLaunched { session: s, .. } if *s == session)).await?;
-        check_file(provider.as_ref(), &sandbox, &proof).await?;
+        check_file(provider.as_ref(), &sandbox, &paths.read_path, &proof).await?;
         n.say("woken", &format!("claimed again; the same sandbox {sandbox} started, a new remote launched, the file intact"));
         summary.push("wake started the same sandbox with the file intact".to_string());
 
@@ -279,16 +321,16 @@ async fn scenario(
     result
 }
 
-async fn check_file(provider: &dyn Provider, sandbox: &str, proof: &str) -> Result<()> {
+async fn check_file(provider: &dyn Provider, sandbox: &str, path: &str, proof: &str) -> Result<()> {
     let bytes = provider
-        .read_file(sandbox, verify::DEFAULT_PATH)
+        .read_file(sandbox, path)
         .await?
-        .with_context(|| format!("{} is missing in sandbox {sandbox}", verify::DEFAULT_PATH))?;
+        .with_context(|| format!("{path} is missing in sandbox {sandbox}"))?;
     match verify::compare(proof, &bytes) {
         verify::Comparison::Match { .. } => Ok(()),
         verify::Comparison::Mismatch { expected, found } => bail!(
             "{} holds {} instead of {}",
-            verify::DEFAULT_PATH,
+            path,
             verify::show(&found),
             verify::show(&expected)
         ),

@@ -194,10 +194,10 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
     ctx.printer.result(&serde_json::json!({"event": "ready", "base_url": info.base_url, "port": port, "data_dir": info.data_dir}), || {
         format!("ready {}", info.base_url)
     });
-    signals.recv().await;
+    let signal = signals.recv().await;
     ctx.printer.note("emulator stopping");
     emulator.stop().await;
-    Ok(ExitStatus::Success)
+    Ok(signal.exit_status())
 }
 
 /// SIGINT and SIGTERM, registered the moment this is created — so a signal that arrives before
@@ -224,14 +224,34 @@ impl Signals {
     }
 
     /// The next SIGINT or SIGTERM.
-    pub async fn recv(&mut self) {
+    pub async fn recv(&mut self) -> Signal {
         #[cfg(unix)]
         tokio::select! {
-            _ = self.int.recv() => {}
-            _ = self.term.recv() => {}
+            _ = self.int.recv() => Signal::Interrupt,
+            _ = self.term.recv() => Signal::Terminate,
         }
         #[cfg(not(unix))]
-        let _ = tokio::signal::ctrl_c().await;
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            Signal::Interrupt
+        }
+    }
+}
+
+/// Which stop signal arrived. After a graceful stop, SIGINT (Ctrl-C) exits 130 — the shell's
+/// convention scripts test for — and SIGTERM exits 0, which is what supervisors expect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Interrupt,
+    Terminate,
+}
+
+impl Signal {
+    pub fn exit_status(self) -> ExitStatus {
+        match self {
+            Signal::Interrupt => ExitStatus::Interrupted,
+            Signal::Terminate => ExitStatus::Success,
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Subcommand;
 
 use super::Ctx;
@@ -251,6 +251,22 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     }
     let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
     let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
+    // Before the first claim: a session claimed for a sandbox that cannot exist would only be
+    // released again. The outpost's platform picks the source its sessions boot from (when the
+    // outpost cannot be read, the Linux one; that failure shows at the first list anyway).
+    let platform = devin
+        .find_outpost(&outpost)
+        .await
+        .ok()
+        .flatten()
+        .and_then(|o| o.platform);
+    let source = match (platform, &opts.windows_source) {
+        (Some(crate::api::devin_types::Platform::Windows), Some(w)) => w,
+        _ => &opts.source,
+    };
+    provider.preflight(source).await.with_context(|| {
+        format!("the {kind} provider cannot run a sandbox, so no session was claimed")
+    })?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
     let mut metrics_url = None;
     if let Some(addr) = a.metrics_addr {
@@ -285,15 +301,24 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         })
     });
     let (tx, rx) = tokio::sync::watch::channel(false);
-    let printer = ctx.printer.clone();
-    tokio::spawn(async move {
-        signals.recv().await;
-        printer.note("stopping: no new claims; sandboxes and remotes keep running (send the signal again to exit now)");
-        let _ = tx.send(true);
-        signals.recv().await;
-        std::process::exit(130);
-    });
-    orch.run(rx).await?;
+    let run = orch.run(rx);
+    tokio::pin!(run);
+    let mut stopped_by = None;
+    loop {
+        tokio::select! {
+            r = &mut run => { r?; break; }
+            signal = signals.recv() => {
+                if stopped_by.is_some() {
+                    // A second signal: exit now (in-flight work is abandoned, nothing persisted
+                    // is lost — state files are written atomically).
+                    return Err(CliError::Interrupted.into());
+                }
+                ctx.printer.note("stopping: no new claims; sandboxes and remotes keep running (send the signal again to exit now)");
+                stopped_by = Some(signal);
+                let _ = tx.send(true);
+            }
+        }
+    }
     if let Some(task) = events {
         // Let the last events out; the channel closes when the orchestrator is gone.
         let abort = task.abort_handle();
@@ -307,7 +332,7 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
             .json_doc(&serde_json::json!({"event": "stopped", "outpost_id": outpost}));
     }
     ctx.printer.note("orchestrator stopped");
-    Ok(ExitStatus::Success)
+    Ok(stopped_by.map_or(ExitStatus::Success, |s| s.exit_status()))
 }
 
 async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {

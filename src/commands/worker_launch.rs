@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::Ctx;
@@ -157,6 +157,13 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
         tags: a.tags.iter().cloned().collect(),
     };
     let mode = Mode::for_provider(kind);
+    // Nothing is created for a worker the provider cannot run.
+    let source = crate::worker::sandbox_spec(&spec, "preflight", mode).source;
+    workers
+        .provider()
+        .preflight(&source)
+        .await
+        .with_context(|| format!("the {kind} provider cannot run a worker sandbox"))?;
     ctx.printer.note(&format!(
         "launching {} worker{} for outpost {outpost} on {kind} ({})",
         a.count,

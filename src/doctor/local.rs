@@ -9,7 +9,7 @@ use crate::connect::callback::{BindError, CallbackServer};
 use crate::env;
 use crate::orchestrator::state::StateDir;
 use crate::provider::ProviderKind;
-use crate::provider::local::{Isolation, options_from_config};
+use crate::provider::local::{Isolation, options_from_config, usable};
 
 /// Devin only redirects to its allowlisted callback on this port.
 const CONNECT_PORT: u16 = 8765;
@@ -339,8 +339,9 @@ pub fn state_dir(config: &Config) -> Check {
     )
 }
 
-/// Local sandboxes can be isolated (only when the local provider is chosen).
-pub fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check {
+/// Local sandboxes can be isolated (only when the local provider is chosen): the same probe
+/// `orchestrator run` makes before its first claim.
+pub async fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check {
     const ID: &str = "local_sandboxes";
     const TITLE: &str = "local sandboxes";
     let how = if provider.explicit {
@@ -359,13 +360,16 @@ pub fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check {
             );
         }
     };
-    match Isolation::detect(opts.bwrap.as_deref(), opts.allow_unisolated) {
-        Isolation::Bubblewrap { bwrap, .. } => Check::pass(
+    match usable(opts.bwrap.as_deref(), opts.allow_unisolated).await {
+        Ok(Isolation::Bubblewrap { bwrap, .. }) => Check::pass(
             ID,
             TITLE,
-            format!("{how}: isolated with bubblewrap ({})", bwrap.display()),
+            format!(
+                "{how}: isolated with bubblewrap ({}); a probe sandbox started",
+                bwrap.display()
+            ),
         ),
-        Isolation::Unisolated => Check::pass(
+        Ok(_) => Check::pass(
             ID,
             TITLE,
             format!(
@@ -373,11 +377,11 @@ pub fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check {
                  commands run on this host WITHOUT isolation"
             ),
         ),
-        Isolation::Unavailable(why) => Check::fail(
+        Err(u) => Check::fail(
             ID,
             TITLE,
-            format!("{how}, but sandboxes cannot be isolated"),
-            why,
+            format!("{how}, but sandboxes cannot run: {}", u.problem),
+            u.fix,
         ),
     }
 }

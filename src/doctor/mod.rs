@@ -201,7 +201,7 @@ pub async fn run(config: &Config, opts: &Options) -> Report {
     let remote = remote::run(config, opts, provider).await;
     checks.extend(remote);
     if provider.kind == ProviderKind::Local {
-        checks.push(local::local_sandboxes(config, provider));
+        checks.push(local::local_sandboxes(config, provider).await);
     }
     checks.push(local::connect_port(config));
     checks.push(local::state_dir(config));

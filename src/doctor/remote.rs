@@ -190,14 +190,7 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
     };
     let mut platform = None;
     let check = bounded(ID, TITLE, t, "check DEVIN_API_URL and the network", async {
-        // The machine token may not be allowed to GET one outpost; the list is readable.
-        let found = match client.get_outpost(&id.value).await {
-            Err(ApiError::Unauthorized { .. }) => client
-                .list_outposts()
-                .await
-                .map(|all| all.into_iter().find(|o| o.outpost_id == id.value)),
-            other => other,
-        };
+        let found = client.find_outpost(&id.value).await;
         match found {
             Ok(Some(o)) => {
                 platform = o.platform;

@@ -288,6 +288,14 @@ pub fn info(shared: &Shared) -> Info {
     env.extend(shared.devin.env_pairs(&shared.base_url));
     env.extend(shared.daytona.env_pairs(&shared.base_url));
     env.extend(shared.coreweave.env_pairs(&shared.base_url));
+    // So that `emulator session …` and `emulator status` after `eval "$(outposts emulator env)"`
+    // reach this emulator, not the default port.
+    if let Some(port) = url::Url::parse(&shared.base_url)
+        .ok()
+        .and_then(|u| u.port_or_known_default())
+    {
+        env.push(("OUTPOSTS_EMULATOR_PORT".into(), port.to_string()));
+    }
     if let Some(dir) = &shared.devin_cli {
         env.push((
             "OUTPOSTS_DEVIN_CLI_DIR".into(),

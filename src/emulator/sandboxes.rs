@@ -47,37 +47,3 @@ impl Sandboxes {
         self.provider.stop_all().await;
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::provider::{ExecRequest, Provider, SandboxSpec, SandboxState, Source};
-
-    #[tokio::test]
-    async fn shutdown_leaves_nothing_running_and_keeps_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let sb = Sandboxes::new(&dir.path().join("sandboxes")).unwrap();
-        let p = sb.provider();
-        let mut spec = SandboxSpec::new("emu-worker", Source::Default);
-        spec.command = Some(vec!["sleep".into(), "60".into()]);
-        let s = p.create(&spec).await.unwrap();
-        let out = p
-            .exec(
-                &s.id,
-                &ExecRequest::shell("echo kept > /workspace/f; nohup sleep 60 >/dev/null 2>&1 &"),
-            )
-            .await
-            .unwrap();
-        assert_eq!(out.exit_code, 0, "{}", out.stderr);
-        assert!(!p.processes(&s.id).unwrap().is_empty());
-        sb.shutdown().await;
-        assert!(p.processes(&s.id).unwrap().is_empty());
-        let info = p.get(&s.id).await.unwrap().unwrap();
-        assert_eq!(info.state, SandboxState::Stopped);
-        assert_eq!(
-            p.read_file(&s.id, "/workspace/f").await.unwrap().unwrap(),
-            b"kept\n"
-        );
-        p.delete(&s.id).await.unwrap();
-    }
-}

@@ -144,6 +144,20 @@ impl Provider for CoreweaveProvider {
         ProviderKind::Coreweave
     }
 
+    async fn preflight(&self, _source: &super::Source) -> Result<()> {
+        // Credentials accepted. Images are pulled by the cluster at create; the API offers no
+        // way to ask whether one exists, so a bad image shows as a failed sandbox.
+        let req = pb::ListSandboxesRequest {
+            page_size: 1,
+            ..Default::default()
+        };
+        self.client
+            .list_page(req, Duration::from_secs(30))
+            .await
+            .map_err(err)?;
+        Ok(())
+    }
+
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
         let sandbox = build_sandbox(spec)?;
         if let Some(existing) = self.find_by_name(&spec.name).await?

@@ -389,6 +389,35 @@ impl Provider for DaytonaProvider {
         ProviderKind::Daytona
     }
 
+    async fn preflight(&self, source: &Source) -> Result<()> {
+        let Source::Snapshot(name) = source else {
+            // An image is built or pulled at create: only the key can be proven now.
+            self.client.list_snapshots_page(1, 1, None).await?;
+            return Ok(());
+        };
+        let build = "`outposts snapshot build` (content-hashed: it reuses a snapshot that \
+                     already exists), or point SNAPSHOT_NAME / --snapshot at an active one";
+        match self.client.get_snapshot(name).await? {
+            Some(s) if s.state() == t::SnapshotState::Active => Ok(()),
+            Some(s) if s.state().is_failed() => Err(ProviderError::NotReady {
+                problem: format!(
+                    "Daytona snapshot {name} failed to build ({}): {}",
+                    s.state(),
+                    s.error_reason.as_deref().unwrap_or("no reason recorded")
+                ),
+                fix: format!("`outposts snapshot delete {name}`, then {build}"),
+            }),
+            Some(s) => Err(ProviderError::NotReady {
+                problem: format!("Daytona snapshot {name} is {}, not active", s.state()),
+                fix: format!("wait for it, or run {build}; it follows the build to active"),
+            }),
+            None => Err(ProviderError::NotReady {
+                problem: format!("Daytona snapshot {name} does not exist"),
+                fix: build.to_string(),
+            }),
+        }
+    }
+
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
         if spec.name.trim().is_empty() {
             return Err(ProviderError::Invalid("a sandbox name is required".into()));

@@ -282,6 +282,10 @@ pub enum ProviderError {
     },
     #[error("command timed out after {0:?}")]
     Timeout(Duration),
+    /// The provider cannot run a sandbox here at all (a host tool, a snapshot is missing):
+    /// nothing should be claimed until `fix` is done.
+    #[error("{problem}")]
+    NotReady { problem: String, fix: String },
     #[error(transparent)]
     Api(#[from] crate::api::ApiError),
     #[error("{0}")]
@@ -312,6 +316,11 @@ pub async fn from_config(
 #[async_trait]
 pub trait Provider: Send + Sync {
     fn kind(&self) -> ProviderKind;
+
+    /// Can a sandbox booting from `source` be created at all? Checked before the first claim
+    /// (and by `doctor`), so no session is ever claimed for a sandbox that cannot exist:
+    /// credentials accepted, snapshot present, isolation usable. Creates nothing.
+    async fn preflight(&self, source: &Source) -> Result<()>;
 
     /// Create and boot. Auto-stop, auto-archive and auto-delete are explicitly off.
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo>;

@@ -11,6 +11,13 @@ fn version_and_help_succeed() {
     let h = env.run(&["--help"]);
     h.ok();
     assert!(h.stdout.contains("Exit codes"), "{}", h.stdout);
+    // One screen that points at help-env, not the whole variable table.
+    assert!(h.stdout.contains("outposts help-env"), "{}", h.stdout);
+    assert!(!h.stdout.contains("DAYTONA_API_KEY"), "{}", h.stdout);
+    assert!(h.stdout.lines().count() < 100, "{}", h.stdout);
+    let e = env.run(&["help-env"]);
+    e.ok();
+    assert!(e.stdout.contains("DAYTONA_API_KEY"), "{}", e.stdout);
 }
 
 #[test]
@@ -72,9 +79,23 @@ fn emulator_env_prints_exports_for_a_running_emulator() {
         "{}",
         r.stdout
     );
+    // The port rides along, so `emulator session new` after the eval reaches this emulator.
+    assert!(
+        r.stdout
+            .contains(&format!("export OUTPOSTS_EMULATOR_PORT={port}\n")),
+        "{}",
+        r.stdout
+    );
     let j = env.run(&["--json", "emulator", "env", "--port", &port]);
     j.ok();
     assert_eq!(j.json()["OUTPOST_ID"], emu.env_value("OUTPOST_ID"));
+    assert_eq!(j.json()["OUTPOSTS_EMULATOR_PORT"], port.as_str());
+    // What the eval does: every printed variable, then a session command without --port.
+    let mut evald = TestEnv::new();
+    for (k, v) in j.json().as_object().unwrap() {
+        evald.set(k, v.as_str().unwrap());
+    }
+    evald.run(&["emulator", "session", "new"]).ok();
 }
 
 #[test]

@@ -29,10 +29,8 @@ struct Browser {
 impl Browser {
     /// Write the wrapper script that `outposts connect` runs as `$BROWSER <url>`.
     fn wrapper(env: &TestEnv) -> (Browser, PathBuf) {
-        let chromium = ["chromium", "chromium-browser"]
-            .iter()
-            .find_map(|c| which(c))
-            .expect("chromium is not installed (apt-get install chromium; .ci/run installs it)");
+        let chromium = crate::host::which(&["chromium", "chromium-browser"])
+            .expect("required by the test: chromium");
         let profile = env.path("chromium-profile");
         std::fs::create_dir_all(&profile).unwrap();
         let pid_file = env.path("chromium.pid");
@@ -108,14 +106,6 @@ fn alive(pid: i32) -> bool {
             .is_some_and(|state| state != "Z" && state != "X"),
         Err(_) => false,
     }
-}
-
-fn which(cmd: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join(cmd))
-            .find(|p| p.is_file())
-    })
 }
 
 /// `GET http://127.0.0.1:<port><path>` on the DevTools HTTP endpoint, as JSON.
@@ -224,6 +214,7 @@ fn text(path: &Path) -> String {
 
 #[test]
 fn connect_in_headless_chromium_stores_env_and_queue_list_works() {
+    crate::host::require!(crate::host::CHROMIUM);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let mut env = connect_env(&emu);

@@ -5,6 +5,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::host::{self, require};
 use crate::support::{Emu, TestEnv};
 
 const SCRIPT: &str = concat!(
@@ -13,8 +14,7 @@ const SCRIPT: &str = concat!(
 );
 const INSTALL: &str = "python3 -m pip install -r tests/conformance/requirements-coreweave.txt";
 
-/// Run the SDK script with `env`'s variables; fails the test with the install command when the
-/// SDK is missing (never skips).
+/// Run the SDK script with `env`'s variables (the test has required the SDK; see `host`).
 fn run_sdk(env: &TestEnv) -> (String, String) {
     let mut child = Command::new("python3")
         .arg(SCRIPT)
@@ -90,6 +90,7 @@ fn grpc_methods(emu: &Emu) -> Vec<(String, u16)> {
 
 #[test]
 fn official_sdk_runs_the_guide_flow_with_an_api_key() {
+    require!(host::BWRAP, host::PY_CWSANDBOX);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -152,6 +153,7 @@ fn official_sdk_runs_the_guide_flow_with_an_api_key() {
 
 #[test]
 fn official_sdk_runs_the_guide_flow_with_wandb_auth() {
+    require!(host::BWRAP, host::PY_CWSANDBOX);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

@@ -3,14 +3,13 @@
 
 use std::process::Command;
 
-use crate::daytona_support::{
-    assert_openapi_conformance, bare_repo, conformance_dir, require_python,
-};
+use crate::daytona_support::{assert_openapi_conformance, bare_repo, conformance_dir};
+use crate::host::{self, require};
 use crate::support::{Emu, TestEnv};
 
 #[test]
 fn official_python_sdk_drives_the_emulator() {
-    require_python("daytona");
+    require!(host::BWRAP, host::PY_DAYTONA);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let (repo, readme) = bare_repo(&env);

@@ -72,6 +72,7 @@ fn name_is_sha256_of_the_default_dockerfile_without_network() {
 
 #[test]
 fn build_twice_creates_once_and_writes_env() {
+    crate::host::require!(crate::host::BWRAP);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -147,6 +148,7 @@ fn build_twice_creates_once_and_writes_env() {
 
 #[test]
 fn failing_build_exits_1_with_the_log_tail() {
+    crate::host::require!(crate::host::BWRAP);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -182,6 +184,7 @@ fn failing_build_exits_1_with_the_log_tail() {
 
 #[test]
 fn local_copy_quota_and_delete() {
+    crate::host::require!(crate::host::BWRAP);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

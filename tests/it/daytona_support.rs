@@ -23,29 +23,10 @@ pub fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
-const INSTALL: &str = "python3 -m pip install -r tests/conformance/requirements.txt";
-
-/// Fail (never skip) with the install command when the Python packages are missing.
-pub fn require_python(modules: &str) {
-    let probe = Command::new("python3")
-        .args(["-c", &format!("import {modules}")])
-        .output();
-    match probe {
-        Ok(o) if o.status.success() => {}
-        Ok(o) => panic!(
-            "the Daytona conformance checks need Python packages ({modules}); install them with\n  {INSTALL}\n(.ci/run does this). python3 said:\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        ),
-        Err(e) => panic!(
-            "the Daytona conformance checks need python3 ({e}); install python3 and run\n  {INSTALL}"
-        ),
-    }
-}
-
 /// Every Daytona request our clients sent and every response the emulator returned, validated
 /// against the official OpenAPI files: 0 violations or the test fails with the list.
 pub fn assert_openapi_conformance(emu: &Emu) {
-    require_python("openapi_core, yaml");
+    crate::host::require!(crate::host::PY_OPENAPI);
     let records = emu.requests();
     let json = serde_json::to_vec(&records).expect("encode the request log");
     let mut child = Command::new("python3")

@@ -7,11 +7,13 @@ use std::process::Command;
 
 use clap::CommandFactory;
 
+use crate::host::{self, require};
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Run a tool this test needs; a missing tool fails the test (`.ci/run` installs them all).
+/// Run a tool the test has required (see `host`).
 #[track_caller]
 fn tool(program: &str, args: &[&str]) -> std::process::Output {
     // Shells may write history or caches under HOME: give them a throwaway one.
@@ -34,6 +36,7 @@ fn tool(program: &str, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn the_root_man_page_renders_with_man() {
+    require!(host::MAN);
     let out = tool("man", &["-l", "man/outposts.1"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -63,6 +66,7 @@ fn the_root_man_page_renders_with_man() {
 
 #[test]
 fn every_man_page_formats_without_warnings() {
+    require!(host::GROFF);
     let pages: Vec<PathBuf> = std::fs::read_dir(root().join("man"))
         .expect("man/")
         .flatten()
@@ -103,6 +107,7 @@ fn shell_ok(program: &str, args: &[&str]) -> String {
 
 #[test]
 fn bash_completion_loads_and_completes() {
+    require!(host::BASH);
     let cmd = format!(
         "source {} && complete -p outposts && COMP_WORDS=(outposts doc) COMP_CWORD=1 && \
          _outposts outposts doc outposts && echo \"reply: ${{COMPREPLY[*]}}\"",
@@ -115,6 +120,7 @@ fn bash_completion_loads_and_completes() {
 
 #[test]
 fn zsh_completion_loads() {
+    require!(host::ZSH);
     let cmd = format!(
         "autoload -U compinit && compinit -u -D && source {} && print -r -- \
          \"$_comps[outposts]\" && whence -w _outposts",
@@ -126,6 +132,7 @@ fn zsh_completion_loads() {
 
 #[test]
 fn fish_completion_loads_and_completes() {
+    require!(host::FISH);
     let cmd = format!(
         "source {}; complete -C'outposts doc'; complete -C'outposts worker '",
         script("outposts.fish")
@@ -137,6 +144,7 @@ fn fish_completion_loads_and_completes() {
 
 #[test]
 fn elvish_completion_loads_and_completes() {
+    require!(host::ELVISH);
     // Outside the interactive editor there is no `edit:` module: give the script a stand-in
     // and call the completer it registers.
     let prog = format!(

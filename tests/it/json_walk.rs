@@ -534,6 +534,7 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
 
 #[test]
 fn every_command_prints_json_with_json() {
+    crate::host::require!(crate::host::BWRAP);
     let mut w = World::new();
     let _cleanup = Cleanup {
         root: w.env.path("sandboxes"),

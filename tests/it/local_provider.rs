@@ -93,6 +93,7 @@ pub(crate) fn pids_with(marker_value: &str) -> Vec<i32> {
 
 #[tokio::test]
 async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
+    crate::host::require!(crate::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let a = p.create(&spec("sandbox-a")).await.unwrap();
@@ -187,6 +188,7 @@ async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
 
 #[tokio::test]
 async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
+    crate::host::require!(crate::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let s = p.create(&spec("layout")).await.unwrap();
@@ -278,6 +280,7 @@ async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
 
 #[tokio::test]
 async fn names_are_unique_get_by_name_and_labels_filter() {
+    crate::host::require!(crate::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut s1 = spec("one");
@@ -344,6 +347,7 @@ async fn names_are_unique_get_by_name_and_labels_filter() {
 
 #[tokio::test]
 async fn exec_env_cwd_exit_codes_timeout_and_argv() {
+    crate::host::require!(crate::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut sp = spec("exec");
@@ -450,6 +454,7 @@ fn git(args: &[&str], cwd: &Path) {
 
 #[tokio::test]
 async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
+    crate::host::require!(crate::host::BWRAP);
     let (tmp, _reaper) = root();
     let repos = tempfile::tempdir().unwrap();
     let work = repos.path().join("work");
@@ -540,6 +545,7 @@ async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
 
 #[tokio::test]
 async fn git_askpass_answers_from_the_environment() {
+    crate::host::require!(crate::host::BWRAP);
     // A stand-in `git` on PATH shows what a real HTTPS clone would get from GIT_ASKPASS.
     let (tmp, _reaper) = root();
     let bin = tempfile::tempdir().unwrap();
@@ -599,6 +605,7 @@ async fn git_askpass_answers_from_the_environment() {
 
 #[tokio::test]
 async fn hostile_paths_never_touch_the_host() {
+    crate::host::require!(crate::host::BWRAP);
     let (tmp, _reaper) = root();
     let host = tempfile::tempdir().unwrap();
     let victim = host.path().join("victim.txt");
@@ -645,15 +652,24 @@ async fn without_bubblewrap_sandboxes_are_refused_unless_opted_in() {
         },
     )
     .unwrap();
-    let err = missing
-        .create(&spec("refused"))
-        .await
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("bubblewrap") && err.contains("OUTPOSTS_LOCAL_UNISOLATED"),
-        "{err}"
-    );
+    match missing.create(&spec("refused")).await.unwrap_err() {
+        outposts::provider::ProviderError::NotReady { problem, fix } => {
+            assert!(problem.contains("bubblewrap"), "{problem}");
+            assert!(
+                fix.contains("apt-get install -y bubblewrap")
+                    && fix.contains("OUTPOSTS_LOCAL_UNISOLATED=1"),
+                "{fix}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same answer before anything is created, as `orchestrator run` asks first.
+    assert!(matches!(
+        missing
+            .preflight(&outposts::provider::Source::Default)
+            .await,
+        Err(outposts::provider::ProviderError::NotReady { .. })
+    ));
     assert!(
         missing.list(&BTreeMap::new()).await.unwrap().is_empty(),
         "nothing half-created"

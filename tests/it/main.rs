@@ -1,6 +1,7 @@
 //! Integration tests: the real `outposts` binary against `outposts emulator` on loopback, in a
 //! sealed HOME. One test binary (modules below) keeps link time down.
 
+mod host;
 mod support;
 
 mod auth_status;

@@ -84,6 +84,18 @@ impl Orch {
         (None, start.elapsed())
     }
 
+    /// Wait up to `limit` for the process to exit by itself; its exit code.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<i32> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -16,6 +16,7 @@ const WAIT: Duration = Duration::from_secs(90);
 
 #[test]
 fn daytona_lifecycle_from_the_built_snapshot() {
+    crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     // The real first step: build (or find) the content-hashed snapshot.
@@ -97,6 +98,7 @@ fn daytona_lifecycle_from_the_built_snapshot() {
 
 #[test]
 fn windows_launch_keeps_the_connect_token_out_of_every_command() {
+    crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(
@@ -104,6 +106,10 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
         &[
             "--provider",
             "daytona",
+            // A Windows session on a Linux outpost: the start-up check wants the Linux
+            // snapshot to exist too.
+            "--snapshot",
+            "daytonaio/sandbox:0.6.0",
             "--windows-snapshot",
             "daytonaio/sandbox:0.6.0",
         ],
@@ -193,4 +199,46 @@ fn regex_token(body: &str) -> Option<String> {
     let start = body.find(key)? + key.len();
     let end = body[start..].find('"')? + start;
     Some(body[start..end].to_string())
+}
+
+/// Before the first claim the orchestrator proves the snapshot exists: without it, exit 2 with
+/// the command that builds it, and the queued session is never claimed.
+#[test]
+fn a_missing_snapshot_is_reported_before_any_claim() {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let env = orch_env(&emu);
+    let s = new_session(&emu, None);
+    // Bounded: without the check the orchestrator would run (and claim) until killed.
+    let mut orch = Orch::start(&env, &["--provider", "daytona"]);
+    assert_eq!(orch.wait_exit(WAIT), Some(2), "{}", orch.log());
+    assert!(orch.log().contains("does not exist"), "{}", orch.log());
+    assert!(
+        orch.log().contains("outposts snapshot build"),
+        "{}",
+        orch.log()
+    );
+    assert!(
+        block_on(emu.client().history(Some(&s)))
+            .unwrap()
+            .iter()
+            .all(|h| h.event != "claim"),
+        "claimed anyway"
+    );
+    // A rejected key is an authentication failure (exit 4), also before any claim.
+    let mut bad = env;
+    bad.set("DAYTONA_API_KEY", "dtn_rejectedrejectedrejected");
+    let mut orch = Orch::start(&bad, &["--provider", "daytona"]);
+    assert_eq!(orch.wait_exit(WAIT), Some(4), "{}", orch.log());
+    assert!(
+        !orch.log().contains("dtn_rejectedrejectedrejected"),
+        "{}",
+        orch.log()
+    );
+    assert!(
+        block_on(emu.client().history(Some(&s)))
+            .unwrap()
+            .iter()
+            .all(|h| h.event != "claim"),
+        "claimed anyway"
+    );
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
+use crate::host::{self, require};
 use crate::orch_support::*;
 use crate::support::{Emu, TestEnv, block_on};
 
@@ -13,6 +14,7 @@ const WAIT: Duration = Duration::from_secs(60);
 
 #[test]
 fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
+    crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     let (bare, readme) = crate::daytona_support::bare_repo(&env);
@@ -115,6 +117,7 @@ impl Drop for HttpDir {
 
 #[test]
 fn metrics_health_and_json_logs() {
+    crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(
@@ -176,7 +179,9 @@ fn metrics_health_and_json_logs() {
 #[test]
 fn a_second_signal_exits_at_once() {
     let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let mut env = orch_env(&emu);
+    // No session runs here: the start-up check need not find bubblewrap.
+    env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     wait_until(
         WAIT,
@@ -187,16 +192,39 @@ fn a_second_signal_exits_at_once() {
     orch.signal(libc::SIGINT);
     std::thread::sleep(Duration::from_millis(100));
     let (code, took) = orch.terminate(Duration::from_secs(10));
-    assert!(
-        matches!(code, Some(0) | Some(130)),
-        "{code:?}\n{}",
-        orch.log()
-    );
+    assert_eq!(code, Some(130), "{}", orch.log());
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
 
 #[test]
+fn sigint_exits_130_and_sigterm_exits_0_after_a_graceful_stop() {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let mut env = orch_env(&emu);
+    env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
+    for (signal, want) in [(libc::SIGINT, 130), (libc::SIGTERM, 0)] {
+        let mut orch = Orch::start(&env, &["--provider", "local"]);
+        wait_until(
+            WAIT,
+            "the start",
+            || orch.log().contains("Ctrl-C to stop"),
+            || orch.log(),
+        );
+        orch.signal(signal);
+        let code = orch.wait_exit(Duration::from_secs(35));
+        assert_eq!(code, Some(want), "signal {signal}\n{}", orch.log());
+        // Drained, not cut short.
+        assert!(
+            orch.log().contains("orchestrator stopped"),
+            "{}",
+            orch.log()
+        );
+        assert!(!orch.log().contains("interrupted"), "{}", orch.log());
+    }
+}
+
+#[test]
 fn demo_runs_the_whole_loop_and_says_so() {
+    require!(host::BWRAP);
     let env = TestEnv::new();
     let r = env.run(&["--json", "demo"]);
     r.ok();
@@ -214,4 +242,86 @@ fn demo_runs_the_whole_loop_and_says_so() {
         human.stdout
     );
     assert!(human.stdout.contains("sandbox deleted"));
+    // With bubblewrap there is no note about running unisolated.
+    assert!(
+        !human.stdout.contains("WITHOUT isolation"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn demo_passes_without_bubblewrap_and_says_it_ran_unisolated() {
+    let mut env = TestEnv::new();
+    let (_bin, path) = host::path_without(&["bwrap"]);
+    env.set("PATH", path);
+    let r = env.run(&["demo"]);
+    r.ok();
+    assert!(r.stdout.contains("All 6 checks passed"), "{}", r.stdout);
+    let notes: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("WITHOUT isolation"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", r.stdout);
+    assert!(
+        notes[0].contains("apt-get install -y bubblewrap"),
+        "{}",
+        notes[0]
+    );
+    for check in [
+        "session claimed and served in its own sandbox",
+        "the task's file was read back from the very sandbox",
+        "sleep stopped the sandbox and kept its disk",
+        "wake started the same sandbox with the file intact",
+        "terminate deleted the sandbox",
+        "one claim per session generation, each released",
+    ] {
+        assert!(r.stdout.contains(check), "{check}\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn without_bubblewrap_the_orchestrator_claims_nothing_and_exits_2() {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let mut env = orch_env(&emu);
+    let (_bin, path) = host::path_without(&["bwrap"]);
+    env.set("PATH", path);
+    let id = new_session(&emu, None);
+    // Bounded: without the check the orchestrator would run (and claim) until killed.
+    let mut orch = Orch::start(&env, &["--provider", "local"]);
+    assert_eq!(orch.wait_exit(WAIT), Some(2), "{}", orch.log());
+    let log = orch.log();
+    assert!(log.contains("bubblewrap"), "{log}");
+    assert!(log.contains("no session was claimed"), "{log}");
+    assert!(
+        log.contains("apt-get install -y bubblewrap")
+            && log.contains("OUTPOSTS_LOCAL_UNISOLATED=1"),
+        "the fix: {log}"
+    );
+    let history = block_on(emu.client().history(Some(&id))).expect("history");
+    assert!(
+        history.iter().all(|h| h.event != "claim"),
+        "claimed anyway: {history:?}"
+    );
+    assert_eq!(session(&emu, &id).session_status, "pending");
+    // doctor reports the same check, with the same fix.
+    env.set("OUTPOSTS_PROVIDER", "local");
+    let d = env.run(&["--json", "doctor"]);
+    let doc = d.json();
+    let check = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "local_sandboxes")
+        .cloned()
+        .unwrap_or_else(|| panic!("no local_sandboxes check: {doc}"));
+    assert_eq!(check["status"], "fail", "{check}");
+    assert!(
+        check["fix"]
+            .as_str()
+            .unwrap()
+            .contains("apt-get install -y bubblewrap"),
+        "{check}"
+    );
 }

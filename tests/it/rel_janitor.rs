@@ -97,6 +97,9 @@ impl Provider for FakeProvider {
     fn kind(&self) -> ProviderKind {
         ProviderKind::Local
     }
+    async fn preflight(&self, _: &outposts::provider::Source) -> outposts::provider::Result<()> {
+        Ok(())
+    }
     async fn create(&self, _: &SandboxSpec) -> outposts::provider::Result<SandboxInfo> {
         Err(unsupported("create"))
     }
@@ -524,6 +527,7 @@ fn t12_janitor_never_deletes_what_it_must_not_property() {
 /// `terminated`; I2: nothing touched while another acceptor holds the claim).
 #[test]
 fn t12_janitor_rounds_against_a_real_process() {
+    crate::host::require!(crate::host::BWRAP);
     let rounds = knob("T12_REAL_ROUNDS", 4);
     let seed = seed();
     let mut c = Cluster::start(

@@ -37,6 +37,7 @@ fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
 
 #[test]
 fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
+    crate::host::require!(crate::host::BWRAP);
     let (env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     let launched = env.run(&[
@@ -198,6 +199,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
 
 #[test]
 fn a_bad_token_shows_restarts_and_the_auth_hint() {
+    crate::host::require!(crate::host::BWRAP);
     let (mut env, emu) = setup("coreweave");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     env.set("DEVIN_OUTPOSTS_TOKEN", bad.clone());
@@ -263,6 +265,7 @@ fn a_bad_token_shows_restarts_and_the_auth_hint() {
 
 #[test]
 fn secret_store_token_exec_logs_and_stop() {
+    crate::host::require!(crate::host::BWRAP);
     let (mut env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     put_secret(&emu, "outposts", "DEVIN_TOKEN", &token);

@@ -63,6 +63,7 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
 
 #[test]
 fn local_workers_serve_the_emulators_queue() {
+    crate::host::require!(crate::host::BWRAP);
     let (mut env, emu) = setup("local");
     let mut cleanup = StopOnDrop::new(&env);
     let id = serve_one(&mut env, &emu, "main");
@@ -123,6 +124,7 @@ fn local_workers_need_a_devin_cli() {
 
 #[test]
 fn daytona_workers_run_detached_via_exec() {
+    crate::host::require!(crate::host::BWRAP);
     let (mut env, emu) = setup("daytona");
     let id = serve_one(&mut env, &emu, "exec");
     // The worker is a detached process with its pid and log recorded in the sandbox.
@@ -154,6 +156,7 @@ fn daytona_workers_run_detached_via_exec() {
 
 #[test]
 fn daytona_bad_token_restarts_under_the_supervisor() {
+    crate::host::require!(crate::host::BWRAP);
     let (mut env, _emu) = setup("daytona");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     env.set("DEVIN_OUTPOSTS_TOKEN", bad.clone());

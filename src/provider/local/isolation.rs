@@ -47,8 +47,29 @@ pub enum Isolation {
     /// Opted in to running without isolation (`OUTPOSTS_LOCAL_UNISOLATED=1`).
     Unisolated,
     /// No usable isolation; sandboxes are refused with this explanation.
-    Unavailable(String),
+    Unavailable(Unready),
 }
+
+/// Why local sandboxes cannot run here, and the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unready {
+    pub problem: String,
+    pub fix: String,
+}
+
+impl Unready {
+    pub fn error(&self) -> ProviderError {
+        ProviderError::NotReady {
+            problem: self.problem.clone(),
+            fix: self.fix.clone(),
+        }
+    }
+}
+
+/// How to run without bubblewrap, for every fix that names it.
+const UNISOLATED_FIX: &str = "or set OUTPOSTS_LOCAL_UNISOLATED=1 to run sandbox commands \
+                              directly on this host (absolute paths in commands then reach the \
+                              host's files)";
 
 impl Isolation {
     pub fn as_str(&self) -> &'static str {
@@ -75,25 +96,24 @@ impl Isolation {
         match (bwrap, nsenter) {
             (Some(bwrap), Some(nsenter)) => Isolation::Bubblewrap { bwrap, nsenter },
             _ if allow_unisolated => Isolation::Unisolated,
-            (None, _) => Isolation::Unavailable(unavailable_message(
+            (None, _) => Isolation::Unavailable(missing(
                 "bubblewrap (`bwrap`) is not installed",
                 BWRAP_PACKAGE,
             )),
-            (Some(_), None) => Isolation::Unavailable(unavailable_message(
-                "`nsenter` is not installed",
-                "util-linux",
-            )),
+            (Some(_), None) => {
+                Isolation::Unavailable(missing("`nsenter` is not installed", "util-linux"))
+            }
         }
     }
 }
 
-pub(super) fn unavailable_message(problem: &str, package: &str) -> String {
-    format!(
-        "{problem}, and the local provider will not run sandboxes without isolation. Install the \
-         `{package}` package (e.g. `apt-get install {package}`), or set \
-         OUTPOSTS_LOCAL_UNISOLATED=1 to run sandbox commands directly on this host (absolute \
-         paths in commands then reach the host's files)"
-    )
+fn missing(problem: &str, package: &str) -> Unready {
+    Unready {
+        problem: format!(
+            "{problem}, and the local provider will not run sandboxes without isolation"
+        ),
+        fix: format!("install it (`apt-get install -y {package}`), {UNISOLATED_FIX}"),
+    }
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -108,13 +128,30 @@ fn find_in_path(name: &str) -> Option<PathBuf> {
         .find(|p| is_executable(p))
 }
 
+/// The isolation this host offers, proven by a probe sandbox when it is bubblewrap (what
+/// `doctor` reports; a provider caches the same probe for its lifetime).
+pub async fn usable(explicit: Option<&Path>, allow_unisolated: bool) -> Result<Isolation, Unready> {
+    match Isolation::detect(explicit, allow_unisolated) {
+        Isolation::Unavailable(u) => Err(u),
+        Isolation::Bubblewrap { bwrap, nsenter } => {
+            probe(&bwrap, &nsenter).await?;
+            Ok(Isolation::Bubblewrap { bwrap, nsenter })
+        }
+        Isolation::Unisolated => Ok(Isolation::Unisolated),
+    }
+}
+
 /// Check once that bubblewrap can create a sandbox here and nsenter can enter it (either fails
 /// in some containers, or with Ubuntu's AppArmor user-namespace restriction).
-pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), String> {
-    let hint = "Unprivileged user namespaces may be disabled: check `sysctl \
-                kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, \
-                `kernel.apparmor_restrict_unprivileged_userns`; or set OUTPOSTS_LOCAL_UNISOLATED=1 \
-                to run without isolation";
+pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), Unready> {
+    let unready = |problem: String| Unready {
+        problem,
+        fix: format!(
+            "unprivileged user namespaces may be disabled: check `sysctl \
+             kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, \
+             `kernel.apparmor_restrict_unprivileged_userns`; {UNISOLATED_FIX}"
+        ),
+    };
     let mut init = Command::new(bwrap);
     init.args([
         "--unshare-user",
@@ -144,7 +181,7 @@ pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), String> {
     let mut child = tokio::process::Command::from(init)
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", bwrap.display()))?;
+        .map_err(|e| unready(format!("cannot run {}: {e}", bwrap.display())))?;
     let b = child.id().map(|p| p as i32).unwrap_or(0);
     let mut r = None;
     for _ in 0..200 {
@@ -163,11 +200,14 @@ pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), String> {
     let result = match r {
         None => {
             let _ = child.start_kill();
-            let out = child.wait_with_output().await.map_err(|e| e.to_string())?;
+            let out = child
+                .wait_with_output()
+                .await
+                .map_err(|e| unready(e.to_string()))?;
             let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
-            return Err(format!(
-                "bubblewrap cannot create a sandbox on this host ({err}). {hint}"
-            ));
+            return Err(unready(format!(
+                "bubblewrap cannot create a sandbox on this host ({err})"
+            )));
         }
         Some(r) => {
             let out = tokio::process::Command::from(enter(nsenter, r, "/", &["true".into()]))
@@ -176,14 +216,14 @@ pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), String> {
                 .stdin(Stdio::null())
                 .output()
                 .await
-                .map_err(|e| format!("cannot run {}: {e}", nsenter.display()))?;
+                .map_err(|e| unready(format!("cannot run {}: {e}", nsenter.display())))?;
             if out.status.success() {
                 Ok(())
             } else {
-                Err(format!(
-                    "nsenter cannot enter a bubblewrap sandbox on this host ({}). {hint}",
+                Err(unready(format!(
+                    "nsenter cannot enter a bubblewrap sandbox on this host ({})",
                     String::from_utf8_lossy(&out.stderr).trim()
-                ))
+                )))
             }
         }
     };
@@ -411,7 +451,7 @@ pub(super) fn command(
     launch: &Launch,
 ) -> Result<Command, ProviderError> {
     let mut cmd = match iso {
-        Isolation::Unavailable(msg) => return Err(ProviderError::Other(msg.clone())),
+        Isolation::Unavailable(u) => return Err(u.error()),
         Isolation::Bubblewrap { nsenter, .. } => {
             let init = init.ok_or_else(|| {
                 ProviderError::Other("the sandbox is not running (no init process)".into())
@@ -538,8 +578,13 @@ mod tests {
     fn missing_bwrap_without_opt_in_is_unavailable_and_names_the_package() {
         let iso = Isolation::detect(Some(Path::new("/nonexistent/bwrap")), false);
         match iso {
-            Isolation::Unavailable(m) => {
-                assert!(m.contains("bubblewrap") && m.contains("OUTPOSTS_LOCAL_UNISOLATED"))
+            Isolation::Unavailable(u) => {
+                assert!(u.problem.contains("bubblewrap"), "{u:?}");
+                assert!(
+                    u.fix.contains("apt-get install -y bubblewrap")
+                        && u.fix.contains("OUTPOSTS_LOCAL_UNISOLATED"),
+                    "{u:?}"
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -41,7 +41,7 @@ use async_trait::async_trait;
 use futures::stream::BoxStream;
 
 pub use checks::{default_root, options_from_config};
-pub use isolation::{BWRAP_PACKAGE, Isolation};
+pub use isolation::{BWRAP_PACKAGE, Isolation, Unready, usable};
 pub use procs::MARKER;
 
 use crate::config::Config;
@@ -63,6 +63,9 @@ pub struct LocalOptions {
     pub extra_path: Vec<String>,
     /// Run without isolation when bubblewrap is missing (`OUTPOSTS_LOCAL_UNISOLATED=1`).
     pub allow_unisolated: bool,
+    /// Run without isolation even where bubblewrap is installed (the demo, on a host where
+    /// bubblewrap cannot create sandboxes).
+    pub force_unisolated: bool,
     /// bubblewrap binary; `None` = `bwrap` on `$PATH`.
     pub bwrap: Option<PathBuf>,
     /// Between SIGTERM and SIGKILL when stopping.
@@ -80,6 +83,7 @@ impl Default for LocalOptions {
             ro_binds: Vec::new(),
             extra_path: Vec::new(),
             allow_unisolated: false,
+            force_unisolated: false,
             bwrap: None,
             stop_grace: Duration::from_secs(5),
             restart_backoff: Duration::from_secs(1),
@@ -104,7 +108,7 @@ pub struct LocalProvider {
     store: Store,
     opts: LocalOptions,
     isolation: Isolation,
-    probe: tokio::sync::OnceCell<std::result::Result<(), String>>,
+    probe: tokio::sync::OnceCell<std::result::Result<(), Unready>>,
     /// Secret env values by sandbox id: in memory only.
     secrets: Mutex<HashMap<String, BTreeMap<String, Secret>>>,
 }
@@ -113,8 +117,12 @@ impl LocalProvider {
     /// Sandboxes under `root` (created 0700 when missing).
     pub fn new(root: impl AsRef<Path>, opts: LocalOptions) -> Result<Self> {
         let store = Store::open(root.as_ref())?;
-        let isolation = Isolation::detect(opts.bwrap.as_deref(), opts.allow_unisolated);
-        if isolation == Isolation::Unisolated {
+        let isolation = if opts.force_unisolated {
+            Isolation::Unisolated
+        } else {
+            Isolation::detect(opts.bwrap.as_deref(), opts.allow_unisolated)
+        };
+        if isolation == Isolation::Unisolated && !opts.force_unisolated {
             tracing::warn!(
                 "bubblewrap is not installed and OUTPOSTS_LOCAL_UNISOLATED is set: local sandbox \
                  commands run directly on this host, WITHOUT isolation; absolute paths reach the \
@@ -294,6 +302,11 @@ impl LocalProvider {
 impl Provider for LocalProvider {
     fn kind(&self) -> ProviderKind {
         ProviderKind::Local
+    }
+
+    async fn preflight(&self, _source: &Source) -> Result<()> {
+        // Local sandboxes use the host's userland: only isolation can be missing.
+        self.ready().await
     }
 
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {

@@ -34,14 +34,14 @@ pub(super) fn missing_secrets_error(rec: &Record, missing: &[String]) -> Provide
 impl LocalProvider {
     pub(super) async fn ready(&self) -> Result<()> {
         match &self.isolation {
-            Isolation::Unavailable(m) => Err(ProviderError::Other(m.clone())),
+            Isolation::Unavailable(u) => Err(u.error()),
             Isolation::Unisolated => Ok(()),
             Isolation::Bubblewrap { bwrap, nsenter } => self
                 .probe
                 .get_or_init(|| isolation::probe(bwrap, nsenter))
                 .await
                 .clone()
-                .map_err(ProviderError::Other),
+                .map_err(|u| u.error()),
         }
     }
 
@@ -245,7 +245,7 @@ impl LocalProvider {
     pub(super) async fn boot_locked(&self, rec: &mut Record) -> Result<Option<i32>> {
         let bwrap = match &self.isolation {
             Isolation::Unisolated => return Ok(None),
-            Isolation::Unavailable(m) => return Err(ProviderError::Other(m.clone())),
+            Isolation::Unavailable(u) => return Err(u.error()),
             Isolation::Bubblewrap { bwrap, .. } => bwrap.clone(),
         };
         if let Some(r) = self.init_of(rec) {
@@ -327,7 +327,7 @@ impl LocalProvider {
         }
         match &self.isolation {
             Isolation::Unisolated => return Ok(None),
-            Isolation::Unavailable(m) => return Err(ProviderError::Other(m.clone())),
+            Isolation::Unavailable(u) => return Err(u.error()),
             Isolation::Bubblewrap { .. } => {}
         }
         if let Some(r) = self.init_of(rec) {
