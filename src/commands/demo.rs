@@ -26,12 +26,13 @@ use crate::verify;
 
 const AFTER_HELP: &str = "\
 Examples:
-  outposts demo                  # about 15 seconds; needs bubblewrap for local sandboxes
+  outposts demo                  # a few seconds; isolated with bubblewrap when it is installed
   outposts demo --json           # NDJSON: one object per step, then a summary
   outposts demo --keep ./demo    # keep the emulator data and sandboxes for inspection
 
 Everything runs on this machine: the emulator serves the Devin, Daytona and CoreWeave APIs on
-a free loopback port, and the session's sandbox is a local bubblewrap sandbox.
+a free loopback port, and the session's sandbox is a local bubblewrap sandbox. Without
+bubblewrap the sandbox runs unisolated in a temporary directory, and the demo says so.
 Scripting: --json prints NDJSON, one {step, at_seconds, message} per step, then
 {summary: [...], ok: true, seconds}. A step that fails exits 1 with the error on stderr.";
 

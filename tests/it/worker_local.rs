@@ -123,6 +123,24 @@ fn local_workers_need_a_devin_cli() {
 }
 
 #[test]
+fn local_workers_without_bubblewrap_are_refused_before_anything_is_created() {
+    let (mut env, _emu) = setup("local");
+    let (_bin, path) = crate::host::path_without(&["bwrap"]);
+    env.set("PATH", path);
+    let r = env.run(&["worker", "launch", "--outpost", "emulator"]);
+    r.code(2);
+    assert!(r.stderr.contains("bubblewrap"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("apt-get install -y bubblewrap"),
+        "{}",
+        r.stderr
+    );
+    let list = env.run(&["--json", "worker", "list", "--provider", "local"]);
+    list.ok();
+    assert_eq!(list.json().as_array().unwrap().len(), 0);
+}
+
+#[test]
 fn daytona_workers_run_detached_via_exec() {
     crate::host::require!(crate::host::BWRAP);
     let (mut env, emu) = setup("daytona");
