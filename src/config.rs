@@ -62,6 +62,9 @@ impl Resolved {
 pub enum ConfigError {
     #[error("{var} is not set")]
     Missing { var: &'static str, hint: String },
+    /// No credentials for a service: authentication is required (exit 4, not 2).
+    #[error("{message}")]
+    MissingCredentials { message: String, hint: String },
     #[error("invalid value for {var} (from {origin}): {problem}")]
     Invalid {
         var: &'static str,
@@ -81,6 +84,7 @@ impl ConfigError {
     pub fn hint(&self) -> &str {
         match self {
             ConfigError::Missing { hint, .. }
+            | ConfigError::MissingCredentials { hint, .. }
             | ConfigError::Invalid { hint, .. }
             | ConfigError::File { hint, .. } => hint,
         }

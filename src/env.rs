@@ -39,6 +39,20 @@ pub struct EnvVar {
     pub group: Group,
 }
 
+impl EnvVar {
+    /// The declared default (empty when there is none). Code that needs a default reads it
+    /// here, so no other place spells it.
+    pub fn default_str(&self) -> &'static str {
+        self.default.unwrap_or("")
+    }
+
+    /// The declared default as a duration (zero when there is none or it is not one; a test
+    /// checks every declared duration default parses).
+    pub fn default_duration(&self) -> std::time::Duration {
+        crate::config::parse_duration(self.default_str()).unwrap_or_default()
+    }
+}
+
 macro_rules! env_vars {
     ($( $(#[doc = $doc:literal])+ $name:ident : $group:ident $(= $default:literal)? $(( $($alias:literal),* ))? $([$secret:ident])? ; )*) => {
         $(

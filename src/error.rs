@@ -1,10 +1,9 @@
 //! Error kinds that decide the exit code, and the outcome a command reports.
 //!
 //! Commands return `anyhow::Result<ExitStatus>`. `main.rs` alone turns that into a process exit
-//! code (table in DESIGN.md): it walks the error chain for the typed errors below,
-//! [`crate::config::ConfigError`] and [`crate::api::ApiError`].
-
-use std::fmt;
+//! code (table in DESIGN.md): it walks the error chain for the typed errors below and the typed
+//! errors of the domain ([`crate::config::ConfigError`], [`crate::api::ApiError`],
+//! [`crate::provider::ProviderError`], …).
 
 /// How a command that ran to completion ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,30 +19,6 @@ pub enum ExitStatus {
     /// Exit with this code: the exit code of a command run on the user's behalf
     /// (`worker exec`).
     Passthrough(u8),
-}
-
-/// The exit codes, in one place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Code {
-    Ok = 0,
-    Failure = 1,
-    Usage = 2,
-    CheckFailed = 3,
-    Auth = 4,
-    Interrupted = 130,
-}
-
-impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Ok => "ok",
-            Code::Failure => "failure",
-            Code::Usage => "usage",
-            Code::CheckFailed => "check_failed",
-            Code::Auth => "auth",
-            Code::Interrupted => "interrupted",
-        }
-    }
 }
 
 /// Errors a command raises to pick a specific exit code. Each carries the fix for the user.
@@ -109,18 +84,5 @@ impl Hinted for CliError {
             | CliError::Failed { hint, .. } => hint.clone(),
             _ => None,
         }
-    }
-}
-
-/// A short machine-readable name for JSON error output.
-pub struct ErrorReport {
-    pub code: Code,
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-impl fmt::Display for ErrorReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)
     }
 }

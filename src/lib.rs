@@ -17,5 +17,6 @@ pub mod orchestrator;
 pub mod output;
 pub mod provider;
 pub mod secrets;
+pub mod time;
 pub mod verify;
 pub mod worker;

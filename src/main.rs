@@ -7,7 +7,7 @@ use clap::Parser;
 use outposts::api::ApiError;
 use outposts::cli::{Cli, LogFormat};
 use outposts::config::ConfigError;
-use outposts::error::{CliError, Code, ExitStatus};
+use outposts::error::{CliError, ExitStatus};
 use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
 
@@ -124,7 +124,17 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
             return (code, outposts::error::Hinted::hint(e));
         }
         if let Some(e) = cause.downcast_ref::<ConfigError>() {
-            return (Code::Usage, Some(e.hint().to_string()));
+            let code = match e {
+                ConfigError::MissingCredentials { .. } => Code::Auth,
+                _ => Code::Usage,
+            };
+            return (code, Some(e.hint().to_string()));
+        }
+        if let Some(e) = cause.downcast_ref::<outposts::orchestrator::state::StateError>() {
+            return (Code::Usage, Some(e.hint.clone()));
+        }
+        if let Some(e) = cause.downcast_ref::<outposts::worker::WorkerError>() {
+            return (Code::Usage, Some(e.hint.clone()));
         }
         if let Some(outposts::provider::ProviderError::NotReady { fix, .. }) =
             cause.downcast_ref::<outposts::provider::ProviderError>()
@@ -200,4 +210,28 @@ fn init_tracing(verbose: u8, quiet: bool, format: LogFormat) {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.with_ansi(false).try_init(),
     };
+}
+
+/// The exit codes (DESIGN.md), decided here and nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Code {
+    Ok = 0,
+    Failure = 1,
+    Usage = 2,
+    CheckFailed = 3,
+    Auth = 4,
+    Interrupted = 130,
+}
+
+impl Code {
+    fn as_str(self) -> &'static str {
+        match self {
+            Code::Ok => "ok",
+            Code::Failure => "failure",
+            Code::Usage => "usage",
+            Code::CheckFailed => "check_failed",
+            Code::Auth => "auth",
+            Code::Interrupted => "interrupted",
+        }
+    }
 }

@@ -138,7 +138,7 @@ impl CoreweaveClient {
     pub fn from_config(config: &Config) -> anyhow::Result<Self> {
         let base = base_url_from_config(config)?;
         let auth = Auth::from_config(config)?;
-        let http = crate::commands::http_options(config)?;
+        let http = crate::api::HttpOptions::from_config(config)?;
         Self::new(
             base,
             auth,

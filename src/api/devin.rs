@@ -14,9 +14,8 @@ use serde_json::{Value, json};
 pub use crate::api::devin_types::*;
 use crate::api::http::{self, ApiError, ApiRequest, ApiResponse, HttpClient};
 use crate::api::sse::{RequestBuilder, Watch, WatchOptions};
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::env::{self, EnvVar};
-use crate::error::CliError;
 use crate::secrets::Secret;
 
 /// Largest page the queue serves.
@@ -155,15 +154,15 @@ impl DevinClient {
         token_var: &'static EnvVar,
     ) -> anyhow::Result<Self> {
         let base = config.devin_api_url()?;
-        let token = config.get(token_var).ok_or_else(|| {
-            CliError::auth(
-                format!("{} is not set", token_var.name),
-                Some(format!(
+        let token = config
+            .get(token_var)
+            .ok_or_else(|| ConfigError::MissingCredentials {
+                message: format!("{} is not set", token_var.name),
+                hint: format!(
                     "run `outposts connect` to connect an outpost (it stores the token), or set {} in the environment or .env",
                     token_var.name
-                )),
-            )
-        })?;
+                ),
+            })?;
         Ok(Self::new(http, &base, Secret::new(token.value.trim())))
     }
 
@@ -597,12 +596,8 @@ mod tests {
         .unwrap();
         let http = HttpClient::new(crate::api::HttpOptions::default()).unwrap();
         let err = DevinClient::from_config(&cfg, http).unwrap_err();
-        let cli = err.downcast_ref::<CliError>().expect("CliError");
-        assert!(matches!(cli, CliError::Auth { .. }));
-        assert!(
-            crate::error::Hinted::hint(cli)
-                .unwrap()
-                .contains("outposts connect")
-        );
+        let e = err.downcast_ref::<ConfigError>().expect("ConfigError");
+        assert!(matches!(e, ConfigError::MissingCredentials { .. }));
+        assert!(e.hint().contains("outposts connect"));
     }
 }

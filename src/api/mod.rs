@@ -9,5 +9,4 @@ pub mod daytona;
 pub mod daytona_types;
 pub mod devin;
 pub mod devin_types;
-pub mod emulator;
 pub mod sse;

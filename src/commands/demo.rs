@@ -11,7 +11,7 @@ use tokio::sync::broadcast::Receiver;
 
 use super::Ctx;
 use crate::api::devin::DevinClient;
-use crate::api::emulator::EmulatorClient;
+use crate::emulator::client::EmulatorClient;
 use crate::emulator::devin::NewSession;
 use crate::emulator::{Emulator, EmulatorOptions};
 use crate::error::ExitStatus;

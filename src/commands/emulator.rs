@@ -7,8 +7,8 @@ use anyhow::Result;
 use clap::Subcommand;
 
 use super::Ctx;
-use crate::api::emulator::EmulatorClient;
 use crate::config::parse_duration;
+use crate::emulator::client::EmulatorClient;
 use crate::emulator::{Emulator, EmulatorOptions, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};

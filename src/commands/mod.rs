@@ -49,7 +49,7 @@ impl Ctx {
         if let Some(c) = self.http.get() {
             return Ok(c.clone());
         }
-        let client = HttpClient::new(http_options(&self.config)?)?;
+        let client = HttpClient::new(HttpOptions::from_config(&self.config)?)?;
         Ok(self.http.get_or_init(|| client).clone())
     }
 
@@ -79,23 +79,6 @@ impl Ctx {
             .into()),
         }
     }
-}
-
-pub fn http_options(config: &Config) -> Result<HttpOptions> {
-    let mut opts = HttpOptions::default();
-    if let Some(n) = config.positive(&env::OUTPOSTS_HTTP_ATTEMPTS)? {
-        opts.retry.attempts = n;
-    }
-    if let Some(d) = config.duration(&env::OUTPOSTS_CONNECT_TIMEOUT)? {
-        opts.connect_timeout = d;
-    }
-    if let Some(d) = config.duration(&env::OUTPOSTS_READ_TIMEOUT)? {
-        opts.read_timeout = d;
-    }
-    if let Some(d) = config.duration(&env::OUTPOSTS_RETRY_AFTER_CAP)? {
-        opts.retry.retry_after_cap = d;
-    }
-    Ok(opts)
 }
 
 /// Load configuration and dispatch.

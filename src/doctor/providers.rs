@@ -210,7 +210,7 @@ pub(super) async fn coreweave_key(config: &Config, t: Duration, provider: Provid
         .map_err(anyhow::Error::from)
         .and_then(|base| {
             let auth = Auth::from_config(config)?;
-            let http = crate::commands::http_options(config)?;
+            let http = crate::api::HttpOptions::from_config(config)?;
             let mut retry = http.retry;
             retry.attempts = retry.attempts.min(2);
             CoreweaveClient::new(

@@ -31,7 +31,7 @@ pub(super) fn origin(config: &Config, var: &'static EnvVar) -> String {
 
 /// A client for doctor: few retries, every request bounded by the check timeout.
 fn http(config: &Config, opts: &Options) -> anyhow::Result<HttpClient> {
-    let mut o: HttpOptions = crate::commands::http_options(config)?;
+    let mut o: HttpOptions = crate::api::HttpOptions::from_config(config)?;
     o.retry.attempts = o.retry.attempts.min(2);
     o.connect_timeout = o.connect_timeout.min(opts.timeout);
     o.read_timeout = o.read_timeout.min(opts.timeout);

@@ -60,7 +60,8 @@ pub struct ImageProfile {
 /// on `PATH`.
 pub fn image_profile(image: &str, devin_cli: Option<&std::path::Path>) -> ImageProfile {
     match (image, devin_cli) {
-        (DEVIN_CLI_IMAGE, Some(dir)) => match super::devin_cli::sandbox_options(dir) {
+        (DEVIN_CLI_IMAGE, Some(dir)) => match crate::provider::local::SandboxOptions::host_bin(dir)
+        {
             Ok(o) => ImageProfile {
                 env: BTreeMap::new(),
                 ro_binds: o.ro_binds,

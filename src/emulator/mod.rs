@@ -20,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
+pub mod client;
 pub mod coreweave;
 pub mod daytona;
 pub mod devin;

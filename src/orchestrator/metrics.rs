@@ -32,6 +32,14 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// One reconcile pass took `took`.
+    pub fn reconciled(&self, took: std::time::Duration) {
+        let micros = took.as_micros() as u64;
+        Self::inc(&self.reconciles);
+        self.reconcile_micros.fetch_add(micros, Ordering::Relaxed);
+        self.last_reconcile_micros.store(micros, Ordering::Relaxed);
+    }
+
     pub fn inc(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
     }

@@ -1,16 +1,24 @@
 //! The orchestrator: one sandbox per Devin session, claimed, served, slept, woken and deleted.
 //!
-//! `plan.rs` decides (pure), `run.rs` carries actions out, `remote.rs` installs and launches
-//! `devin-remote`, `janitor.rs` sweeps leaked sandboxes, `state.rs` owns the state dir.
+//! `plan/` decides everything (pure: observed state and memory → actions; memory changes only
+//! by `Track::apply`); `run.rs` runs the loop and carries actions out through the stages
+//! `observe.rs`, `claim.rs`, `provision.rs`, `end.rs` and `sweep.rs`, which report typed
+//! outcomes. `remote/` installs and launches `devin-remote`, `state.rs` owns the state dir.
 
 use sha2::{Digest, Sha256};
 
-pub mod janitor;
+mod claim;
+mod end;
 pub mod metrics;
+mod observe;
 pub mod plan;
+mod provision;
 pub mod remote;
 pub mod run;
 pub mod state;
+mod sweep;
+
+pub use provision::repo_dir_name;
 
 /// Label naming the session a sandbox serves.
 pub const LABEL_SESSION: &str = "devin.session_id";

@@ -19,7 +19,13 @@ use anyhow::{Context, Result};
 use fs2::FileExt;
 use sha2::{Digest, Sha256};
 
-use crate::error::CliError;
+/// A state dir that cannot be used as it is; the user fixes it (exit 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct StateError {
+    pub message: String,
+    pub hint: String,
+}
 
 /// The state dir, opened (and created) with safe permissions.
 #[derive(Debug, Clone)]
@@ -83,10 +89,10 @@ impl StateDir {
             } else {
                 format!(" (pid {holder})")
             };
-            return Err(CliError::usage(
-                format!("another orchestrator{who} is using the state dir {}", self.root.display()),
-                Some("run one orchestrator per state dir; give a second one its own STATE_DIR (and so its own acceptor id)".to_string()),
-            )
+            return Err(StateError {
+                message: format!("another orchestrator{who} is using the state dir {}", self.root.display()),
+                hint: "run one orchestrator per state dir; give a second one its own STATE_DIR (and so its own acceptor id)".to_string(),
+            }
             .into());
         }
         file.set_len(0)?;
@@ -139,11 +145,9 @@ impl OutpostState {
     pub fn acceptor_id(&self, configured: Option<&str>) -> Result<String> {
         let path = self.dir.join("acceptor_id");
         if let Some(id) = configured {
-            validate_acceptor(id).map_err(|p| {
-                CliError::usage(
-                    format!("ACCEPTOR_ID {p}"),
-                    Some("use letters, digits, `-`, `_`, `.` (≤ 128)".to_string()),
-                )
+            validate_acceptor(id).map_err(|p| StateError {
+                message: format!("ACCEPTOR_ID {p}"),
+                hint: "use letters, digits, `-`, `_`, `.` (≤ 128)".to_string(),
             })?;
             write_atomic(&path, id.as_bytes())?;
             return Ok(id.to_string());
@@ -152,11 +156,9 @@ impl OutpostState {
             Ok(bytes) => {
                 let text = String::from_utf8(bytes).unwrap_or_default();
                 let id = text.trim();
-                validate_acceptor(id).map_err(|p| {
-                    CliError::usage(
-                        format!("the acceptor id in {} {p}", path.display()),
-                        Some("restore the file from a backup, or delete it to start with a new identity (claims held by the old one then expire)".to_string()),
-                    )
+                validate_acceptor(id).map_err(|p| StateError {
+                    message: format!("the acceptor id in {} {p}", path.display()),
+                    hint: "restore the file from a backup, or delete it to start with a new identity (claims held by the old one then expire)".to_string(),
                 })?;
                 Ok(id.to_string())
             }
@@ -340,10 +342,7 @@ mod tests {
         let _held = sd.lock().unwrap();
         assert!(sd.is_locked());
         let err = sd.lock().unwrap_err();
-        assert!(matches!(
-            err.downcast_ref::<CliError>(),
-            Some(CliError::Usage { .. })
-        ));
+        assert!(err.downcast_ref::<StateError>().is_some());
         assert!(err.to_string().contains("another orchestrator"));
     }
 }

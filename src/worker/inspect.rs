@@ -108,18 +108,18 @@ impl Workers {
     /// The worker sandbox `id` (or name); refuses sandboxes that are not workers.
     pub async fn find(&self, id: &str) -> anyhow::Result<SandboxInfo> {
         let info = self.provider.get(id).await?.ok_or_else(|| {
-            crate::error::CliError::usage(
+            super::WorkerError::new(
                 format!("no sandbox {id} on {}", self.kind()),
-                Some("list workers with `outposts worker list`".to_string()),
+                "list workers with `outposts worker list`",
             )
         })?;
         if !is_worker(&info) {
-            return Err(crate::error::CliError::usage(
+            return Err(super::WorkerError::new(
                 format!(
                     "sandbox {} ({}) is not an outposts worker (it has no {LABEL_ROLE}={ROLE_WORKER} label)",
                     info.id, info.name
                 ),
-                Some("worker commands only act on sandboxes made by `outposts worker launch`".to_string()),
+                "worker commands only act on sandboxes made by `outposts worker launch`",
             )
             .into());
         }
@@ -222,15 +222,15 @@ impl Workers {
         let mode = Mode::of(&info, self.kind());
         if mode == Mode::Exec && matches!(info.state, SandboxState::Stopped | SandboxState::Deleted)
         {
-            return Err(crate::error::CliError::usage(
+            return Err(super::WorkerError::new(
                 format!(
                     "worker {} is {}: its log is a file inside the sandbox, readable only while it runs",
                     info.id, info.state
                 ),
-                Some(format!(
+                format!(
                     "start the sandbox with the {} tools to read $HOME/.outposts-worker/worker.log",
                     self.kind()
-                )),
+                ),
             )
             .into());
         }

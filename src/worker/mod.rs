@@ -23,6 +23,23 @@
 //! `waiting for sessions` means the worker reached the queue; `authentication failed`,
 //! `invalid token` or `401 Unauthorized` mean the Devin API rejected its token.
 
+/// A worker command that cannot be carried out as asked; the user fixes it (exit 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct WorkerError {
+    pub message: String,
+    pub hint: String,
+}
+
+impl WorkerError {
+    fn new(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        WorkerError {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+}
+
 mod detached;
 mod inspect;
 mod launch;
@@ -369,7 +386,7 @@ impl Workers {
     }
 
     /// Local workers: sandboxes that see the `devin` of `cli_dir` (see
-    /// [`crate::emulator::devin_cli::sandbox_options`]).
+    /// [`SandboxOptions::host_bin`]).
     pub fn local(provider: Arc<LocalProvider>, cli_dir: Option<std::path::PathBuf>) -> Self {
         let dynamic: Arc<dyn Provider> = provider.clone();
         Workers {
@@ -407,33 +424,31 @@ impl Workers {
     /// The binds that give a local worker sandbox its `devin` CLI.
     fn cli_options(&self) -> Result<SandboxOptions, String> {
         match &self.local {
-            Some((_, Some(dir))) => crate::emulator::devin_cli::sandbox_options(dir)
-                .map_err(|e| format!("OUTPOSTS_DEVIN_CLI_DIR: {e}")),
+            Some((_, Some(dir))) => {
+                SandboxOptions::host_bin(dir).map_err(|e| format!("OUTPOSTS_DEVIN_CLI_DIR: {e}"))
+            }
             _ => Ok(SandboxOptions::default()),
         }
     }
 
     /// Refuse a launch that cannot work before creating anything: local sandboxes need a
     /// `devin` CLI (a bound one, or one in the host directories every sandbox sees).
-    pub fn preflight(&self) -> Result<(), crate::error::CliError> {
+    pub fn preflight(&self) -> Result<(), WorkerError> {
         let Some((_, dir)) = &self.local else {
             return Ok(());
         };
-        let hint = Some(
-            "set OUTPOSTS_DEVIN_CLI_DIR to the directory holding `devin` (`outposts emulator env` \
-             sets it to the emulator's fake CLI)"
-                .to_string(),
-        );
+        let hint = "set OUTPOSTS_DEVIN_CLI_DIR to the directory holding `devin` (`outposts \
+                    emulator env` sets it to the emulator's fake CLI)";
         match dir {
             Some(_) => self
                 .cli_options()
                 .map(|_| ())
-                .map_err(|e| crate::error::CliError::usage(e, hint)),
+                .map_err(|e| WorkerError::new(e, hint)),
             None if !["/usr/local/bin", "/usr/bin", "/bin"]
                 .iter()
                 .any(|d| std::path::Path::new(d).join("devin").exists()) =>
             {
-                Err(crate::error::CliError::usage(
+                Err(WorkerError::new(
                     "local sandboxes would have no `devin` CLI to run (OUTPOSTS_DEVIN_CLI_DIR is unset)",
                     hint,
                 ))

@@ -27,6 +27,7 @@ mod doctor;
 mod generated;
 mod invariants;
 mod json_walk;
+mod layering;
 mod local_provider;
 mod local_provider_procs;
 mod orch_support;

@@ -47,7 +47,7 @@ fn t3_replica_race_on_a_hot_queue() {
         let emu_url = c.emu.base_url.clone();
         let ids = ids.clone();
         std::thread::spawn(move || {
-            let client = outposts::api::emulator::EmulatorClient::new(
+            let client = outposts::emulator::client::EmulatorClient::new(
                 outposts::api::HttpClient::new(outposts::api::HttpOptions::default()).unwrap(),
                 &emu_url,
             );

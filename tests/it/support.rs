@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use outposts::api::emulator::EmulatorClient;
 use outposts::api::{HttpClient, HttpOptions};
+use outposts::emulator::client::EmulatorClient;
 use outposts::emulator::{Info, RequestRecord};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_outposts");

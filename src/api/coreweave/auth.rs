@@ -13,7 +13,6 @@ use tonic::metadata::{AsciiMetadataValue, MetadataMap};
 
 use crate::config::{Config, ConfigError, Source};
 use crate::env;
-use crate::error::CliError;
 use crate::secrets::Secret;
 
 /// The `wandb` library version the Python SDK pairs with (spec: `cwsandbox[wandb]` 1.22.0 pulls
@@ -62,14 +61,14 @@ impl Auth {
             return Ok(Auth::ApiKey(Secret::new(key.trim())));
         }
         let Some(key) = config.value(&env::WANDB_API_KEY) else {
-            return Err(CliError::auth(
-                "no CoreWeave credentials: neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set",
-                Some(
-                    "set CWSANDBOX_API_KEY to a CoreWeave Sandbox API key, or WANDB_API_KEY (and \
-                     WANDB_ENTITY) to a W&B user API key, in the environment or .env"
-                        .to_string(),
-                ),
-            )
+            return Err(ConfigError::MissingCredentials {
+                message:
+                    "no CoreWeave credentials: neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set"
+                        .into(),
+                hint: "set CWSANDBOX_API_KEY to a CoreWeave Sandbox API key, or WANDB_API_KEY \
+                       (and WANDB_ENTITY) to a W&B user API key, in the environment or .env"
+                    .into(),
+            }
             .into());
         };
         let host = match config.get(&env::WANDB_BASE_URL) {
@@ -365,9 +364,9 @@ mod tests {
     fn no_credentials_is_an_auth_error_with_the_fix() {
         let (_d, c) = config(&[]);
         let e = Auth::from_config(&c).unwrap_err();
-        let cli = e.downcast_ref::<CliError>().expect("CliError");
-        assert!(matches!(cli, CliError::Auth { .. }));
-        let hint = crate::error::Hinted::hint(cli).unwrap_or_default();
+        let e = e.downcast_ref::<ConfigError>().expect("ConfigError");
+        assert!(matches!(e, ConfigError::MissingCredentials { .. }));
+        let hint = e.hint();
         assert!(hint.contains("CWSANDBOX_API_KEY") && hint.contains("WANDB_API_KEY"));
     }
 }

@@ -367,7 +367,9 @@ fn devin_cli_for(s: &AppState, rec: &SandboxRec) -> crate::provider::local::Sand
         });
     }
     match (&s.devin_cli, uses) {
-        (Some(dir), true) => crate::emulator::devin_cli::sandbox_options(dir).unwrap_or_default(),
+        (Some(dir), true) => {
+            crate::provider::local::SandboxOptions::host_bin(dir).unwrap_or_default()
+        }
         _ => Default::default(),
     }
 }

@@ -7,7 +7,7 @@
 //! `<data dir>/devin-cli/bin/devin`, a symlink to its own executable, and every sandbox that
 //! should have the CLI gets that directory bound read-only at `/opt/devin/bin` (first on `PATH`)
 //! plus the executable bound read-only at its own host path, so the symlink resolves inside the
-//! sandbox ([`sandbox_options`]). `outposts emulator env` exports the directory as
+//! sandbox ([`crate::provider::local::SandboxOptions::host_bin`]). `outposts emulator env` exports the directory as
 //! `OUTPOSTS_DEVIN_CLI_DIR`, which `worker launch --provider local` binds the same way.
 //!
 //! **Modes** (flags and environment as documented for the real CLI, specs/devin-outposts-api.md
@@ -45,10 +45,8 @@ mod worker;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use crate::provider::local::SandboxOptions;
-
 /// Where sandboxes see the CLI's directory.
-pub const BIN_DIR: &str = "/opt/devin/bin";
+pub const BIN_DIR: &str = crate::provider::local::HOST_BIN_DIR;
 /// The version the fake reports.
 pub const VERSION: &str = "3000.0.0-outposts-emulator";
 /// Prefix of the line printed once the worker reached the queue.
@@ -95,49 +93,10 @@ pub fn install(data_dir: &Path) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-/// Host directories every sandbox already sees (the local provider binds them read-only).
-const HOST_TOPS: &[&str] = &[
-    "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc",
-];
-
-/// Binds that make `<dir>/devin` runnable as `devin` inside a local sandbox: `dir` at
-/// [`BIN_DIR`] (first on `PATH`) and, when `devin` is a symlink to an absolute path outside the
-/// host's system directories, its target at that same path, so the link resolves inside.
-pub fn sandbox_options(dir: &Path) -> anyhow::Result<SandboxOptions> {
-    let devin = dir.join("devin");
-    if !devin.exists() {
-        anyhow::bail!(
-            "{} has no `devin` executable (OUTPOSTS_DEVIN_CLI_DIR must name the directory that holds it)",
-            dir.display()
-        );
-    }
-    let mut ro_binds = vec![(dir.to_path_buf(), BIN_DIR.to_string())];
-    if let Ok(target) = std::fs::read_link(&devin) {
-        let target = if target.is_absolute() {
-            target
-        } else {
-            dir.join(target)
-        };
-        let real = std::fs::canonicalize(&target).unwrap_or(target);
-        let inside = real.to_string_lossy().into_owned();
-        let top = inside
-            .trim_start_matches('/')
-            .split('/')
-            .next()
-            .unwrap_or("");
-        if !HOST_TOPS.contains(&top) && !inside.starts_with(BIN_DIR) {
-            ro_binds.push((real, inside));
-        }
-    }
-    Ok(SandboxOptions {
-        ro_binds,
-        extra_path: vec![BIN_DIR.to_string()],
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::provider::local::SandboxOptions;
 
     #[test]
     fn install_links_this_executable_and_binds_it() {
@@ -146,7 +105,7 @@ mod tests {
         assert!(bin.ends_with("devin-cli/bin"));
         // Idempotent.
         assert_eq!(install(dir.path()).unwrap(), bin);
-        let opts = sandbox_options(&bin).unwrap();
+        let opts = SandboxOptions::host_bin(&bin).unwrap();
         assert_eq!(opts.extra_path, [BIN_DIR]);
         assert_eq!(opts.ro_binds[0], (bin.clone(), BIN_DIR.to_string()));
         let target = std::fs::read_link(bin.join("devin")).unwrap();
@@ -159,7 +118,9 @@ mod tests {
     #[test]
     fn a_directory_without_devin_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let e = sandbox_options(dir.path()).unwrap_err().to_string();
+        let e = SandboxOptions::host_bin(dir.path())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("OUTPOSTS_DEVIN_CLI_DIR"), "{e}");
     }
 }

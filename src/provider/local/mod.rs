@@ -102,6 +102,47 @@ pub struct SandboxOptions {
     pub extra_path: Vec<String>,
 }
 
+/// Where [`SandboxOptions::host_bin`] binds a directory of host programs inside a sandbox.
+pub const HOST_BIN_DIR: &str = "/opt/devin/bin";
+
+impl SandboxOptions {
+    /// Binds that make `<dir>/devin` runnable as `devin` inside a sandbox: `dir` at
+    /// [`HOST_BIN_DIR`] (first on `PATH`) and, when `devin` is a symlink to an absolute path
+    /// outside the host's system directories, its target at that same path, so the link
+    /// resolves inside.
+    pub fn host_bin(dir: &Path) -> anyhow::Result<SandboxOptions> {
+        let devin = dir.join("devin");
+        if !devin.exists() {
+            anyhow::bail!(
+                "{} has no `devin` executable (OUTPOSTS_DEVIN_CLI_DIR must name the directory that holds it)",
+                dir.display()
+            );
+        }
+        let mut ro_binds = vec![(dir.to_path_buf(), HOST_BIN_DIR.to_string())];
+        if let Ok(target) = std::fs::read_link(&devin) {
+            let target = if target.is_absolute() {
+                target
+            } else {
+                dir.join(target)
+            };
+            let real = std::fs::canonicalize(&target).unwrap_or(target);
+            let inside = real.to_string_lossy().into_owned();
+            let top = inside
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or("");
+            if !paths::HOST_TOPS.contains(&top) && !inside.starts_with(HOST_BIN_DIR) {
+                ro_binds.push((real, inside));
+            }
+        }
+        Ok(SandboxOptions {
+            ro_binds,
+            extra_path: vec![HOST_BIN_DIR.to_string()],
+        })
+    }
+}
+
 /// Sandboxes on this machine. Share it behind an `Arc`; several instances (even in other
 /// processes) may work on the same root at once.
 pub struct LocalProvider {

@@ -6,12 +6,12 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
+use super::daytona::Settings as DaytonaSettings;
+use super::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
+use super::journal::Mutation;
+use super::{Info, RequestRecord};
 use crate::api::devin::path_segment;
 use crate::api::http::{self, ApiError, ApiRequest, HttpClient};
-use crate::emulator::daytona::Settings as DaytonaSettings;
-use crate::emulator::devin::{HistoryRecord, NewSession, SessionInfo, TaskInfo};
-use crate::emulator::journal::Mutation;
-use crate::emulator::{Info, RequestRecord};
 use crate::secrets::Secret;
 
 #[derive(Clone)]

@@ -1,6 +1,6 @@
-//! The janitor: sweeps sandboxes that carry our outpost's label but that no live work of ours
-//! explains — a crash between create and record, a lost stop, a terminated session nobody
-//! deleted.
+//! The janitor's verdicts: what may be done to a sandbox that carries our outpost's label but
+//! that no live work of ours explains — a crash between create and record, a lost stop, a
+//! terminated session nobody deleted.
 //!
 //! It fails closed: a sandbox is touched only when an exact GET of its session (not the
 //! eventually consistent list) says what to do, the sandbox is older than the creation grace,
@@ -11,9 +11,8 @@
 //! sandboxes are stopped with their disks kept.
 
 use crate::api::devin_types::{Phase, QueueEntry, SessionStatus};
+use crate::orchestrator::{LABEL_OUTPOST, LABEL_SESSION};
 use crate::provider::{SandboxInfo, SandboxState};
-
-use super::{LABEL_OUTPOST, LABEL_SESSION};
 
 /// The exact lookup of a sandbox's session.
 #[derive(Debug, Clone)]
@@ -31,6 +30,8 @@ pub enum Lookup {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Skip(&'static str),
+    /// Nothing rules it out yet: look the session up (exactly), then decide again.
+    NeedsLookup,
     Stop,
     Delete,
 }
@@ -48,14 +49,16 @@ pub fn owner<'a>(sandbox: &'a SandboxInfo, outpost_id: &str) -> Option<&'a str> 
 }
 
 /// Decide for one sandbox. `age` is seconds since it was created (or first seen, when the
-/// provider does not say); `active` means this instance is working on the session.
+/// provider does not say); `active` means this instance is working on the session. Without a
+/// `lookup` the cheap rules run first and [`Verdict::NeedsLookup`] asks for one — so a sandbox we
+/// would not touch anyway costs no API call.
 pub fn decide(
     sandbox: &SandboxInfo,
     outpost_id: &str,
     age: f64,
     grace: f64,
     active: bool,
-    lookup: &Lookup,
+    lookup: Option<&Lookup>,
 ) -> Verdict {
     if owner(sandbox, outpost_id).is_none() {
         return Verdict::Skip("labels are not ours");
@@ -76,6 +79,9 @@ pub fn decide(
         sandbox.state,
         SandboxState::Stopped | SandboxState::Stopping
     );
+    let Some(lookup) = lookup else {
+        return Verdict::NeedsLookup;
+    };
     match lookup {
         Lookup::Failed => Verdict::Skip("the queue could not be read"),
         Lookup::Found(e) if e.phase == Phase::Claimed => Verdict::Skip("someone holds the claim"),
@@ -311,10 +317,26 @@ mod tests {
         ];
         for (i, (sb, age, active, lookup, want)) in rows.into_iter().enumerate() {
             assert_eq!(
-                decide(&sb, "o", age, 60.0, active, &lookup),
+                decide(&sb, "o", age, 60.0, active, Some(&lookup)),
                 want,
                 "row {i}"
             );
+            // Without a lookup: the same skip when a cheap rule decides, else "look it up".
+            let cheap = decide(&sb, "o", age, 60.0, active, None);
+            match &want {
+                Verdict::Skip(why)
+                    if [
+                        "labels are not ours",
+                        "this instance is serving the session",
+                        "younger than the creation grace",
+                        "already going away",
+                    ]
+                    .contains(why) =>
+                {
+                    assert_eq!(cheap, want, "row {i} without a lookup")
+                }
+                _ => assert_eq!(cheap, Verdict::NeedsLookup, "row {i} without a lookup"),
+            }
         }
     }
 }

@@ -1,0 +1,115 @@
+//! Claims: claiming a session, renewing our claim (a fresh deadline and connect token), and
+//! adopting a claim the server says is ours. The connect token stays here, in memory; the
+//! planner only learns whether one came.
+
+use super::metrics::Metrics;
+use super::plan::{self, ClaimResult, Outcome};
+use super::run::{ClaimInfo, OrchEvent, Orchestrator};
+use crate::api::devin::ClaimOutcome;
+use crate::api::devin_types::QueueEntry;
+
+impl Orchestrator {
+    pub(super) async fn claim(&self, session: &str) -> Option<Outcome> {
+        crate::failpoint!("claim.before_post");
+        let outcome = self.devin.claim(session, &self.opts.acceptor_id).await;
+        crate::failpoint!("claim.after_response");
+        let result = match outcome {
+            Ok(ClaimOutcome::Won(entry)) => {
+                Metrics::inc(&self.metrics.claims);
+                let r = self.take_claim(session, &entry);
+                self.emit(OrchEvent::Claimed {
+                    session: session.into(),
+                });
+                r
+            }
+            Ok(ClaimOutcome::Conflict { .. }) => {
+                Metrics::inc(&self.metrics.claim_conflicts);
+                self.emit(OrchEvent::ClaimConflict {
+                    session: session.into(),
+                });
+                ClaimResult::Conflict
+            }
+            Ok(ClaimOutcome::Gone) => {
+                self.lock().queue.remove(session);
+                ClaimResult::Gone
+            }
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                tracing::warn!(session, "claim failed: {e}");
+                ClaimResult::Failed
+            }
+        };
+        Some(Outcome::Claimed(result))
+    }
+
+    pub(super) async fn renew(&self, session: &str) -> Option<Outcome> {
+        let result = match self.devin.claim(session, &self.opts.acceptor_id).await {
+            Ok(ClaimOutcome::Won(entry)) => {
+                Metrics::inc(&self.metrics.renewals);
+                self.take_claim(session, &entry)
+            }
+            Ok(ClaimOutcome::Conflict { message }) => {
+                tracing::warn!(session, "lost the claim while renewing: {message}");
+                ClaimResult::Conflict
+            }
+            Ok(ClaimOutcome::Gone) => ClaimResult::Gone,
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                tracing::warn!(session, "renewing the claim failed: {e}");
+                ClaimResult::Failed
+            }
+        };
+        Some(Outcome::Renewed(result))
+    }
+
+    /// Keep the claim material of a won claim; the entry joins the view.
+    fn take_claim(&self, session: &str, entry: &QueueEntry) -> ClaimResult {
+        let mut inner = self.lock();
+        if let Some(token) = &entry.connect_token {
+            let previous_sha = inner.claims.get(session).and_then(|c| c.sha.clone());
+            inner.claims.insert(
+                session.to_string(),
+                ClaimInfo {
+                    token: token.clone(),
+                    gateway: entry.gateway_url.clone(),
+                    sha: entry.remote_binary_sha.clone().or(previous_sha),
+                },
+            );
+        }
+        inner.queue.insert(session.to_string(), entry.clone());
+        ClaimResult::Won {
+            deadline: entry.claim_deadline,
+            token: entry.connect_token.is_some(),
+        }
+    }
+
+    /// The view says we hold a claim we do not track (a restart, or a claim whose answer was
+    /// lost). Views lag — a release may not have reached it yet — so confirm with an exact read
+    /// before taking the session on.
+    pub(super) async fn adopt(&self, session: &str) -> Option<Outcome> {
+        let entry = match self.devin.get(session).await {
+            Ok(e) => e,
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                tracing::warn!(session, "cannot confirm a claim to adopt: {e}");
+                return None;
+            }
+        };
+        let me = &self.opts.acceptor_id;
+        let mut inner = self.lock();
+        let Some(e) = entry else {
+            inner.queue.remove(session);
+            return Some(Outcome::Adopted(None));
+        };
+        let sighting = plan::sighting(&e, me, true);
+        inner.queue.insert(session.to_string(), e);
+        drop(inner);
+        if sighting.holder != plan::Holder::Me {
+            return Some(Outcome::Adopted(None));
+        }
+        self.emit(OrchEvent::Adopted {
+            session: session.into(),
+        });
+        Some(Outcome::Adopted(Some(sighting)))
+    }
+}

@@ -1,0 +1,167 @@
+//! Ending a session: the sandbox side first (stop, delete, or leave it), then the release.
+//!
+//! The claim is held until the sandbox work is done, so it doubles as a write-ahead record: a
+//! crash in between leaves a claim the next start reattaches to and finishes. Released first, a
+//! crash would leave a sandbox whose session may be swept from the queue before anyone deleted
+//! it — and an absent session is never proof of termination, so nobody could delete it any
+//! more. Holding the claim also keeps other replicas from starting the sandbox while our stop is
+//! on its way.
+
+use super::metrics::Metrics;
+use super::plan::janitor;
+use super::plan::{EndKind, Outcome, SandboxEnd};
+use super::run::{OrchEvent, Orchestrator};
+use super::sandbox_name;
+use crate::api::devin::ReleaseOutcome;
+use crate::api::devin_types::Phase;
+use crate::provider::SandboxState;
+
+impl Orchestrator {
+    pub(super) async fn end(
+        &self,
+        session: &str,
+        kind: EndKind,
+        op: SandboxEnd,
+    ) -> Option<Outcome> {
+        let sandbox_done = match op {
+            SandboxEnd::Leave => {
+                if kind != EndKind::Foreign {
+                    tracing::error!(
+                        session,
+                        "the provider keeps failing to finish this sandbox; releasing the \
+                         session anyway and leaving the sandbox to the janitor"
+                    );
+                }
+                true
+            }
+            SandboxEnd::Stop | SandboxEnd::Delete => self.end_sandbox(session, op).await,
+        };
+        if !sandbox_done {
+            return Some(Outcome::Ended {
+                kind,
+                sandbox_done,
+                released: None,
+            });
+        }
+        let released = self.release(session).await;
+        if released {
+            let mut inner = self.lock();
+            inner.claims.remove(session);
+            inner.sandboxes.remove(session);
+        }
+        Some(Outcome::Ended {
+            kind,
+            sandbox_done,
+            released: Some(released),
+        })
+    }
+
+    /// The sandbox side of ending; `false` when a provider call failed (retry later).
+    async fn end_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
+        let known = self.lock().sandboxes.get(session).cloned();
+        let id = match known {
+            Some(id) => id,
+            None => match self.provider.get(&sandbox_name(session)).await {
+                Ok(Some(sb)) => sb.id,
+                Ok(None) => return true,
+                Err(e) => {
+                    tracing::warn!(session, "cannot look the sandbox up: {e}");
+                    return false;
+                }
+            },
+        };
+        // Act only on a sandbox that still carries this session's labels.
+        let current = match self.provider.get(&id).await {
+            Ok(Some(sb)) => sb,
+            Ok(None) => return true,
+            Err(e) => {
+                tracing::warn!(session, "cannot read sandbox {id}: {e}");
+                return false;
+            }
+        };
+        if janitor::owner(&current, &self.opts.outpost_id) != Some(session) {
+            return true;
+        }
+        match op {
+            SandboxEnd::Delete => {
+                crate::failpoint!("delete.before");
+                match self.provider.delete(&id).await {
+                    Ok(()) => {
+                        Metrics::inc(&self.metrics.sandboxes_deleted);
+                        self.emit(OrchEvent::SandboxDeleted {
+                            session: session.into(),
+                            sandbox: id.clone(),
+                        });
+                        true
+                    }
+                    Err(e) => {
+                        tracing::warn!(session, "deleting sandbox {id} failed: {e}");
+                        false
+                    }
+                }
+            }
+            SandboxEnd::Stop => {
+                if matches!(
+                    current.state,
+                    SandboxState::Stopped | SandboxState::Deleted | SandboxState::Deleting
+                ) {
+                    return true;
+                }
+                crate::failpoint!("stop.before");
+                match self.provider.stop(&id).await {
+                    Ok(()) => {
+                        Metrics::inc(&self.metrics.sandboxes_stopped);
+                        self.emit(OrchEvent::SandboxStopped {
+                            session: session.into(),
+                            sandbox: id.clone(),
+                        });
+                        true
+                    }
+                    Err(e) => {
+                        tracing::warn!(session, "stopping sandbox {id} failed: {e}");
+                        false
+                    }
+                }
+            }
+            SandboxEnd::Leave => true,
+        }
+    }
+
+    /// Release the claim; `false` when the call failed (retry later).
+    async fn release(&self, session: &str) -> bool {
+        crate::failpoint!("release.before_post");
+        let outcome = self.devin.release(session, &self.opts.acceptor_id).await;
+        crate::failpoint!("release.after_response");
+        let released = match outcome {
+            Ok(ReleaseOutcome::Released(entry)) => {
+                Metrics::inc(&self.metrics.releases);
+                self.emit(OrchEvent::Released {
+                    session: session.into(),
+                });
+                entry
+            }
+            Ok(ReleaseOutcome::AlreadyReleased { .. }) => None,
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                tracing::warn!(session, "release failed: {e}");
+                return false;
+            }
+        };
+        // Our view must not keep saying we hold it (that would look like a claim to adopt).
+        let mut inner = self.lock();
+        match released {
+            Some(e) => {
+                inner.queue.insert(session.to_string(), e);
+            }
+            None => {
+                if let Some(e) = inner.queue.get_mut(session)
+                    && e.acceptor_id.as_deref() == Some(self.opts.acceptor_id.as_str())
+                {
+                    e.phase = Phase::Pending;
+                    e.acceptor_id = None;
+                }
+            }
+        }
+        true
+    }
+}

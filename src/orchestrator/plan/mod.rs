@@ -1,0 +1,305 @@
+//! The pure planner: observed state → actions. No I/O, no clocks; table-tested in `tests.rs`.
+//!
+//! Every lifecycle rule lives here: what to claim ([`plan`]), what to do for a held session
+//! ([`plan_held`]), how memory changes with each outcome ([`track`]), and what the janitor may
+//! do to a sandbox ([`janitor`]). The executor (`run.rs` and its stages) carries actions out and
+//! reports typed outcomes; it decides nothing.
+//!
+//! Rules (DESIGN.md "Orchestrator rules", specs §5, §7):
+//! - Claim `phase=pending` rows whose status is `pending` or `running`, oldest first, while
+//!   held + in-flight claims < cap. Never claim `suspended`/`terminated` rows. Never while
+//!   draining (SIGTERM). Never a row that lost a race since the last relist or is backing off.
+//! - A held session is provisioned (sandbox + remote) until its remote runs; its claim is
+//!   renewed `renew_margin` before `claim_deadline`; a launch that needs a connect token it does
+//!   not have renews the claim first (only a claim answer carries one).
+//! - `terminated` observed once → end with delete. Three strikes → end with stop (disk kept).
+//!   While strikes are below three, re-read.
+//! - A remote that exited 0 prompts up to five status re-reads before it is relaunched.
+//! - A failed provisioning attempt ends the hold (stop, release) and backs off; after
+//!   [`MAX_FAILURES`] failures of a held session it is given up.
+//! - A session with an action in flight is never given a second one.
+
+pub mod janitor;
+mod track;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::api::devin_types::{Phase, QueueEntry, SessionStatus};
+
+pub use track::{
+    COOL_OFF, CheckResult, ClaimResult, EXIT_REREADS, EndKind, FAILURE_MEMORY, Holder,
+    MAX_FAILURES, Outcome, ProvisionFailure, ProvisionResult, RELEASE_RETRY, RemoteState,
+    SUSPEND_STRIKES, Sighting, Track, backoff,
+};
+
+/// Knobs the planner needs.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub cap: usize,
+    /// Seconds before `claim_deadline` at which to renew.
+    pub renew_margin: f64,
+    /// Seconds between liveness checks of a running remote.
+    pub liveness_every: f64,
+    /// Seconds between status re-reads while counting strikes or after an exit.
+    pub reread_every: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            cap: 5,
+            renew_margin: 60.0,
+            liveness_every: 120.0,
+            reread_every: 2.0,
+        }
+    }
+}
+
+/// Everything the planner looks at.
+#[derive(Debug)]
+pub struct Observed<'a> {
+    pub now: f64,
+    pub acceptor_id: &'a str,
+    /// The latest view of our outpost's queue (full list plus applied watch events).
+    pub queue: &'a BTreeMap<String, QueueEntry>,
+    pub tracks: &'a BTreeMap<String, Track>,
+    /// Claims sent whose answer has not arrived.
+    pub claiming: &'a BTreeSet<String>,
+    /// Sessions with another action (or a janitor act) in flight.
+    pub busy: &'a BTreeSet<String>,
+    pub limits: &'a Limits,
+    /// Shutting down: no new claims.
+    pub draining: bool,
+}
+
+/// What to do to a session's sandbox when it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SandboxEnd {
+    /// Stop it (disk kept).
+    Stop,
+    Delete,
+    /// Leave it as it is: not ours, or the provider failed too often (the janitor takes over).
+    Leave,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    Claim {
+        session: String,
+    },
+    /// Claim again with our acceptor id: a fresh deadline and connect token.
+    Renew {
+        session: String,
+    },
+    /// Ensure the sandbox is up and the remote runs.
+    Provision {
+        session: String,
+    },
+    /// Check the remote's liveness (and exit code).
+    CheckRemote {
+        session: String,
+    },
+    /// GET the session's status once.
+    Reread {
+        session: String,
+    },
+    /// Finish the sandbox, then release (while still holding the claim).
+    End {
+        session: String,
+        kind: EndKind,
+        sandbox: SandboxEnd,
+    },
+    /// Start tracking a session the server says we hold (a claim whose answer was lost).
+    Adopt {
+        session: String,
+    },
+}
+
+impl Action {
+    pub fn session(&self) -> &str {
+        match self {
+            Action::Claim { session }
+            | Action::Renew { session }
+            | Action::Provision { session }
+            | Action::CheckRemote { session }
+            | Action::Reread { session }
+            | Action::End { session, .. }
+            | Action::Adopt { session } => session,
+        }
+    }
+}
+
+/// Who holds the session according to this queue entry.
+pub fn holder(entry: &QueueEntry, me: &str) -> Holder {
+    match (&entry.phase, entry.acceptor_id.as_deref()) {
+        (Phase::Claimed, Some(a)) if a == me => Holder::Me,
+        (Phase::Claimed, _) => Holder::Other,
+        _ => Holder::Nobody,
+    }
+}
+
+/// The sighting a queue entry makes; `deadline` only when the source is trusted for it.
+pub fn sighting(entry: &QueueEntry, me: &str, with_deadline: bool) -> Sighting {
+    let holder = holder(entry, me);
+    Sighting {
+        status: Some(entry.session_status),
+        holder,
+        deadline: (with_deadline && holder == Holder::Me)
+            .then_some(entry.claim_deadline)
+            .flatten(),
+    }
+}
+
+/// Is this row one we may claim?
+pub fn claimable(entry: &QueueEntry) -> bool {
+    entry.phase == Phase::Pending
+        && matches!(
+            entry.session_status,
+            SessionStatus::Pending | SessionStatus::Running
+        )
+}
+
+/// Is this instance working on the session (claiming, holding, or acting on it)?
+pub fn active(
+    session: &str,
+    tracks: &BTreeMap<String, Track>,
+    claiming: &BTreeSet<String>,
+    busy: &BTreeSet<String>,
+) -> bool {
+    claiming.contains(session)
+        || busy.contains(session)
+        || tracks.get(session).is_some_and(|t| t.held)
+}
+
+/// Plan one pass.
+pub fn plan(o: &Observed<'_>) -> Vec<Action> {
+    let mut actions = Vec::new();
+
+    // Sessions the server says we hold but we do not track: adopt them first.
+    for (id, entry) in o.queue {
+        let ours = holder(entry, o.acceptor_id) == Holder::Me;
+        if ours && !o.tracks.get(id).is_some_and(|t| t.held) && !o.claiming.contains(id) {
+            actions.push(Action::Adopt {
+                session: id.clone(),
+            });
+        }
+    }
+
+    let mut held = 0usize;
+    for (id, t) in o.tracks {
+        if !t.held {
+            continue;
+        }
+        held += 1;
+        if o.busy.contains(id) {
+            continue;
+        }
+        if let Some(a) = plan_held(o, id, t) {
+            actions.push(a);
+        }
+    }
+
+    if o.draining {
+        return actions;
+    }
+    let adopting = actions
+        .iter()
+        .filter(|a| matches!(a, Action::Adopt { .. }))
+        .count();
+    let room = o
+        .limits
+        .cap
+        .saturating_sub(held + adopting + o.claiming.len());
+    if room == 0 {
+        return actions;
+    }
+    let mut candidates: Vec<&QueueEntry> = o
+        .queue
+        .values()
+        .filter(|e| claimable(e))
+        .filter(|e| !o.claiming.contains(&e.session_id) && !o.busy.contains(&e.session_id))
+        .filter(|e| match o.tracks.get(&e.session_id) {
+            None => true,
+            Some(t) => !t.held && !t.lost_race && t.retry_at.is_none_or(|r| r <= o.now),
+        })
+        .collect();
+    candidates.sort_by(|a, b| a.age_key().cmp(&b.age_key()));
+    for e in candidates.into_iter().take(room) {
+        actions.push(Action::Claim {
+            session: e.session_id.clone(),
+        });
+    }
+    actions
+}
+
+/// The next step for one held session that has nothing in flight.
+pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
+    let session = id.to_string();
+    let now = o.now;
+    let backing_off = t.retry_at.is_some_and(|r| r > now);
+    let end = |kind: EndKind| {
+        let sandbox = match kind {
+            EndKind::Foreign => SandboxEnd::Leave,
+            // The provider failed too often: release anyway rather than hold a slot forever.
+            _ if t.end_failures >= MAX_FAILURES => SandboxEnd::Leave,
+            EndKind::Terminate => SandboxEnd::Delete,
+            EndKind::Sleep | EndKind::Failed | EndKind::GiveUp => SandboxEnd::Stop,
+        };
+        Some(Action::End {
+            session: id.to_string(),
+            kind,
+            sandbox,
+        })
+    };
+
+    // Ending wins over everything else; terminate over sleep, so a terminated session is
+    // never merely stopped.
+    if t.end_retry_at.is_some_and(|r| r > now) {
+        return None;
+    }
+    if t.terminated {
+        return end(EndKind::Terminate);
+    }
+    if t.strikes >= SUSPEND_STRIKES {
+        return end(EndKind::Sleep);
+    }
+    if let Some(kind) = t.failed {
+        return end(kind);
+    }
+    if t.failures >= MAX_FAILURES {
+        return end(EndKind::GiveUp);
+    }
+    let reread_due = t
+        .last_reread
+        .is_none_or(|at| now - at >= o.limits.reread_every);
+    if t.strikes > 0 {
+        return reread_due.then_some(Action::Reread { session });
+    }
+    // Keep the claim alive before anything slow.
+    if let Some(deadline) = t.claim_deadline
+        && deadline - now <= o.limits.renew_margin
+    {
+        return Some(Action::Renew { session });
+    }
+    match &t.remote {
+        RemoteState::Exited { code: 0, .. } if t.rereads < EXIT_REREADS => {
+            reread_due.then_some(Action::Reread { session })
+        }
+        RemoteState::Running { checked_at } => {
+            (now - checked_at >= o.limits.liveness_every).then_some(Action::CheckRemote { session })
+        }
+        _ if backing_off => None,
+        // Known not running, and launching needs a connect token only a claim answer carries.
+        RemoteState::NotRunning if !t.has_token => Some(Action::Renew { session }),
+        // Unknown, NotRunning, a crash, or an exit 0 the status never explained: (re)provision.
+        _ => Some(Action::Provision { session }),
+    }
+}
+
+/// Drop memory of sessions that no longer need it (unheld, idle, failures forgotten).
+pub fn forget(tracks: &mut BTreeMap<String, Track>, busy: &BTreeSet<String>, now: f64) {
+    tracks.retain(|id, t| busy.contains(id) || t.worth_keeping(now));
+}

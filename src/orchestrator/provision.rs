@@ -1,0 +1,389 @@
+//! Provisioning: the session's sandbox (found, created or started, never a foreign one), its
+//! repositories, and the remote (found running, or downloaded, verified and launched); and the
+//! liveness check of a served session. Results go back as typed outcomes.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use super::metrics::Metrics;
+use super::plan::{CheckResult, Outcome, ProvisionFailure, ProvisionResult};
+use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
+use super::run::{OrchEvent, Orchestrator};
+use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
+use crate::api::devin_types::{Platform, SessionStatus};
+use crate::provider::{
+    ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
+};
+
+/// Why provisioning stopped.
+#[derive(Debug, thiserror::Error)]
+enum ProvisionError {
+    /// The sandbox under the session's name does not carry its labels: never touched.
+    #[error(
+        "sandbox {id} ({name}) does not carry this session's labels; it is left untouched — rename or remove it"
+    )]
+    Foreign { id: String, name: String },
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
+
+impl From<ProviderError> for ProvisionError {
+    fn from(e: ProviderError) -> Self {
+        ProvisionError::Failed(e.into())
+    }
+}
+
+impl From<remote::RemoteError> for ProvisionError {
+    fn from(e: remote::RemoteError) -> Self {
+        ProvisionError::Failed(e.into())
+    }
+}
+
+impl Orchestrator {
+    pub(super) async fn provision(&self, session: &str) -> Option<Outcome> {
+        let result = match self.try_provision(session).await {
+            Ok(r) => r,
+            Err(e) => {
+                let why = match &e {
+                    ProvisionError::Foreign { .. } => ProvisionFailure::Foreign,
+                    ProvisionError::Failed(_) => ProvisionFailure::Other,
+                };
+                let e = anyhow::Error::new(e);
+                self.count_error(&e);
+                Metrics::inc(&self.metrics.provision_failures);
+                self.emit(OrchEvent::Failed {
+                    session: session.into(),
+                    error: crate::secrets::redact(&format!("{e:#}")).into_owned(),
+                });
+                ProvisionResult::Failed(why)
+            }
+        };
+        Some(Outcome::Provisioned(result))
+    }
+
+    async fn try_provision(&self, session: &str) -> Result<ProvisionResult, ProvisionError> {
+        let platform = self.platform(session);
+        let sb = self.ensure_sandbox(session, platform).await?;
+        let (workdir, chrome) = match platform {
+            Platform::Windows => (
+                self.opts.windows_workdir.clone(),
+                self.opts.windows_chrome_path.clone(),
+            ),
+            _ => (self.opts.workdir.clone(), self.opts.chrome_path.clone()),
+        };
+        if platform != Platform::Windows && !self.opts.repos.is_empty() {
+            self.clone_repos(&sb.id, &workdir).await?;
+        }
+        // A live remote of ours is never launched twice (restart, adopt).
+        if let Ok(Liveness::Running(_)) =
+            remote::check(self.provider.as_ref(), &sb.id, session, platform).await
+        {
+            self.emit(OrchEvent::RemoteRunning {
+                session: session.into(),
+                sandbox: sb.id.clone(),
+            });
+            return Ok(ProvisionResult::Served);
+        }
+        let (has_token, claim) = {
+            let inner = self.lock();
+            (
+                inner.tracks.get(session).is_some_and(|t| t.has_token),
+                inner.claims.get(session).cloned(),
+            )
+        };
+        if !has_token {
+            return Ok(ProvisionResult::NeedToken);
+        }
+        let claim = claim.with_context(|| format!("no connect token for {session}"))?;
+        let gateway = claim
+            .gateway
+            .clone()
+            .or_else(|| self.opts.gateway_fallback.clone())
+            .context("the claim carries no gateway_url and DEVIN_OUTPOST_GATEWAY_URL is not set")?;
+        let machine = if platform == Platform::Windows {
+            "x86_64".to_string()
+        } else {
+            let out = self
+                .provider
+                .exec(&sb.id, &ExecRequest::argv(["uname", "-m"]))
+                .await?;
+            out.stdout.trim().to_string()
+        };
+        let suffix = remote::suffix_for(platform, &machine);
+        let binary = match self.opts.launch {
+            LaunchMode::Remote => Some(
+                remote::resolve(
+                    &self.http,
+                    &self.opts.static_base,
+                    claim.sha.as_deref(),
+                    suffix,
+                )
+                .await?,
+            ),
+            LaunchMode::Cli => None,
+        };
+        let plan = LaunchPlan {
+            session_id: session.to_string(),
+            platform,
+            mode: self.opts.launch,
+            workdir,
+            binary,
+            gateway_url: gateway,
+            connect_token: claim.token.clone(),
+            chrome_path: chrome,
+        };
+        remote::install(self.provider.as_ref(), &sb.id, &plan).await?;
+        crate::failpoint!("provision.before_launch");
+        remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
+        crate::failpoint!("provision.after_launch");
+        Metrics::inc(&self.metrics.remotes_launched);
+        if let Some(b) = &plan.binary {
+            self.lock()
+                .claims
+                .entry(session.to_string())
+                .and_modify(|c| c.sha = Some(b.sha.clone()));
+        }
+        self.emit(OrchEvent::RemoteLaunched {
+            session: session.into(),
+            sandbox: sb.id.clone(),
+        });
+        Ok(ProvisionResult::Served)
+    }
+
+    pub(super) fn platform(&self, session: &str) -> Platform {
+        self.lock()
+            .queue
+            .get(session)
+            .map(|e| e.platform)
+            .unwrap_or(Platform::Linux)
+    }
+
+    /// The sandbox for a session: create it, or start ours; never touch a foreign one.
+    async fn ensure_sandbox(
+        &self,
+        session: &str,
+        platform: Platform,
+    ) -> Result<SandboxInfo, ProvisionError> {
+        let name = sandbox_name(session);
+        let labels = sandbox_labels(session, &self.opts.outpost_id);
+        let sb = match self.provider.get(&name).await? {
+            Some(sb) => sb,
+            None => {
+                self.create_sandbox(session, platform, &name, &labels)
+                    .await?
+            }
+        };
+        if sb.labels.get(LABEL_SESSION) != labels.get(LABEL_SESSION)
+            || sb.labels.get(LABEL_OUTPOST) != labels.get(LABEL_OUTPOST)
+        {
+            return Err(ProvisionError::Foreign { id: sb.id, name });
+        }
+        self.lock()
+            .sandboxes
+            .insert(session.to_string(), sb.id.clone());
+        Ok(self.wait_started(session, sb).await?)
+    }
+
+    async fn create_sandbox(
+        &self,
+        session: &str,
+        platform: Platform,
+        name: &str,
+        labels: &std::collections::BTreeMap<String, String>,
+    ) -> Result<SandboxInfo, ProvisionError> {
+        // The view may have moved on since the plan: nothing would serve an ended session.
+        let status = self.lock().queue.get(session).map(|e| e.session_status);
+        if let Some(s @ (SessionStatus::Terminated | SessionStatus::Suspended)) = status {
+            return Err(anyhow::anyhow!(
+                "the session is {} — not creating a sandbox for it",
+                s.as_str()
+            )
+            .into());
+        }
+        let source = match (platform, &self.opts.windows_source) {
+            (Platform::Windows, Some(w)) => w.clone(),
+            _ => self.opts.source.clone(),
+        };
+        let mut spec = SandboxSpec::new(name, source);
+        spec.labels = labels.clone();
+        spec.resources = self.opts.resources.clone();
+        crate::failpoint!("provision.before_create");
+        let created = self.provider.create(&spec).await;
+        crate::failpoint!("provision.after_create");
+        match created {
+            Ok(sb) => {
+                Metrics::inc(&self.metrics.sandboxes_created);
+                self.emit(OrchEvent::SandboxCreated {
+                    session: session.into(),
+                    sandbox: sb.id.clone(),
+                });
+                Ok(sb)
+            }
+            // Created by a call whose answer we lost, or by another replica: adopt it.
+            Err(ProviderError::AlreadyExists(_)) => Ok(self
+                .provider
+                .get(name)
+                .await?
+                .with_context(|| format!("sandbox {name} exists but cannot be read"))?),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn wait_started(&self, session: &str, mut sb: SandboxInfo) -> Result<SandboxInfo> {
+        let deadline = Instant::now() + self.opts.ready_timeout;
+        let mut delay = Duration::from_millis(200);
+        let mut started_it = false;
+        loop {
+            match sb.state {
+                SandboxState::Started => {
+                    self.emit(OrchEvent::SandboxReady {
+                        session: session.into(),
+                        sandbox: sb.id.clone(),
+                    });
+                    return Ok(sb);
+                }
+                SandboxState::Stopped if !started_it => {
+                    self.provider.start(&sb.id).await?;
+                    started_it = true;
+                    Metrics::inc(&self.metrics.sandboxes_started);
+                    self.emit(OrchEvent::SandboxStarted {
+                        session: session.into(),
+                        sandbox: sb.id.clone(),
+                    });
+                }
+                SandboxState::Error => anyhow::bail!(
+                    "sandbox {} is in an error state: {}",
+                    sb.id,
+                    sb.error_reason
+                        .clone()
+                        .unwrap_or_else(|| sb.raw_state.clone())
+                ),
+                SandboxState::Deleted | SandboxState::Deleting => {
+                    anyhow::bail!("sandbox {} is being deleted", sb.id)
+                }
+                _ => {}
+            }
+            if Instant::now() >= deadline {
+                anyhow::bail!(
+                    "sandbox {} did not start within {:?} (state {})",
+                    sb.id,
+                    self.opts.ready_timeout,
+                    sb.raw_state
+                );
+            }
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(5));
+            sb = self
+                .provider
+                .get(&sb.id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("sandbox {} vanished while starting", sb.id))?;
+        }
+    }
+
+    async fn clone_repos(&self, sandbox_id: &str, workdir: &str) -> Result<()> {
+        for url in &self.opts.repos {
+            let name = repo_dir_name(url);
+            let path = format!("{}/{name}", workdir.trim_end_matches('/'));
+            let probe = ExecRequest::argv(["test", "-d", &format!("{path}/.git")]);
+            if self.provider.exec(sandbox_id, &probe).await?.exit_code == 0 {
+                continue; // Existing clones are the user's work: leave them alone.
+            }
+            let req = GitClone {
+                url: url.clone(),
+                path,
+                branch: None,
+                username: self
+                    .opts
+                    .git_token
+                    .as_ref()
+                    .map(|_| self.opts.git_username.clone()),
+                password: self.opts.git_token.clone(),
+            };
+            self.provider
+                .git_clone(sandbox_id, &req)
+                .await
+                .with_context(|| format!("cloning {url}"))?;
+        }
+        Ok(())
+    }
+
+    /// Is the remote of a served session still running?
+    pub(super) async fn check(&self, session: &str) -> Option<Outcome> {
+        let platform = self.platform(session);
+        let sandbox = self.lock().sandboxes.get(session).cloned();
+        let Some(sandbox) = sandbox else {
+            return Some(Outcome::Checked(CheckResult::NoSandbox));
+        };
+        match self.provider.get(&sandbox).await {
+            Ok(Some(sb)) if sb.state == SandboxState::Started => {}
+            Ok(other) => {
+                // The provider stopped or removed it under a live session: say so; the
+                // planner serves the session again (a wake of the same sandbox if it exists).
+                Metrics::inc(&self.metrics.sandboxes_lost);
+                self.emit(OrchEvent::SandboxLost {
+                    session: session.into(),
+                    sandbox: sandbox.clone(),
+                });
+                if other.is_none() {
+                    self.lock().sandboxes.remove(session);
+                }
+                return Some(Outcome::Checked(CheckResult::SandboxLost));
+            }
+            Err(e) => {
+                tracing::warn!(session, "cannot read sandbox {sandbox}: {e}");
+                return Some(Outcome::Checked(CheckResult::SandboxUnreadable));
+            }
+        }
+        let result = match remote::check(self.provider.as_ref(), &sandbox, session, platform).await
+        {
+            Ok(Liveness::Running(_)) => CheckResult::Running,
+            Ok(Liveness::Exited(code)) => {
+                self.emit(OrchEvent::RemoteExited {
+                    session: session.into(),
+                    code,
+                });
+                CheckResult::Exited(code)
+            }
+            Ok(Liveness::Absent) => CheckResult::Absent,
+            Err(e) => {
+                tracing::warn!(session, "liveness check failed: {e}");
+                CheckResult::Failed
+            }
+        };
+        Some(Outcome::Checked(result))
+    }
+}
+
+/// `https://host/org/app.git` → `app`.
+pub fn repo_dir_name(url: &str) -> String {
+    let last = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or("repo");
+    let name = last.strip_suffix(".git").unwrap_or(last);
+    let clean: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    if clean.is_empty() || clean.starts_with('.') {
+        "repo".into()
+    } else {
+        clean
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repo_names() {
+        assert_eq!(repo_dir_name("https://github.com/org/app.git"), "app");
+        assert_eq!(repo_dir_name("git@github.com:org/app"), "app");
+        assert_eq!(repo_dir_name("/srv/git/lib.git/"), "lib");
+        assert_eq!(repo_dir_name("https://x/../.."), "repo");
+    }
+}

@@ -1,0 +1,119 @@
+use super::*;
+
+#[test]
+fn suffixes_and_shas() {
+    assert_eq!(suffix_for(Platform::Linux, "x86_64"), "linux_x64");
+    assert_eq!(suffix_for(Platform::Linux, "aarch64\n"), "linux_arm64");
+    assert_eq!(suffix_for(Platform::Unknown, ""), "linux_x64");
+    assert_eq!(suffix_for(Platform::Windows, "x86_64"), "windows_x64.exe");
+    assert!(valid_sha("412f0e9b19"));
+    assert!(!valid_sha("412f0e"));
+    assert!(!valid_sha("412f0e9b1z"));
+    assert!(!valid_sha("../../etc"));
+}
+
+#[test]
+fn checksum_bodies() {
+    let d = "a".repeat(64);
+    assert_eq!(parse_checksum(&format!("{d}\n")), Some(d.clone()));
+    assert_eq!(
+        parse_checksum(&format!("{}  devin-remote\n", d.to_uppercase())),
+        Some(d.clone())
+    );
+    assert_eq!(parse_checksum("nope"), None);
+    assert_eq!(parse_checksum(&"b".repeat(65)), None);
+}
+
+#[test]
+fn safe_ids_are_bounded_and_distinct() {
+    assert!(safe_id("devin-abc123").starts_with("devin-abc123-"));
+    let hostile = safe_id("../../etc/passwd");
+    assert!(
+        !hostile.contains('/') && !hostile.contains(".."),
+        "{hostile}"
+    );
+    assert_ne!(safe_id("a/b"), safe_id("a-b"));
+    assert!(safe_id(&"x".repeat(500)).len() <= 53);
+    assert_eq!(safe_id("日本").len(), 12);
+}
+
+#[test]
+fn liveness_parsing() {
+    assert_eq!(parse_liveness("running 42\n"), Liveness::Running(42));
+    assert_eq!(parse_liveness("exited 0"), Liveness::Exited(0));
+    assert_eq!(parse_liveness("exited \n"), Liveness::Exited(-1));
+    assert_eq!(parse_liveness("absent"), Liveness::Absent);
+    assert_eq!(parse_liveness(""), Liveness::Absent);
+}
+
+fn plan(mode: LaunchMode) -> LaunchPlan {
+    LaunchPlan {
+        session_id: "devin-1".into(),
+        platform: Platform::Windows,
+        mode,
+        workdir: "C:\\repos".into(),
+        binary: Some(RemoteBinary {
+            sha: "412f0e9b19".into(),
+            suffix: "windows_x64.exe",
+            url: "http://x/devin-remote_412f0e9b19_windows_x64.exe".into(),
+            sha256: "a".repeat(64),
+        }),
+        gateway_url: "wss://g".into(),
+        connect_token: Secret::new("connect-token-SECRET-123"),
+        chrome_path: None,
+    }
+}
+
+#[test]
+fn windows_commands_never_carry_the_token() {
+    let p = plan(LaunchMode::Remote);
+    let script = windows::launcher_script(&p.session_id, p.binary.as_ref(), &p.workdir);
+    let cmd = windows::command(&script);
+    assert!(!cmd.contains("connect-token-SECRET-123"));
+    assert!(!script.contains("connect-token-SECRET-123"));
+    assert!(cmd.starts_with("powershell.exe "));
+    // The encoded form decodes back to the script.
+    let b64 = cmd.rsplit(' ').next().unwrap();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    let units: Vec<u16> = bytes
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(String::from_utf16(&units).unwrap(), script);
+    assert!(
+        script.contains("Remove-Item -Force $launch"),
+        "bootstrap deletes the launch file"
+    );
+    // The token goes to the environment hand-off only.
+    assert_eq!(
+        remote_env(&p)["DEVIN_OUTPOST_CONNECT_TOKEN"].expose(),
+        "connect-token-SECRET-123"
+    );
+}
+
+#[test]
+fn cli_mode_uses_the_session_token_and_no_account_token() {
+    let env = remote_env(&plan(LaunchMode::Cli));
+    assert_eq!(
+        env["DEVIN_REMOTE_SESSION_TOKEN"].expose(),
+        "connect-token-SECRET-123"
+    );
+    assert!(!env.contains_key("DEVIN_OUTPOST_CONNECT_TOKEN"));
+    assert_eq!(
+        env["DEVIN_OUTPOSTS_TOKEN"].expose(),
+        "placeholder-direct-serve"
+    );
+}
+
+#[test]
+fn linux_scripts_take_values_from_the_environment_only() {
+    for s in [LINUX_INSTALL, LINUX_LAUNCH, LINUX_CHECK] {
+        assert!(!s.contains("TOKEN=\""), "no inline values");
+    }
+    assert!(
+        LINUX_LAUNCH.contains("unset"),
+        "the remote gets a clean environment"
+    );
+}

@@ -1,0 +1,111 @@
+//! The janitor's sweep: list the outpost's sandboxes, look up the sessions the planner's
+//! verdict asks about, and stop or delete what [`janitor::decide`] says — after claiming the
+//! session locally (so the planner does not race us) and confirming with an exact read of the
+//! sandbox.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::LABEL_OUTPOST;
+use super::metrics::Metrics;
+use super::observe::saw_terminated;
+use super::plan::janitor::{self, Lookup, Verdict};
+use super::plan::{self};
+use super::run::{OrchEvent, Orchestrator};
+use crate::api::devin_types::SessionStatus;
+use crate::time::now;
+
+impl Orchestrator {
+    /// One janitor sweep, as the loop runs it every `janitor_interval` (for tests and tools).
+    pub async fn janitor_pass(self: &Arc<Self>) {
+        self.clone().janitor_sweep().await
+    }
+
+    pub(super) async fn janitor_sweep(self: Arc<Self>) {
+        let labels: BTreeMap<String, String> =
+            [(LABEL_OUTPOST.to_string(), self.opts.outpost_id.clone())]
+                .into_iter()
+                .collect();
+        let sandboxes = match self.provider.list(&labels).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("janitor: cannot list sandboxes: {e}");
+                return;
+            }
+        };
+        let outpost = &self.opts.outpost_id;
+        let grace = self.opts.janitor_grace.as_secs_f64();
+        for sb in sandboxes {
+            let Some(session) = janitor::owner(&sb, outpost).map(str::to_string) else {
+                continue;
+            };
+            let active = |o: &Self| {
+                let inner = o.lock();
+                plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy)
+            };
+            let age = {
+                let mut inner = self.lock();
+                let seen = *inner.first_seen.entry(sb.id.clone()).or_insert_with(now);
+                now() - sb.created_at.unwrap_or(seen)
+            };
+            // Cheap rules first: no API call for a sandbox we would not touch anyway.
+            if janitor::decide(&sb, outpost, age, grace, active(&self), None)
+                != Verdict::NeedsLookup
+            {
+                continue;
+            }
+            let lookup = match self.devin.get(&session).await {
+                Ok(Some(e)) => {
+                    if e.session_status == SessionStatus::Terminated {
+                        saw_terminated(&mut self.lock(), &session);
+                    }
+                    Lookup::Found(Box::new(e))
+                }
+                Ok(None) if self.lock().terminated_seen.contains_key(&session) => {
+                    Lookup::SweptAfterTermination
+                }
+                Ok(None) => Lookup::Absent,
+                Err(e) => {
+                    self.metrics.api_error(e.status());
+                    Lookup::Failed
+                }
+            };
+            // Decided again with the lookup, and with `active` read again: the planner may
+            // have taken the session on during the read. Then claimed locally.
+            let verdict = {
+                let mut inner = self.lock();
+                let active = plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy);
+                let v = janitor::decide(&sb, outpost, age, grace, active, Some(&lookup));
+                if matches!(v, Verdict::Stop | Verdict::Delete) {
+                    inner.busy.insert(session.clone());
+                }
+                v
+            };
+            if !matches!(verdict, Verdict::Stop | Verdict::Delete) {
+                continue;
+            }
+            let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session.as_str()));
+            if confirmed {
+                crate::failpoint!("janitor.before_act");
+                let result = match verdict {
+                    Verdict::Delete => self.provider.delete(&sb.id).await.map(|_| "deleted"),
+                    _ => self.provider.stop(&sb.id).await.map(|_| "stopped"),
+                };
+                match result {
+                    Ok(action) => {
+                        Metrics::inc(&self.metrics.janitor_actions);
+                        self.emit(OrchEvent::Janitor {
+                            session: session.clone(),
+                            sandbox: sb.id.clone(),
+                            action: action.into(),
+                        });
+                    }
+                    Err(e) => {
+                        tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
+                    }
+                }
+            }
+            self.lock().busy.remove(&session);
+        }
+    }
+}
