@@ -1,22 +1,24 @@
 //! `outposts`: run Devin Outposts on compute you own.
 //!
-//! The binary's entry point is `src/main.rs`; this library exposes the same modules so that
-//! integration tests can drive the real clients against `outposts emulator`.
+//! The binary's entry point is `src/main.rs`; this library exposes the modules it and the
+//! integration tests and benches use (driving the real clients against `outposts emulator`);
+//! the rest is crate-private, so the compiler reports what nothing uses.
 
 pub mod api;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod connect;
-pub mod doctor;
+pub(crate) mod doctor;
 pub mod emulator;
 pub mod env;
 pub mod error;
-pub mod failpoint;
+pub(crate) mod failpoint;
 pub mod orchestrator;
 pub mod output;
 pub mod provider;
 pub mod secrets;
-pub mod time;
-pub mod verify;
+pub(crate) mod shell;
+pub(crate) mod time;
+pub(crate) mod verify;
 pub mod worker;

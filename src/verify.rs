@@ -313,34 +313,6 @@ pub async fn wait_for_proof(
     }
 }
 
-/// Poll the file with backoff (1 s doubling to 10 s) until it exists or `wait` runs out.
-/// `tick` hears each attempt's elapsed time for progress output.
-pub async fn wait_for_file(
-    provider: &dyn Provider,
-    id: &str,
-    path: &str,
-    wait: Duration,
-    mut tick: impl FnMut(Duration, Option<&str>),
-) -> Result<Option<Vec<u8>>, ProviderError> {
-    let start = Instant::now();
-    let mut delay = Duration::from_secs(1);
-    loop {
-        match provider.read_file(id, path).await {
-            Ok(Some(bytes)) => return Ok(Some(bytes)),
-            Ok(None) => tick(start.elapsed(), None),
-            // A sandbox that is starting or briefly unreachable is not a verdict yet.
-            Err(e) if is_transient(&e) => tick(start.elapsed(), Some(&e.to_string())),
-            Err(e) => return Err(e),
-        }
-        let left = wait.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return Ok(None);
-        }
-        tokio::time::sleep(delay.min(left)).await;
-        delay = (delay * 2).min(Duration::from_secs(10));
-    }
-}
-
 /// The last lines of the sandbox's log, best effort.
 pub async fn log_tail(provider: &dyn Provider, id: &str, lines: u32) -> Vec<String> {
     use futures::StreamExt;

@@ -153,10 +153,6 @@ impl CoreweaveClient {
         &self.base.url
     }
 
-    pub fn auth(&self) -> &Auth {
-        &self.auth
-    }
-
     /// The generated client on the shared channel, for RPCs without a wrapper here (StreamExec,
     /// snapshots). Pair it with [`Self::authorized`]. Created lazily: it needs a runtime.
     pub fn grpc(&self) -> SandboxServiceClient<Channel> {

@@ -399,18 +399,6 @@ impl Toolbox {
         }
     }
 
-    /// `DELETE /process/session/{id}`.
-    pub async fn delete_session(&self, session_id: &str) -> Result<(), ApiError> {
-        self.client
-            .http
-            .send(self.tb(
-                Method::DELETE,
-                &format!("/process/session/{}", seg(session_id)),
-            ))
-            .await?;
-        Ok(())
-    }
-
     /// `POST /process/session/{id}/exec`: async → 202 with only `cmdId`.
     pub async fn session_exec(
         &self,
@@ -517,29 +505,6 @@ impl Toolbox {
                 self.tb(Method::POST, "/files/bulk-upload")
                     .bytes(body, &format!("multipart/form-data; boundary={boundary}"))
                     .timeout(Duration::from_secs(600)),
-            )
-            .await?;
-        Ok(())
-    }
-
-    /// `GET /files/info?path=`; `None` on 404.
-    pub async fn file_info(&self, path: &str) -> Result<Option<FileInfo>, ApiError> {
-        let req = self.tb(Method::GET, "/files/info").query("path", path);
-        match self.client.http.send_json(req).await {
-            Ok(f) => Ok(Some(f)),
-            Err(ApiError::NotFound { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// `POST /files/folder?path=&mode=`.
-    pub async fn create_folder(&self, path: &str, mode: &str) -> Result<(), ApiError> {
-        self.client
-            .http
-            .send(
-                self.tb(Method::POST, "/files/folder")
-                    .query("path", path)
-                    .query("mode", mode),
             )
             .await?;
         Ok(())

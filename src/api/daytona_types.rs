@@ -362,35 +362,6 @@ pub struct CreateSandboxSnapshot {
     pub name: String,
 }
 
-/// The API error envelope (NestJS): `{statusCode, message, error, code?, source?}`. The toolbox
-/// envelope (`ErrorResponse`) has the same core fields.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
-    #[serde(default)]
-    pub status_code: Option<u16>,
-    /// A string, or a list of validation messages.
-    #[serde(default)]
-    pub message: Option<serde_json::Value>,
-    #[serde(default)]
-    pub error: Option<String>,
-    #[serde(default, alias = "error_code")]
-    pub code: Option<String>,
-    #[serde(default)]
-    pub source: Option<String>,
-}
-
-impl ErrorBody {
-    /// The message as one line (validation lists joined with `, ` like the server does).
-    pub fn text(&self) -> String {
-        self.message
-            .as_ref()
-            .and_then(crate::api::http::json_text)
-            .or_else(|| self.error.clone())
-            .unwrap_or_default()
-    }
-}
-
 // ---- Toolbox ----
 
 /// `ExecuteRequest`: `envs` carries the environment out of band.
@@ -528,29 +499,6 @@ fn expose_secret<S: serde::Serializer>(v: &Option<Secret>, s: S) -> Result<S::Ok
     }
 }
 
-/// `FileInfo`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FileInfo {
-    pub name: String,
-    #[serde(default)]
-    pub path: Option<String>,
-    #[serde(default)]
-    pub is_dir: bool,
-    #[serde(default)]
-    pub size: i64,
-    #[serde(default)]
-    pub mode: Option<String>,
-    #[serde(default)]
-    pub permissions: Option<String>,
-    #[serde(default)]
-    pub owner: Option<String>,
-    #[serde(default)]
-    pub group: Option<String>,
-    #[serde(default)]
-    pub modified_at: Option<String>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -597,13 +545,5 @@ mod tests {
         assert!(!format!("{req:?}").contains("hunter2"));
         let wire = serde_json::to_value(&req).unwrap();
         assert_eq!(wire["password"], "hunter2-very-secret");
-    }
-
-    #[test]
-    fn error_body_joins_validation_messages() {
-        let e: ErrorBody =
-            serde_json::from_str(r#"{"statusCode":400,"message":["a","b"],"error":"Bad Request"}"#)
-                .unwrap();
-        assert_eq!(e.text(), "a, b");
     }
 }

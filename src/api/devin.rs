@@ -170,10 +170,6 @@ impl DevinClient {
         &self.base
     }
 
-    pub fn http(&self) -> &HttpClient {
-        &self.http
-    }
-
     fn url(&self, path: &str) -> String {
         format!("{}/opbeta/outposts{path}", self.base)
     }

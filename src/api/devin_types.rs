@@ -287,7 +287,7 @@ fn iso8601(s: &str) -> Option<f64> {
         None => (s.trim_end_matches('Z').to_string(), 0),
     };
     let t = humantime::parse_rfc3339_weak(&base).ok()?;
-    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs_f64();
+    let secs = crate::time::unix_seconds(t)?;
     Some(secs - offset_secs as f64)
 }
 

@@ -300,17 +300,6 @@ impl ApiRequest {
         }
         self
     }
-    /// A header whose value is a secret (marked sensitive, never logged).
-    pub fn secret_header(mut self, name: &str, value: &Secret) -> Self {
-        if let (Ok(n), Ok(mut v)) = (
-            HeaderName::from_bytes(name.as_bytes()),
-            HeaderValue::from_str(value.expose()),
-        ) {
-            v.set_sensitive(true);
-            self.headers.push((n, v));
-        }
-        self
-    }
     pub fn query(mut self, key: &str, value: impl ToString) -> Self {
         self.query.push((key.to_string(), value.to_string()));
         self

@@ -270,20 +270,9 @@ async fn env_cmd(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
     } else {
         let mut out = String::new();
         for (k, v) in &info.env {
-            out.push_str(&format!("export {k}={}\n", shell_quote(v)));
+            out.push_str(&format!("export {k}={}\n", crate::shell::posix_quote(v)));
         }
         ctx.printer.unredacted_stdout(&out);
     }
     Ok(ExitStatus::Success)
-}
-
-/// Single-quote for POSIX shells.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', "'\\''"))
 }

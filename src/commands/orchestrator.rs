@@ -153,7 +153,10 @@ pub fn run_options(
         &env::MAX_CONCURRENT_SESSIONS,
         a.max_concurrent_sessions.map(|n| n.to_string()),
     );
-    let cap = config.positive(&env::MAX_CONCURRENT_SESSIONS)?.unwrap_or(5) as usize;
+    // Every setting below has its default declared in env.rs, which `config` falls back to.
+    let cap = config
+        .positive(&env::MAX_CONCURRENT_SESSIONS)?
+        .unwrap_or_default() as usize;
     let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
         (Some(img), _, _) => Source::Image(img.clone()),
         (None, Some(s), _) => Source::Snapshot(s.clone()),
@@ -191,31 +194,23 @@ pub fn run_options(
             cap,
             renew_margin: config
                 .duration(&env::CLAIM_RENEW_MARGIN)?
-                .unwrap_or(Duration::from_secs(60))
+                .unwrap_or_default()
                 .as_secs_f64(),
             ..Limits::default()
         },
         reconcile_interval: config
             .duration(&env::RECONCILE_INTERVAL)?
-            .unwrap_or(Duration::from_secs(30)),
-        janitor_interval: config
-            .duration(&env::JANITOR_INTERVAL)?
-            .unwrap_or(Duration::from_secs(60)),
+            .unwrap_or_default(),
+        janitor_interval: config.duration(&env::JANITOR_INTERVAL)?.unwrap_or_default(),
         janitor_grace: a.janitor_grace,
         launch: a.launch,
         source,
         windows_source,
         resources: Resources::default(),
-        workdir: config
-            .value(&env::WORKDIR)
-            .unwrap_or_else(|| "/home/daytona/workspace".into()),
-        windows_workdir: config
-            .value(&env::WINDOWS_WORKDIR)
-            .unwrap_or_else(|| "C:\\repos".into()),
+        workdir: config.value(&env::WORKDIR).unwrap_or_default(),
+        windows_workdir: config.value(&env::WINDOWS_WORKDIR).unwrap_or_default(),
         repos,
-        git_username: config
-            .value(&env::GIT_USERNAME)
-            .unwrap_or_else(|| "x-access-token".into()),
+        git_username: config.value(&env::GIT_USERNAME).unwrap_or_default(),
         git_token: config.value(&env::GIT_TOKEN).map(Secret::new),
         chrome_path: config.value(&env::DEVIN_CHROME_PATH),
         windows_chrome_path: config.value(&env::DEVIN_WINDOWS_CHROME_PATH),

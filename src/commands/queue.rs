@@ -177,12 +177,7 @@ fn render_entries(entries: &[QueueEntry]) -> String {
     )
 }
 
-pub(crate) fn now_secs() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
-}
+pub(crate) use crate::time::now as now_secs;
 
 /// `in 4m` / `12s ago`.
 pub(crate) fn relative(delta: f64) -> String {

@@ -457,7 +457,10 @@ fn finish(ctx: &Ctx, a: &BuildArgs, name: &str, s: &Snapshot, created: bool) -> 
             .map(Path::to_path_buf)
             .or_else(|| ctx.global.env_file.clone())
             .unwrap_or_else(|| PathBuf::from(".env"));
-        write_env_var(&path, env::SNAPSHOT_NAME.name, name)?;
+        crate::secrets::dotenv::apply(
+            &path,
+            &crate::secrets::dotenv::EnvUpdate::new().set(env::SNAPSHOT_NAME.name, name),
+        )?;
         ctx.printer
             .note(&format!("wrote SNAPSHOT_NAME to {}", path.display()));
         env_file = Some(path);
@@ -470,53 +473,6 @@ fn finish(ctx: &Ctx, a: &BuildArgs, name: &str, s: &Snapshot, created: bool) -> 
         || format!("SNAPSHOT_NAME={name}"),
     );
     Ok(ExitStatus::Success)
-}
-
-/// Set `key=value` in a .env file: other lines kept as they are, the file replaced atomically
-/// (temp + fsync + rename), mode 0600 when new.
-pub fn write_env_var(path: &Path, key: &str, value: &str) -> Result<()> {
-    let old = match std::fs::read_to_string(path) {
-        Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
-    };
-    let mut out = String::new();
-    let mut replaced = false;
-    for line in old.lines() {
-        let t = line.trim_start();
-        let t = t.strip_prefix("export ").unwrap_or(t);
-        if t.split('=').next().map(str::trim) == Some(key) {
-            if !replaced {
-                out.push_str(&format!("{key}={value}\n"));
-                replaced = true;
-            }
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    if !replaced {
-        out.push_str(&format!("{key}={value}\n"));
-    }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write next to {}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o777)
-            .unwrap_or(0o600);
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.write_all(out.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path)
-        .map_err(|e| anyhow::anyhow!("cannot replace {}: {}", path.display(), e.error))?;
-    Ok(())
 }
 
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
@@ -567,30 +523,4 @@ async fn delete(ctx: &Ctx, a: DeleteArgs) -> Result<ExitStatus> {
         || format!("deleted snapshot {}", s.name),
     );
     Ok(ExitStatus::Success)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn env_file_update_keeps_other_lines() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(".env");
-        std::fs::write(&p, "A=1\n# note\nexport SNAPSHOT_NAME=old\nB=2").unwrap();
-        write_env_var(&p, "SNAPSHOT_NAME", "new").unwrap();
-        assert_eq!(
-            std::fs::read_to_string(&p).unwrap(),
-            "A=1\n# note\nSNAPSHOT_NAME=new\nB=2\n"
-        );
-        let q = dir.path().join("fresh.env");
-        write_env_var(&q, "SNAPSHOT_NAME", "x").unwrap();
-        assert_eq!(std::fs::read_to_string(&q).unwrap(), "SNAPSHOT_NAME=x\n");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&q).unwrap().permissions().mode() & 0o777;
-            assert_eq!(mode, 0o600);
-        }
-    }
 }

@@ -197,10 +197,7 @@ fn age(created_at: Option<f64>) -> String {
     let Some(t) = created_at else {
         return "-".into();
     };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(t);
+    let now = crate::time::now();
     let s = (now - t).max(0.0) as u64;
     match s {
         0..=119 => format!("{s}s"),

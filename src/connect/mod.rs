@@ -19,8 +19,6 @@ pub mod store;
 
 /// The port Devin's callback allowlist expects (the Daytona reference uses it too).
 pub const DEFAULT_PORT: u16 = 8765;
-/// How long `connect` waits for the browser by default (codes live 10 minutes).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// The redirect target registered with Devin for a local listener on `port`.
 pub fn callback_url(port: u16) -> String {

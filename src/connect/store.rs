@@ -21,13 +21,6 @@ pub enum StoreChoice {
     Keyring,
 }
 
-/// The keys `connect` manages in `.env`.
-pub const MANAGED_KEYS: [&str; 3] = [
-    env::DEVIN_OUTPOSTS_TOKEN.name,
-    env::DEVIN_API_URL.name,
-    env::OUTPOST_ID.name,
-];
-
 /// A value someone left to be filled in (`cog_...`, `<your token>`, `changeme`, empty), as
 /// opposed to a real credential.
 pub fn is_placeholder(value: &str) -> bool {

@@ -79,10 +79,6 @@ impl Check {
             elapsed_ms: 0,
         }
     }
-    pub fn with_fix(mut self, fix: impl Into<String>) -> Check {
-        self.fix = Some(fix.into());
-        self
-    }
     fn timed(mut self, started: Instant) -> Check {
         self.elapsed_ms = started.elapsed().as_millis() as u64;
         self

@@ -150,6 +150,7 @@ impl Faults {
     }
 
     /// Count this call against every matching rule; return the first action that fires.
+    #[cfg(test)]
     pub fn check(&self, method: &str, path: &str) -> Option<FaultAction> {
         self.check_query(method, path, None)
     }

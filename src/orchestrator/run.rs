@@ -223,10 +223,6 @@ impl Orchestrator {
         self.events.subscribe()
     }
 
-    pub fn acceptor_id(&self) -> &str {
-        &self.opts.acceptor_id
-    }
-
     pub(super) fn emit(&self, ev: OrchEvent) {
         match &ev {
             OrchEvent::Failed { session, error } => tracing::warn!(session = %session, "{error}"),

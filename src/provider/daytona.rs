@@ -278,8 +278,7 @@ pub fn info(sb: &t::Sandbox) -> SandboxInfo {
             .created_at
             .as_deref()
             .and_then(|s| humantime::parse_rfc3339_weak(s.trim_end_matches('Z')).ok())
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|d| d.as_secs_f64()),
+            .and_then(crate::time::unix_seconds),
         error_reason: sb.error_reason.clone(),
         containers: Vec::new(),
     }
@@ -319,40 +318,24 @@ fn map_err(e: ApiError, id: &str) -> ProviderError {
     }
 }
 
-/// POSIX single-quoting: safe for sh, bash and zsh.
-pub fn sh_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-/// PowerShell single-quoting (`'` doubled).
-pub fn ps_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
-}
-
 /// The command string Daytona runs.
 pub fn render(cmd: &Cmd, windows: bool) -> Result<String> {
     match cmd {
         Cmd::Shell(line) if windows => Ok(line.clone()),
-        Cmd::Shell(line) => Ok(format!("sh -c {}", sh_quote(line))),
+        Cmd::Shell(line) => Ok(format!("sh -c {}", crate::shell::posix_quote(line))),
         Cmd::Argv(argv) if argv.is_empty() => Err(ProviderError::Invalid(
             "empty command (argv has no program)".into(),
         )),
         Cmd::Argv(argv) if windows => Ok(format!(
             "& {}",
             argv.iter()
-                .map(|a| ps_quote(a))
+                .map(|a| crate::shell::powershell_quote(a))
                 .collect::<Vec<_>>()
                 .join(" ")
         )),
         Cmd::Argv(argv) => Ok(argv
             .iter()
-            .map(|a| sh_quote(a))
+            .map(|a| crate::shell::posix_quote(a))
             .collect::<Vec<_>>()
             .join(" ")),
     }
@@ -678,7 +661,7 @@ impl Provider for DaytonaProvider {
         // Daytona uses credentials only when both are set.
         let username = match (&req.username, &req.password) {
             (Some(u), _) => Some(u.clone()),
-            (None, Some(_)) => Some("x-access-token".to_string()),
+            (None, Some(_)) => Some(crate::env::GIT_USERNAME.default_str().to_string()),
             (None, None) => None,
         };
         let body = GitCloneRequest {

@@ -21,12 +21,6 @@ pub enum Readiness {
     Timeout { last_line: Option<String> },
 }
 
-impl Readiness {
-    pub fn is_ready(&self) -> bool {
-        matches!(self, Readiness::Ready { .. })
-    }
-}
-
 impl Workers {
     /// Create one worker sandbox and start its worker. The sandbox name is fresh per call.
     pub async fn launch_one(&self, w: &WorkerSpec) -> Result<SandboxInfo, ProviderError> {

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use outposts::api::ApiError;
 use outposts::config::{Config, ConfigError, LoadOptions};
-use outposts::error::CliError;
 use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{
     ExecRequest, GitClone, LogOptions, Provider, ProviderError, Resources, SandboxSpec,
@@ -373,9 +372,8 @@ fn credentials_missing_wrong_and_wandb() {
     let mut none = TestEnv::new();
     none.set("CWSANDBOX_BASE_URL", emu.base_url.clone());
     let err = provider(&none).unwrap_err();
-    match err.downcast_ref::<CliError>() {
-        Some(CliError::Auth { hint, .. }) => {
-            let hint = hint.clone().unwrap_or_default();
+    match err.downcast_ref::<ConfigError>() {
+        Some(ConfigError::MissingCredentials { hint, .. }) => {
             assert!(hint.contains("CWSANDBOX_API_KEY") && hint.contains("WANDB_API_KEY"));
         }
         other => panic!("expected an auth error, got {other:?} ({err:#})"),

@@ -22,7 +22,6 @@ pub const REASON_COMMAND_TIMEOUT: &str = "CWSANDBOX_COMMAND_TIMEOUT";
 pub const REASON_INVALID_REQUEST: &str = "CWSANDBOX_INVALID_REQUEST";
 pub const REASON_FILE_TOO_LARGE: &str = "CWSANDBOX_FILE_TOO_LARGE";
 pub const REASON_REQUEST_ID_CONFLICT: &str = "CWSANDBOX_REQUEST_ID_CONFLICT";
-pub const REASON_UNAUTHENTICATED: &str = "CWSANDBOX_UNAUTHENTICATED";
 
 /// Type URLs of the detail messages.
 pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";

@@ -85,7 +85,8 @@ impl Decoder {
         }
     }
 
-    /// Comment lines seen so far (`: keepalive`): the stream is alive even without events.
+    /// Keepalive comments seen (what the tests count).
+    #[cfg(test)]
     pub fn comments(&self) -> u64 {
         self.comments
     }
@@ -93,10 +94,6 @@ impl Decoder {
     /// The server's last `retry:` value.
     pub fn retry(&self) -> Option<Duration> {
         self.retry
-    }
-
-    pub fn last_event_id(&self) -> Option<&str> {
-        self.last_id.as_deref()
     }
 
     /// Decode a chunk; returns the events completed by it.

@@ -2,16 +2,14 @@
 //! reconnects with backoff and reports every gap so the consumer relists.
 
 use std::collections::VecDeque;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::Stream;
 use rand::Rng;
 
 use super::{Decoder, SseEvent};
 use crate::api::devin_types::WatchEvent;
-use crate::api::http::{ApiError, ApiRequest, HttpClient, excerpt};
+use crate::api::http::{ApiRequest, HttpClient, excerpt};
 
 /// What the watch yields: queue events, and gaps after which the consumer must relist.
 #[derive(Debug, Clone)]
@@ -42,14 +40,8 @@ pub struct Gap {
     pub reason: GapReason,
     /// Human explanation (already redacted).
     pub detail: String,
-    /// The typed error, when there was one (401 → exit 4 for commands).
-    pub error: Option<Arc<ApiError>>,
     /// When the watch will reconnect.
     pub retry_in: Duration,
-    /// The cursor it will resume from.
-    pub cursor: Option<String>,
-    /// How long the stream that just ended was open (None when it never opened).
-    pub connected_for: Option<Duration>,
 }
 
 /// Reconnect policy: exponential backoff that resets once a connection proved healthy.
@@ -121,16 +113,6 @@ impl Watch {
         }
     }
 
-    /// The cursor of the last event handed out (or the starting cursor).
-    pub fn cursor(&self) -> Option<&str> {
-        self.cursor.as_deref()
-    }
-
-    /// Connections opened so far.
-    pub fn connections(&self) -> u64 {
-        self.connections
-    }
-
     /// The next event or gap.
     pub async fn next(&mut self) -> WatchItem {
         loop {
@@ -148,14 +130,6 @@ impl Watch {
             }
             self.read().await;
         }
-    }
-
-    /// As a `Stream` (infinite).
-    pub fn into_stream(self) -> Pin<Box<dyn Stream<Item = WatchItem> + Send>> {
-        Box::pin(futures::stream::unfold(self, |mut w| async move {
-            let item = w.next().await;
-            Some((item, w))
-        }))
     }
 
     async fn open(&mut self) {
@@ -184,10 +158,7 @@ impl Watch {
                             "the watch at {url} answered with {ctype}, not an event stream ({})",
                             excerpt(&body)
                         ),
-                        error: None,
                         retry_in: wait,
-                        cursor: self.cursor.clone(),
-                        connected_for: None,
                     }));
                     return;
                 }
@@ -209,10 +180,7 @@ impl Watch {
                 self.queue.push_back(WatchItem::Gap(Gap {
                     reason,
                     detail: format!("cannot open the watch stream: {e}"),
-                    error: Some(Arc::new(e)),
                     retry_in: wait,
-                    cursor: self.cursor.clone(),
-                    connected_for: None,
                 }));
             }
         }
@@ -267,10 +235,7 @@ impl Watch {
         self.queue.push_back(WatchItem::Gap(Gap {
             reason,
             detail,
-            error: None,
             retry_in: wait,
-            cursor: self.cursor.clone(),
-            connected_for: lived,
         }));
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -68,12 +68,7 @@ pub fn d(ms: u64) -> Duration {
     Duration::from_millis(ms)
 }
 
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}
+pub use crate::emulator::now_ms;
 
 /// `2026-11-30T17:00:00.000Z`.
 pub fn iso(ms: u64) -> String {

@@ -521,10 +521,7 @@ impl Worker {
 /// Renew the claim a minute (or half its lifetime) before its deadline, for as long as it runs.
 async fn renew_loop(devin: DevinClient, sid: String, acceptor: String, mut deadline: Option<f64>) {
     loop {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or(0.0);
+        let now = crate::time::now();
         let left = deadline.map(|d| d - now).unwrap_or(120.0);
         let wait = (left - (left / 2.0).min(60.0)).clamp(1.0, 600.0);
         tokio::time::sleep(Duration::from_secs_f64(wait)).await;

@@ -5,17 +5,13 @@
 //! file is the truth.
 
 use super::*;
+use crate::shell::powershell_quote;
 
 fn root(session_id: &str) -> String {
     format!(
         "C:\\ProgramData\\devin-outposts\\sessions\\{}",
         safe_id(session_id)
     )
-}
-
-/// Single-quoted PowerShell literal.
-fn ps_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
 }
 
 /// The bootstrap: read and delete launch.json, drop the ambient environment, start the
@@ -38,9 +34,9 @@ Set-Content -Path (Join-Path $root 'worker.pid') -Value $p.Id
 $p.WaitForExit()
 Set-Content -Path (Join-Path $root 'worker.exit') -Value $p.ExitCode
 "#,
-        root = ps_quote(&root),
-        exe = ps_quote(exe),
-        workdir = ps_quote(workdir),
+        root = powershell_quote(&root),
+        exe = powershell_quote(exe),
+        workdir = powershell_quote(workdir),
     )
 }
 
@@ -66,10 +62,10 @@ if (-not $ok) {{
   & $exe --help | Out-Null
 }}
 "#,
-                dir = ps_quote(&dir),
-                exe = ps_quote(&exe),
-                sum = ps_quote(&b.sha256),
-                url = ps_quote(&b.url),
+                dir = powershell_quote(&dir),
+                exe = powershell_quote(&exe),
+                sum = powershell_quote(&b.sha256),
+                url = powershell_quote(&b.url),
             );
             (exe, install)
         }
@@ -93,9 +89,9 @@ Set-Content -Path $stdin -Value ''
 Start-Process -FilePath 'powershell.exe' -ArgumentList @('-NoProfile','-NonInteractive','-ExecutionPolicy','Bypass','-File',$boot) -WindowStyle Hidden -RedirectStandardInput $stdin -RedirectStandardOutput (Join-Path $root 'bootstrap.out.log') -RedirectStandardError (Join-Path $root 'bootstrap.err.log')
 Write-Output 'launched'
 "#,
-        root = ps_quote(&root),
-        exe = ps_quote(&exe),
-        bootstrap = ps_quote(&bootstrap),
+        root = powershell_quote(&root),
+        exe = powershell_quote(&exe),
+        bootstrap = powershell_quote(&bootstrap),
     )
 }
 
@@ -108,7 +104,7 @@ if ((Test-Path $pidFile) -and (Get-Process -Id ([int](Get-Content $pidFile)) -Er
 elseif (Test-Path $exitFile) {{ Write-Output "exited $(Get-Content $exitFile)" }}
 else {{ Write-Output 'absent' }}
 "#,
-        root = ps_quote(&root(session_id))
+        root = powershell_quote(&root(session_id))
     )
 }
 

@@ -319,17 +319,6 @@ pub fn build_sandbox(spec: &SandboxSpec) -> Result<pb::Sandbox> {
     })
 }
 
-/// POSIX shell quoting.
-pub(super) fn quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@+%".contains(&b))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
 /// The argv an exec runs: a shell line via `/bin/sh -c`; `cwd` applied like the SDK.
 pub fn exec_argv(req: &ExecRequest) -> Result<Vec<String>> {
     let argv: Vec<String> = match &req.cmd {
@@ -341,11 +330,15 @@ pub fn exec_argv(req: &ExecRequest) -> Result<Vec<String>> {
     };
     Ok(match req.cwd.as_deref().filter(|c| !c.is_empty()) {
         Some(cwd) => {
-            let quoted: Vec<String> = argv.iter().map(|a| quote(a)).collect();
+            let quoted: Vec<String> = argv.iter().map(|a| crate::shell::posix_quote(a)).collect();
             vec![
                 "/bin/sh".into(),
                 "-c".into(),
-                format!("cd {} && exec {}", quote(cwd), quoted.join(" ")),
+                format!(
+                    "cd {} && exec {}",
+                    crate::shell::posix_quote(cwd),
+                    quoted.join(" ")
+                ),
             ]
         }
         None => argv,
@@ -427,7 +420,7 @@ pub fn git_clone_request(req: &GitClone) -> ExecRequest {
             crate::secrets::Secret::new(
                 req.username
                     .clone()
-                    .unwrap_or_else(|| "x-access-token".into()),
+                    .unwrap_or_else(|| crate::env::GIT_USERNAME.default_str().into()),
             ),
         );
     }

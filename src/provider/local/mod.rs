@@ -198,10 +198,6 @@ impl LocalProvider {
         &self.isolation
     }
 
-    pub fn options(&self) -> &LocalOptions {
-        &self.opts
-    }
-
     /// Host directory that holds the sandbox's private tree (what the sandbox sees as `/`).
     /// For diagnostics; read and write sandbox files through [`Provider::read_file`] and
     /// [`Provider::write_file`], which refuse paths that leave the tree.
@@ -551,7 +547,7 @@ impl Provider for LocalProvider {
             Secret::new(
                 req.username
                     .clone()
-                    .unwrap_or_else(|| "x-access-token".into()),
+                    .unwrap_or_else(|| crate::env::GIT_USERNAME.default_str().into()),
             ),
         );
         if let Some(p) = &req.password {

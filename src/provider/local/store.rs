@@ -20,7 +20,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
@@ -87,12 +87,7 @@ pub(super) struct Record {
     pub isolation: String,
 }
 
-pub(super) fn now() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
-}
+pub(super) use crate::time::now;
 
 pub(super) fn io_err(what: impl std::fmt::Display, e: io::Error) -> ProviderError {
     ProviderError::Other(format!("{what}: {e}"))
