@@ -13,6 +13,8 @@ use crate::api::http::{ApiRequest, HttpClient, excerpt};
 
 /// What the watch yields: queue events, and gaps after which the consumer must relist.
 #[derive(Debug, Clone)]
+// Events are the common item: boxing them would cost an allocation per event.
+#[allow(clippy::large_enum_variant)]
 pub enum WatchItem {
     /// A decoded event. Persist `event.cursor` only after applying it.
     Event(WatchEvent),
