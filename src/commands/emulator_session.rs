@@ -115,7 +115,8 @@ pub struct NewArgs {
     /// new or resume.
     #[arg(long, value_name = "K", default_value = "new")]
     pub kind: String,
-    /// Pin `remote_binary_sha` (7–64 hex digits).
+    /// Pin `remote_binary_sha` (7–64 hex digits) [default: the published build `latest_*`
+    /// points at, like a real session]; `none` leaves the pin out (clients then fetch latest).
     #[arg(long, value_name = "SHA")]
     pub sha: Option<String>,
     /// Initial session_status: pending, running, suspended or terminated.

@@ -41,7 +41,7 @@ pub use lifecycle::{Entry, Phase};
 pub const SERVICE: &str = "coreweave.sandbox.v1.SandboxService";
 
 /// The image CoreWeave workers run; mapped by [`image_profile`].
-pub const DEVIN_CLI_IMAGE: &str = crate::provider::coreweave::DEFAULT_IMAGE;
+pub const DEVIN_CLI_IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
 
 /// What a container image means for the local sandbox behind it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -8,6 +8,8 @@ Every record whose `api` is `daytona` and that carries an `exchange` is checked:
 - `/daytona/api/...`      → daytona-api-openapi.json (request and response)
 - `/daytona/toolbox/{id}/...` → daytona-toolbox-openapi3.yaml (request and response)
 - `/daytona/proxy/...`    → not in either spec (build-log streams): skipped, counted.
+- `/daytona/api/socket.io/` → the Socket.IO event stream (daytona-api.md §3.6), not in the
+  OpenAPI spec: skipped, counted.
 
 Policy where the specs are silent:
 - A response status the operation does not declare (the API spec declares almost no error
@@ -56,6 +58,8 @@ TB = OpenAPI.from_dict(TB_SPEC)
 
 def split_path(path):
     """(which spec, path inside that spec) or (None, reason)."""
+    if path.startswith("/daytona/api/socket.io"):
+        return None, path
     if path.startswith("/daytona/api/") or path == "/daytona/api":
         return "api", path[len("/daytona/api"):] or "/"
     if path.startswith("/daytona/toolbox/"):

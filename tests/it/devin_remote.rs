@@ -1,4 +1,4 @@
-//! The remote distribution and the fake remote, run on the host as the plain sh script it is.
+//! The remote distribution and the fake remote — a real executable, run here on the host.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -317,4 +317,65 @@ fn a_terminated_session_ends_its_remote_and_renewal_keeps_old_tokens_working() {
     let (code, out) = wait_exit(&mut child, Duration::from_secs(10));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("session ended (terminated)"), "{out}");
+}
+
+/// What a careful client checks: the process it started is the downloaded file itself, not a
+/// shell interpreting it (`/proc/<pid>/exe`).
+#[test]
+fn the_served_remote_is_an_executable_whose_process_is_the_downloaded_file() {
+    let env = TestEnv::new();
+    let emu = Emu::start(&env, &[]);
+    let work = tempfile::tempdir().unwrap();
+    let bin = install_remote(&emu, work.path(), CURRENT_SHA);
+    assert!(std::fs::read(&bin).unwrap().starts_with(b"\x7fELF"));
+    let id = new_sessions(&emu, Default::default()).remove(0);
+    let (token, gateway) = claim(&emu, &id);
+    let mut child = serve(
+        &bin,
+        work.path(),
+        &[
+            ("DEVIN_OUTPOST_GATEWAY_URL", &gateway),
+            ("DEVIN_OUTPOST_CONNECT_TOKEN", &token),
+            ("DEVIN_OUTPOST_SESSION_ID", &id),
+        ],
+    );
+    let exe = std::fs::read_link(format!("/proc/{}/exe", child.id())).unwrap();
+    assert_eq!(exe, std::fs::canonicalize(&bin).unwrap());
+    wait_for("the connect", || {
+        let s = block_on(emu.client().session(&id)).unwrap().unwrap();
+        s.remote_connected.then_some(())
+    });
+    block_on(emu.client().terminate(&id)).unwrap();
+    let (code, output) = wait_exit(&mut child, Duration::from_secs(10));
+    assert_eq!(code, 0, "{output}");
+    let v = Command::new(&bin).arg("--version").output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&v.stdout).contains(&format!("devin-remote {CURRENT_SHA} ")),
+        "{v:?}"
+    );
+}
+
+/// Sessions are pinned to the published build by default, like Devin's own; `--sha none`
+/// keeps the unpinned case (clients then fetch `latest_*`).
+#[test]
+fn sessions_are_pinned_to_the_published_build_by_default() {
+    let mut env = TestEnv::new();
+    let emu = Emu::start(&env, &[]);
+    emu.configure(&mut env);
+    let pinned = env.run(&["--json", "emulator", "session", "new"]);
+    pinned.ok();
+    assert_eq!(pinned.json()[0]["remote_binary_sha"], CURRENT_SHA);
+    let (_, latest) = fetch(&emu, "latest_linux_x64");
+    assert_eq!(text(&latest), CURRENT_SHA, "the pin is the published build");
+    let bare = env.run(&["--json", "emulator", "session", "new", "--sha", "none"]);
+    bare.ok();
+    assert!(
+        bare.json()[0]["remote_binary_sha"].is_null(),
+        "{}",
+        bare.stdout
+    );
+    // The queue shows the pin too (what a claim hands out).
+    let id = pinned.json()[0]["session_id"].as_str().unwrap().to_string();
+    let entry = block_on(devin_client(&emu).get(&id)).unwrap().unwrap();
+    assert_eq!(entry.remote_binary_sha.as_deref(), Some(CURRENT_SHA));
 }

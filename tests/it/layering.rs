@@ -10,6 +10,9 @@
 //!    processes, logging, providers or API clients.
 //! 5. Exit codes are decided in `main.rs` alone: `crate::error` (exit-status types) is used only
 //!    by `commands/`, `main.rs` and `error.rs`, and only `main.rs` exits the process.
+//! 6. The emulator uses nothing of the client it tests — `orchestrator`, `worker`, `verify`,
+//!    `commands`, `provider::daytona`, `provider::coreweave` (the local sandbox runtime and the
+//!    generated protobuf types are fine).
 
 use std::path::{Path, PathBuf};
 
@@ -204,6 +207,19 @@ const RULES: &[Rule] = &[
         text: &[],
     },
     Rule {
+        name: "the emulator takes its behaviour from the specs, not from the client it tests",
+        applies: |m| under(m, "emulator"),
+        tops: &[
+            "orchestrator",
+            "worker",
+            "verify",
+            "commands",
+            "provider::daytona",
+            "provider::coreweave",
+        ],
+        text: &[],
+    },
+    Rule {
         name: "only main.rs exits the process",
         applies: |m| !m.is_empty(),
         tops: &[],
@@ -309,6 +325,18 @@ fn each_rule_catches_what_it_forbids() {
             "use super::super::super::commands::Ctx;",
         ),
         ("api/mod.rs", "use crate::{commands, env};"),
+        (
+            "emulator/devin_cli/serve.rs",
+            "use crate::orchestrator::remote::{self, RemoteBinary};",
+        ),
+        (
+            "emulator/daytona/snapshot.rs",
+            "use crate::provider::daytona::snapshot::check_name;",
+        ),
+        (
+            "emulator/coreweave.rs",
+            "pub const I: &str = crate::provider::coreweave::DEFAULT_IMAGE;",
+        ),
     ];
     for (file, text) in caught {
         let v = line(file, text);
@@ -330,6 +358,10 @@ fn each_rule_catches_what_it_forbids() {
             "use crate::provider::{SandboxInfo, SandboxState};",
         ),
         ("orchestrator/run.rs", "use super::plan::{self, Action};"),
+        (
+            "emulator/coreweave.rs",
+            "crate::provider::local::SandboxOptions::host_bin(dir)",
+        ),
         ("main.rs", "std::process::exit(2)"),
         (
             "commands/mod.rs",

@@ -14,6 +14,7 @@ mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
 mod daytona_conformance;
+mod daytona_events;
 mod daytona_provider;
 mod daytona_snapshot;
 mod daytona_support;

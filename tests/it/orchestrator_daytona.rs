@@ -34,6 +34,13 @@ fn daytona_lifecycle_from_the_built_snapshot() {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
     assert_eq!(read().as_deref(), Some("on-daytona"));
+    // Commands run as the image's user, as on Daytona: `daytona`, uid 1000, HOME /home/daytona.
+    let who = block_on(daytona.exec(
+        &sb.id,
+        &outposts::provider::ExecRequest::shell("id -u; id -un; echo $HOME"),
+    ))
+    .unwrap();
+    assert_eq!(who.stdout.trim(), "1000\ndaytona\n/home/daytona", "{who:?}");
 
     block_on(emu.client().suspend(&s)).unwrap();
     wait_until(

@@ -21,6 +21,13 @@ use super::image_profile;
 use crate::api::coreweave::error::{REASON_SANDBOX_NOT_FOUND, status_with_reason};
 use crate::api::coreweave::pb;
 use crate::emulator::{AppState, Shared};
+
+/// What an emulated image runs when the container names no command.
+const IMAGE_COMMAND: [&str; 3] = [
+    "/bin/sh",
+    "-c",
+    "trap 'exit 0' TERM INT; sleep infinity & wait",
+];
 use crate::provider::local::{LocalProvider, SandboxOptions};
 use crate::provider::{ContainerStatus, Provider, SandboxInfo, SandboxSpec, SandboxState, Source};
 use crate::secrets::Secret;
@@ -273,10 +280,8 @@ pub(super) fn local_spec(
     }
     spec.env.extend(secrets);
     let mut argv: Vec<String> = if container.command.is_empty() {
-        crate::provider::coreweave::IDLE_COMMAND
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        // No command: the image's own; an emulated image's process stays up until stopped.
+        IMAGE_COMMAND.iter().map(|s| s.to_string()).collect()
     } else {
         std::iter::once(container.command.clone())
             .chain(container.args.iter().cloned())

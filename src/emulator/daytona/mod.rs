@@ -27,6 +27,7 @@
 // Handler helpers return ready-made HTTP error responses; boxing them buys nothing here.
 #![allow(clippy::result_large_err)]
 
+mod events;
 mod git;
 mod model;
 mod sandbox;
@@ -150,6 +151,8 @@ pub fn router() -> Router<AppState> {
         .merge(sandbox::routes())
         .merge(snapshot::routes())
         .merge(toolbox::routes())
+        .route(&format!("{API_PREFIX}/socket.io/"), get(events::socket))
+        .route(&format!("{API_PREFIX}/socket.io"), get(events::socket))
         .route(&format!("{API_PREFIX}/*rest"), any(unknown_route))
         .route(API_PREFIX, any(unknown_route))
         .route(

@@ -21,6 +21,10 @@ use crate::api::daytona_types::{
     BuildInfo, CreateSandbox, SandboxDesiredState as Desired, SandboxState as St, SnapshotState,
 };
 use crate::emulator::AppState;
+
+/// The label orchestrators put the session id in (devin-outposts-api.md, sandbox naming): the
+/// mutation journal uses it to say which session a sandbox change touched.
+const SESSION_LABEL: &str = "devin.session_id";
 use crate::provider::{Provider, SandboxSpec, Source};
 use crate::secrets::Secret;
 
@@ -95,7 +99,7 @@ fn journal(s: &AppState, headers: &HeaderMap, op: &str, id: &str) {
         return;
     };
     let session = labels
-        .get(crate::orchestrator::LABEL_SESSION)
+        .get(SESSION_LABEL)
         .and_then(|sid| s.devin.session_view(sid));
     s.journal.push(crate::emulator::journal::Mutation {
         seq: 0,

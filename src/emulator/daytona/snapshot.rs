@@ -18,7 +18,30 @@ use super::model::{self, SnapshotRec, api_error, d, now_ms};
 use super::{API_PREFIX, Authed, Org, PROXY_PREFIX};
 use crate::api::daytona_types::{BuildInfo, CreateSnapshot, SnapshotState};
 use crate::emulator::AppState;
-use crate::provider::daytona::snapshot::check_name;
+
+/// The server's name rule (daytona-api.md §5.2):
+/// `^[a-zA-Z0-9_.\-:]+(\/[a-zA-Z0-9_.\-:]+)*(@sha256:[a-f0-9]{64})?$`.
+fn check_name(name: &str) -> Result<(), String> {
+    let (base, digest) = match name.split_once("@sha256:") {
+        Some((b, d)) => (b, Some(d)),
+        None => (name, None),
+    };
+    let segment = |p: &str| {
+        !p.is_empty()
+            && p.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"_.-:".contains(&c))
+    };
+    let digest_ok = digest.is_none_or(|d| {
+        d.len() == 64
+            && d.bytes()
+                .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    });
+    if base.split('/').all(segment) && digest_ok {
+        Ok(())
+    } else {
+        Err(format!("Invalid snapshot name: {name}"))
+    }
+}
 
 pub fn routes() -> Router<AppState> {
     let p = |s: &str| format!("{API_PREFIX}{s}");

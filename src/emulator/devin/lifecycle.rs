@@ -24,7 +24,8 @@ pub struct NewSession {
     /// `new` (default) or `resume`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
-    /// Pinned `remote_binary_sha` (7–64 hex).
+    /// Pinned `remote_binary_sha` (7–64 hex); default the published build
+    /// ([`super::remote::CURRENT_SHA`]), `none` for no pin.
     #[serde(default, alias = "sha", skip_serializing_if = "Option::is_none")]
     pub remote_binary_sha: Option<String>,
     /// Initial `session_status` (default `pending`).
@@ -152,11 +153,13 @@ impl Queue {
                 format!("kind must be new or resume (got {kind:?})"),
             ));
         }
-        let sha = spec
-            .remote_binary_sha
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
+        // Pinned to the published build by default, like Devin's own sessions; `none` leaves
+        // the pin out (the spec allows a null pin: the client then asks for `latest_*`).
+        let sha = match spec.remote_binary_sha.as_deref().map(str::trim) {
+            None | Some("") => Some(super::remote::CURRENT_SHA),
+            Some(s) if s.eq_ignore_ascii_case("none") || s.eq_ignore_ascii_case("null") => None,
+            Some(s) => Some(s),
+        };
         if let Some(s) = sha
             && !valid_sha(s)
         {

@@ -1,8 +1,9 @@
 //! The remote distribution under `/static/devin-rs/remote/` (spec §8), serving the fake remote.
 //!
 //! - `latest_<suffix>` → [`CURRENT_SHA`] and a newline.
-//! - `devin-remote_<sha>_<suffix>` → the fake remote script with `<sha>` embedded, so every sha
-//!   has its own checksum. Any 7–64 hex sha is served.
+//! - `devin-remote_<sha>_<suffix>` → the fake remote — a real executable for the Linux names, a
+//!   script for the others — naming `<sha>`, so every sha has its own checksum. Any 7–64 hex sha
+//!   is served.
 //! - `devin-remote_<sha>_<suffix>.sha256` → the bare hex SHA-256 of that file and a newline,
 //!   except for [`CORRUPT_SHA`], whose checksum deliberately does not match (checksum tests).
 //!
@@ -21,16 +22,36 @@ pub const CORRUPT_SHA: &str = "badc0ffee0";
 
 pub const SUFFIXES: &[&str] = &["linux_x64", "linux_arm64", "macos_arm64", "windows_x64.exe"];
 
+/// The fake remote for Windows and macOS names (the emulator's sandboxes are Linux: nothing
+/// runs these, but clients download and verify them).
 const SCRIPT: &str = include_str!("fake_remote.sh");
 
-/// The fake remote's bytes for `sha` and `suffix`.
-pub fn script(sha: &str, suffix: &str) -> String {
-    SCRIPT.replace("@SHA@", sha).replace("@SUFFIX@", suffix)
+/// The fake remote as a real executable for this host (`fake_remote/main.rs`, built by
+/// `build.rs`): the running process is the downloaded file, as with Devin's remote. Served under
+/// both Linux names — the emulator's sandboxes always run on this host.
+const EXECUTABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/fake-remote"));
+
+/// The fake remote's bytes for `sha` and `suffix`: the executable with a trailer naming the
+/// build (so every sha has its own checksum; loaders ignore bytes past the ELF's sections), or
+/// the script for non-Linux names.
+pub fn artifact(sha: &str, suffix: &str) -> Vec<u8> {
+    if suffix.starts_with("linux_") {
+        let mut b = EXECUTABLE.to_vec();
+        b.extend_from_slice(
+            format!("\n#outposts-fake-remote sha={sha} target={suffix}\n").as_bytes(),
+        );
+        b
+    } else {
+        SCRIPT
+            .replace("@SHA@", sha)
+            .replace("@SUFFIX@", suffix)
+            .into_bytes()
+    }
 }
 
 /// Hex SHA-256 of the fake remote for `sha`/`suffix`.
 pub fn checksum(sha: &str, suffix: &str) -> String {
-    hex::encode(Sha256::digest(script(sha, suffix).as_bytes()))
+    hex::encode(Sha256::digest(artifact(sha, suffix)))
 }
 
 enum Artifact {
@@ -81,7 +102,7 @@ pub async fn serve(Path(file): Path<String>) -> Response {
                     "attachment; filename=\"devin-remote\"",
                 ),
             ],
-            script(&sha, suffix),
+            artifact(&sha, suffix),
         )
             .into_response(),
         None => (
@@ -123,7 +144,10 @@ mod tests {
             checksum("412f0e9b19", "linux_x64"),
             checksum(CURRENT_SHA, "linux_x64")
         );
-        assert!(script("412f0e9b19", "linux_x64").contains("DEVIN_REMOTE_SHA='412f0e9b19'"));
-        assert!(script("412f0e9b19", "linux_x64").starts_with("#!/bin/sh\n"));
+        let linux = artifact("412f0e9b19", "linux_x64");
+        assert!(linux.starts_with(b"\x7fELF"), "a real executable");
+        assert!(linux.ends_with(b"#outposts-fake-remote sha=412f0e9b19 target=linux_x64\n"));
+        let windows = String::from_utf8(artifact("412f0e9b19", "windows_x64.exe")).unwrap();
+        assert!(windows.contains("DEVIN_REMOTE_SHA='412f0e9b19'"));
     }
 }

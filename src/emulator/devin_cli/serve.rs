@@ -12,7 +12,6 @@ use tokio::sync::watch;
 use super::cli::Settings;
 use crate::api::devin_types::Platform;
 use crate::api::http::{self, ApiRequest, HttpClient};
-use crate::orchestrator::remote::{self, RemoteBinary};
 use crate::secrets::{Secret, redact};
 
 fn now() -> String {
@@ -65,15 +64,18 @@ pub async fn install(
             platform.as_str()
         ));
     }
-    let suffix = remote::suffix_for(Platform::Linux, std::env::consts::ARCH);
+    let suffix = match std::env::consts::ARCH {
+        "aarch64" => "linux_arm64",
+        _ => "linux_x64",
+    };
     let base = s.static_base_for(Some(gateway));
     let pin = pinned.or(s.sha_fallback.as_deref());
-    let bin: RemoteBinary = remote::resolve(http, &base, pin, suffix)
+    let bin = resolve(http, base.trim_end_matches('/'), pin, suffix)
         .await
         .map_err(|e| format!("cannot resolve devin-remote: {e}"))?;
     std::fs::create_dir_all(&s.cache_dir)
         .map_err(|e| format!("cannot create {}: {e}", s.cache_dir.display()))?;
-    let path = s.cache_dir.join(bin.file_name());
+    let path = s.cache_dir.join(&bin.file);
     if sha256_file(&path).as_deref() == Some(bin.sha256.as_str()) {
         return Ok(Remote { path, sha: bin.sha });
     }
@@ -85,8 +87,7 @@ pub async fn install(
     if got != bin.sha256 {
         return Err(format!(
             "checksum mismatch for {}: expected {}, got {got}",
-            bin.file_name(),
-            bin.sha256
+            bin.file, bin.sha256
         ));
     }
     let partial = path.with_extension("partial");
@@ -106,6 +107,53 @@ pub async fn install(
         resp.body.len()
     ));
     Ok(Remote { path, sha: bin.sha })
+}
+
+/// One build of the remote, per the distribution's layout (spec §8).
+struct Build {
+    sha: String,
+    file: String,
+    url: String,
+    sha256: String,
+}
+
+/// The pin, else what `latest_<suffix>` names; then the build's `.sha256`.
+async fn resolve(
+    http: &HttpClient,
+    base: &str,
+    pin: Option<&str>,
+    suffix: &str,
+) -> Result<Build, String> {
+    let get = |url: String| async move {
+        http.send(ApiRequest::get(http::STATIC, url.clone()))
+            .await
+            .map(|r| r.text())
+            .map_err(|e| format!("{url}: {e}"))
+    };
+    let sha = match pin {
+        Some(p) => p.trim().to_string(),
+        None => get(format!("{base}/latest_{suffix}"))
+            .await?
+            .trim()
+            .to_string(),
+    };
+    if !(7..=64).contains(&sha.len()) || !sha.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("`{sha}` is not a remote build sha"));
+    }
+    let file = format!("devin-remote_{sha}_{suffix}");
+    let url = format!("{base}/{file}");
+    let sum = get(format!("{url}.sha256")).await?;
+    let sha256 = sum
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .find(|t| t.len() == 64)
+        .map(str::to_ascii_lowercase)
+        .ok_or_else(|| format!("{url}.sha256 holds no sha256 digest"))?;
+    Ok(Build {
+        sha,
+        file,
+        url,
+        sha256,
+    })
 }
 
 /// What to run.

@@ -12,7 +12,6 @@ use crate::api::devin::{
 };
 use crate::api::devin_types::Platform;
 use crate::api::{ApiError, HttpClient, HttpOptions};
-use crate::orchestrator::remote::safe_id;
 use crate::secrets::Secret;
 
 /// Everything a running worker shares.
@@ -177,7 +176,7 @@ async fn direct_serve(
         .ok()
         .filter(|d| !d.trim().is_empty())
         .map(Into::into)
-        .unwrap_or_else(|| s.data_dir.join("sessions").join(safe_id(session)));
+        .unwrap_or_else(|| s.data_dir.join("sessions").join(session_dir(session)));
     let spec = RunSpec {
         session_id: session,
         gateway: &gateway,
@@ -463,7 +462,7 @@ impl Worker {
             session_id: &sid,
             gateway: &gateway,
             connect_token: &token,
-            state_dir: self.s.data_dir.join("sessions").join(safe_id(&sid)),
+            state_dir: self.s.data_dir.join("sessions").join(session_dir(&sid)),
             chrome_path: self.s.chrome_path.as_deref(),
         };
         let exit = serve::run(&remote, &spec, self.shutdown.clone(), stop_rx).await;
@@ -556,4 +555,17 @@ async fn watch_status(devin: DevinClient, sid: String, stop: watch::Sender<bool>
             return;
         }
     }
+}
+
+/// A directory name for a session id: its safe characters and a hash, so hostile ids never
+/// escape the data dir and distinct ids never share one.
+fn session_dir(session: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let safe: String = session
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(40)
+        .collect();
+    let hash = &hex::encode(Sha256::digest(session.as_bytes()))[..12];
+    format!("{safe}-{hash}")
 }

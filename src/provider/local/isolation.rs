@@ -1,8 +1,9 @@
 //! How a sandbox is held up and how its processes are started.
 //!
 //! With bubblewrap, a started sandbox is one long-lived bubblewrap "init" that owns the
-//! sandbox's namespaces — user (the sandbox runs as uid 0 of its own user namespace, mapped to
-//! the invoking user, so it has no privilege on the host), pid, mount, uts and ipc. Its mount
+//! sandbox's namespaces — user (the sandbox runs as the image's user — uid 0, or 1000 for a named
+//! user such as Daytona's `daytona` — of its own user namespace, mapped to the invoking user, so
+//! it has no privilege on the host), pid, mount, uts and ipc. Its mount
 //! namespace has the sandbox's private tree (`<sandbox>/fs`) read-write as `/`, the host's `/usr`,
 //! `/etc`, `/bin`, `/sbin`, `/lib*` and `/sys` read-only on top, a fresh `/proc` (the sandbox's
 //! processes only) and a minimal `/dev`. Everything else — `/workspace`, `/home`, `/root`, `/tmp`,
@@ -16,7 +17,7 @@
 //! process environment (nsenter passes its own through), never as arguments, which would show
 //! in `/proc/<pid>/cmdline`.
 //!
-//! Limits: only uid/gid 0 exist in the sandbox's user namespace, so `chown` to another user
+//! Limits: only one uid/gid exists in the sandbox's user namespace, so `chown` to another user
 //! fails inside (`TAR_OPTIONS=--no-same-owner` is set so that `tar` does not try); the sandbox
 //! shares the host's network namespace, so it can reach every service the host listens on.
 //!
@@ -252,6 +253,18 @@ pub(super) struct Layout<'a> {
     /// Read-only binds `(host path, sandbox path)`.
     pub binds: &'a [(PathBuf, String)],
     pub hostname: &'a str,
+    /// The image's user: processes run as [`uid_of`] it.
+    pub user: Option<&'a str>,
+}
+
+/// The uid a sandbox's processes run as: 0 for root (or no user), 1000 for a named user, as in
+/// Daytona's images (`daytona`, uid 1000). A user namespace that maps only the invoking user
+/// holds exactly one uid, so every named user gets 1000.
+pub(super) fn uid_of(user: Option<&str>) -> u32 {
+    match user {
+        None | Some("root") => 0,
+        Some(_) => 1000,
+    }
 }
 
 /// Create the fixed skeleton of a sandbox tree: private directories, and the mount points and
@@ -366,8 +379,10 @@ pub(super) fn boot_command(
     };
     prepare_tree(fs_root, layout.home).map_err(setup)?;
     let mut cmd = Command::new(bwrap);
-    // uid 0 of a user namespace of its own: root inside, the invoking user outside.
-    cmd.args(["--unshare-user", "--uid", "0", "--gid", "0"])
+    // A user namespace of its own: the image's user inside (root, or uid 1000 for a named
+    // user), the invoking user outside — no privilege on the host either way.
+    let uid = uid_of(layout.user).to_string();
+    cmd.args(["--unshare-user", "--uid", &uid, "--gid", &uid])
         .args(["--unshare-pid", "--unshare-uts", "--unshare-ipc"])
         .arg("--hostname")
         .arg(layout.hostname)
@@ -396,6 +411,33 @@ pub(super) fn boot_command(
     if let Some(dir) = resolv_dir() {
         ensure_dir_no_links(fs_root, &dir).map_err(setup)?;
         cmd.arg("--ro-bind").arg(&dir).arg(&dir);
+    }
+    // A named user has a passwd and group entry, so `id -un`, `whoami` and `~user` work.
+    if let Some(user) = layout.user.filter(|_| uid_of(layout.user) != 0) {
+        let dir = fs_root.parent().unwrap_or(fs_root);
+        for (file, line) in [
+            (
+                "passwd",
+                format!("{user}:x:1000:1000::{}:/bin/sh\n", layout.home),
+            ),
+            ("group", format!("{user}:x:1000:\n")),
+        ] {
+            let host = Path::new("/etc").join(file);
+            // The host's entries, minus any that would shadow ours (same name, or id 1000).
+            let mut text: String = fs::read_to_string(&host)
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| {
+                    let f: Vec<&str> = l.split(':').collect();
+                    f.first() != Some(&user) && f.get(2) != Some(&"1000")
+                })
+                .map(|l| format!("{l}\n"))
+                .collect();
+            text.push_str(&line);
+            let ours = dir.join(format!("etc-{file}"));
+            fs::write(&ours, text).map_err(setup)?;
+            cmd.arg("--ro-bind").arg(&ours).arg(&host);
+        }
     }
     for (host, inside) in layout.binds {
         let rel = inside.trim_start_matches('/');

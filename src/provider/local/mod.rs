@@ -19,8 +19,9 @@
 //! are supplied again with [`LocalProvider::remember_secret_env`].
 //!
 //! Not applied locally: `resources`, `max_lifetime`, `source` (sandboxes use the host's userland)
-//! and `user` beyond choosing `HOME` (`/home/<user>`; processes are uid 0 of the sandbox's own
-//! user namespace); `secret_refs` are refused (no secret store).
+//! and `user` beyond `HOME` (`/home/<user>`) and the uid inside the sandbox (root: 0, any other
+//! name: 1000, with a passwd entry; unisolated sandboxes run as the invoking user);
+//! `secret_refs` are refused (no secret store).
 
 mod checks;
 mod exec;

@@ -201,6 +201,7 @@ impl LocalProvider {
             home: &rec.home,
             binds: &binds,
             hostname: &hostname,
+            user: rec.user.as_deref(),
         };
         let launch = Launch {
             argv,
@@ -259,6 +260,7 @@ impl LocalProvider {
             home: &rec.home,
             binds: &binds,
             hostname: &hostname,
+            user: rec.user.as_deref(),
         };
         let env = vec![
             ("PATH".to_string(), DEFAULT_PATH.to_string()),
