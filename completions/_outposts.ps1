@@ -556,7 +556,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id or name [default: the emulator''s first outpost]')
             [CompletionResult]::new('--platform', '--platform', [CompletionResultType]::ParameterName, 'linux, windows or macos')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'new or resume')
-            [CompletionResult]::new('--sha', '--sha', [CompletionResultType]::ParameterName, 'Pin `remote_binary_sha` (7–64 hex digits)')
+            [CompletionResult]::new('--sha', '--sha', [CompletionResultType]::ParameterName, 'Pin `remote_binary_sha` (7–64 hex digits) [default: the published build `latest_*` points at, like a real session]; `none` leaves the pin out (clients then fetch latest)')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Initial session_status: pending, running, suspended or terminated')
             [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'A task for the session''s remote')
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many sessions (1–1000)')

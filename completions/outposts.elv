@@ -514,7 +514,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --outpost 'Outpost id or name [default: the emulator''s first outpost]'
             cand --platform 'linux, windows or macos'
             cand --kind 'new or resume'
-            cand --sha 'Pin `remote_binary_sha` (7–64 hex digits)'
+            cand --sha 'Pin `remote_binary_sha` (7–64 hex digits) [default: the published build `latest_*` points at, like a real session]; `none` leaves the pin out (clients then fetch latest)'
             cand --status 'Initial session_status: pending, running, suspended or terminated'
             cand --task 'A task for the session''s remote'
             cand --count 'How many sessions (1–1000)'

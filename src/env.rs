@@ -138,6 +138,14 @@ env_vars! {
     RECONCILE_INTERVAL: Orchestrator = "30";
     /// Seconds between janitor sweeps.
     JANITOR_INTERVAL: Orchestrator = "60";
+    /// How long a sleeping session's stopped Daytona sandbox stays on the stopped tier before
+    /// Daytona archives it to cheaper storage (a wake then restores it first, which takes
+    /// longer than a start). Whole minutes; `0` = Daytona's maximum. Default: a day.
+    ARCHIVE_AFTER: Orchestrator = "1d";
+    /// Delete the stopped (or archived, or snapshotted) sandbox of a session that has been
+    /// absent from the queue this long — an abandoned sleeper. Off when unset: a sleeping
+    /// session's workspace is its data, and only `terminated` deletes it otherwise.
+    SLEEP_RETENTION: Orchestrator;
     /// Seconds before `claim_deadline` at which a held claim is renewed.
     CLAIM_RENEW_MARGIN: Orchestrator = "60";
     /// Path of `outposts.toml`; default `$XDG_CONFIG_HOME/outposts/outposts.toml`.

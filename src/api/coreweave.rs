@@ -24,6 +24,7 @@ use crate::config::Config;
 
 pub mod auth;
 pub mod error;
+mod snapshots;
 
 pub use auth::{Auth, BaseUrl, base_url_from_config, parse_base_url};
 pub use error::{CoreweaveError, ErrorKind};

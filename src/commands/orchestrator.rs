@@ -219,6 +219,8 @@ pub fn run_options(
             .unwrap_or_default(),
         gateway_fallback: config.value(&env::DEVIN_OUTPOST_GATEWAY_URL),
         ready_timeout: a.ready_timeout,
+        archive_after: config.duration(&env::ARCHIVE_AFTER)?,
+        sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
     })
 }
 
@@ -366,6 +368,9 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         "cursor_age_seconds": cursor_age,
         "status_updated_at": snapshot.get("updated_at"),
         "sessions": sessions,
+        "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
+        "sandboxes": snapshot.get("sandboxes"),
+        "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
     });
     ctx.printer.result(&doc, || {
         let mut out = format!(
@@ -394,7 +399,66 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
                 ));
             }
         }
+        out.push_str(&sleeping_table(&doc));
         out
     });
     Ok(ExitStatus::Success)
+}
+
+/// The sleeping sessions' part of `orchestrator status`: what sleep costs, and what the
+/// retention setting would remove and when.
+fn sleeping_table(doc: &serde_json::Value) -> String {
+    let now = crate::time::now();
+    let ago = |t: Option<f64>| {
+        t.map(|t| super::queue::relative(t - now))
+            .unwrap_or_else(|| "-".into())
+    };
+    let mut out = String::new();
+    if let Some(c) = doc.get("sandboxes").filter(|c| c.is_object()) {
+        let n = |k: &str| c.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
+        out.push_str(&format!(
+            "sandboxes    {} running, {} sleeping, {} archived\n",
+            n("running"),
+            n("sleeping"),
+            n("archived")
+        ));
+    }
+    let list = doc
+        .get("sleeping")
+        .and_then(|v| v.as_array())
+        .cloned()
+        .unwrap_or_default();
+    if list.is_empty() {
+        return out;
+    }
+    let retention = doc.get("sleep_retention_seconds").and_then(|v| v.as_f64());
+    out.push_str(&format!(
+        "{:<40} {:<9} {:<10} {:<22} {}\n",
+        "SLEEPING SESSION", "STATE", "SLEPT", "REMOVED (RETENTION)", "SANDBOX"
+    ));
+    for s in list {
+        let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+        let when = match (
+            retention,
+            s.get("retention_deadline").and_then(|v| v.as_f64()),
+        ) {
+            (None, _) => "never (off)".to_string(),
+            (Some(_), Some(d)) => ago(Some(d)),
+            (Some(_), None) => "when absent".to_string(),
+        };
+        out.push_str(&format!(
+            "{:<40} {:<9} {:<10} {:<22} {}\n",
+            f("session_id"),
+            f("state"),
+            ago(s.get("slept_since").and_then(|v| v.as_f64())),
+            when,
+            s.get("sandbox_id")
+                .and_then(|v| v.as_str())
+                .unwrap_or_else(|| s
+                    .get("sandbox_name")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("-"))
+        ));
+    }
+    out
 }

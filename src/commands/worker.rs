@@ -71,10 +71,12 @@ Examples:
   outposts worker stop sb-1a2b3c4d5e6f            # asks first on a terminal
   outposts worker stop sb-1a2b3c4d5e6f --yes --no-snapshot
 
-Stops the worker and its sandbox (on CoreWeave the sandbox then completes and stays readable; on
-Daytona and locally its disk is kept). A workspace snapshot is taken first where the provider
-supports one; otherwise it says so and stops without. Without a terminal, --yes is required.
-Scripting: --json prints {\"id\", \"name\", \"provider\", \"state\", \"raw_state\", \"snapshot\"}.";
+Stops the worker and its sandbox (on Daytona and locally its disk is kept). On CoreWeave, where
+a stop deletes the sandbox, its /workspace is snapshotted first (as `cws-agent down` does) and
+the snapshot id printed for `worker launch --restore`; --no-snapshot skips it. Without a
+terminal, --yes is required.
+Scripting: --json prints {\"id\", \"name\", \"provider\", \"state\", \"raw_state\",
+\"snapshot\": {\"taken\", \"id\" | \"reason\"}}.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -347,20 +349,36 @@ async fn stop(ctx: &Ctx, a: StopArgs) -> Result<ExitStatus> {
         ctx.printer.note("nothing stopped");
         return Ok(ExitStatus::Failure);
     }
-    // The Provider trait has no snapshot operation yet: say so instead of pretending.
-    let snapshot = if a.no_snapshot {
-        serde_json::Value::Null
-    } else {
-        let reason = format!("not supported by the {kind} provider; stopping without a snapshot");
-        ctx.printer.note(&format!("workspace snapshot: {reason}"));
-        json!({"taken": false, "reason": reason})
-    };
-    let progress = ctx
-        .printer
-        .spinner(&format!("stopping {} ({})", info.name, info.id));
-    let after = workers.stop(&info.id).await;
+    let progress = ctx.printer.spinner(&format!(
+        "stopping {} ({}){}",
+        info.name,
+        info.id,
+        if a.no_snapshot {
+            ""
+        } else {
+            ", snapshotting its workspace first where the provider keeps it apart"
+        }
+    ));
+    let stopped = workers.stop(&info.id, !a.no_snapshot).await;
     progress.finish(None);
-    let after = after?;
+    let (after, snap) = stopped?;
+    let snapshot = match (&snap, a.no_snapshot) {
+        (Some(id), _) => {
+            ctx.printer.note(&format!(
+                "workspace snapshot {id} (start a worker from it with `outposts worker launch \
+                 --provider {kind} --restore {id}`)"
+            ));
+            json!({"taken": true, "id": id})
+        }
+        (None, true) => json!({"taken": false, "reason": "--no-snapshot"}),
+        (None, false) => {
+            let reason = format!(
+                "the {kind} provider keeps a stopped sandbox's disk; no snapshot is needed"
+            );
+            ctx.printer.note(&format!("workspace snapshot: {reason}"));
+            json!({"taken": false, "reason": reason})
+        }
+    };
     let doc = json!({
         "id": after.id, "name": after.name, "provider": kind,
         "state": after.state, "raw_state": after.raw_state, "snapshot": snapshot,

@@ -21,6 +21,7 @@ Examples:
   outposts worker launch --outpost my-outpost --secret wandb:DEVIN_TOKEN   # token in a store
   outposts worker launch --outpost gpu-outpost --gpu 1:H100 --memory 32Gi --tag team=ml
   outposts worker launch --provider local --outpost my-outpost --no-wait --json
+  outposts worker launch --provider coreweave --outpost my-outpost --restore fss-1a2b…   # from `worker stop`
 
 The outpost token comes from DEVIN_OUTPOSTS_TOKEN (environment, .env or `outposts connect`) and
 reaches the worker in its environment, or from a provider secret store with --secret STORE:NAME
@@ -28,7 +29,8 @@ reaches the worker in its environment, or from a provider secret store with --se
 The sandbox's main command installs git and CA certificates when the image lacks them, then
 runs `devin worker start --outpost=NAME`. On Daytona (no main command) the worker runs detached
 through an exec under a small restarting supervisor ($HOME/.outposts-worker/ in the sandbox).
-Local sandboxes see the `devin` of OUTPOSTS_DEVIN_CLI_DIR at /opt/devin/bin.
+Local sandboxes see the `devin` of OUTPOSTS_DEVIN_CLI_DIR at /opt/devin/bin. On CoreWeave the
+worker's /workspace is a scratch volume that `worker stop` snapshots and --restore brings back.
 
 Waits until each worker's log shows it reached the queue (spinner on a terminal, plain lines
 otherwise), or reports the authentication or startup failure it saw; --no-wait returns at once.
@@ -78,6 +80,10 @@ pub struct LaunchArgs {
     /// Longest wait for each worker to reach the queue.
     #[arg(long, default_value = "180", value_parser = parse_duration)]
     pub wait_timeout: Duration,
+    /// Start the worker's /workspace from this file-system snapshot (the one `worker stop`
+    /// printed; CoreWeave only: elsewhere a stopped worker keeps its disk).
+    #[arg(long, value_name = "SNAPSHOT")]
+    pub restore: Option<String>,
 }
 
 /// The worker's environment from configuration: where Devin is, and the optional extras.
@@ -155,7 +161,21 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
         token,
         env: worker_env(ctx, &a.env)?,
         tags: a.tags.iter().cloned().collect(),
+        restore: a.restore.clone(),
     };
+    if a.restore.is_some() && kind != ProviderKind::Coreweave {
+        return Err(CliError::usage(
+            format!(
+                "--restore takes a CoreWeave file-system snapshot; the {kind} provider has none"
+            ),
+            Some(
+                "on Daytona and locally a stopped worker keeps its disk: start a new worker, or \
+                 pass --provider coreweave"
+                    .to_string(),
+            ),
+        )
+        .into());
+    }
     let mode = Mode::for_provider(kind);
     // Nothing is created for a worker the provider cannot run.
     let source = crate::worker::sandbox_spec(&spec, "preflight", mode).source;

@@ -45,9 +45,16 @@ impl Orchestrator {
         }
         let released = self.release(session).await;
         if released {
-            let mut inner = self.lock();
-            inner.claims.remove(session);
-            inner.sandboxes.remove(session);
+            {
+                let mut inner = self.lock();
+                inner.claims.remove(session);
+                inner.sandboxes.remove(session);
+            }
+            match kind {
+                EndKind::Sleep => self.remember_sleep(session).await,
+                EndKind::Terminate => self.forget_sleeper(session),
+                _ => {}
+            }
         }
         Some(Outcome::Ended {
             kind,
@@ -56,8 +63,22 @@ impl Orchestrator {
         })
     }
 
-    /// The sandbox side of ending; `false` when a provider call failed (retry later).
+    /// The sandbox side of ending; `false` when a provider call failed (retry later). A
+    /// terminated session also loses what its sandbox left outside itself (snapshots).
     async fn end_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
+        if !self.finish_sandbox(session, op).await {
+            return false;
+        }
+        if op == SandboxEnd::Delete
+            && let Err(e) = self.provider.discard(&sandbox_name(session)).await
+        {
+            tracing::warn!(session, "cannot remove the workspace snapshots: {e}");
+            return false;
+        }
+        true
+    }
+
+    async fn finish_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
         let known = self.lock().sandboxes.get(session).cloned();
         let id = match known {
             Some(id) => id,

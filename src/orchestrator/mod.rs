@@ -15,6 +15,7 @@ pub mod plan;
 mod provision;
 pub mod remote;
 pub mod run;
+mod sleep;
 pub mod state;
 mod sweep;
 

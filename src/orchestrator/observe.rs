@@ -62,6 +62,7 @@ impl Orchestrator {
         // Entries we could not read may be any session, ours included: then a session missing
         // from the listing is not evidence that it left the queue.
         let complete = list.skipped == 0;
+        inner.view_complete = complete;
         let me = &self.opts.acceptor_id;
         let ids: Vec<String> = inner.tracks.keys().cloned().collect();
         for id in ids {

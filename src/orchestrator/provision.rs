@@ -167,7 +167,7 @@ impl Orchestrator {
     ) -> Result<SandboxInfo, ProvisionError> {
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
-        let sb = match self.provider.get(&name).await? {
+        let sb = match self.existing(&name).await? {
             Some(sb) => sb,
             None => {
                 self.create_sandbox(session, platform, &name, &labels)
@@ -183,6 +183,22 @@ impl Orchestrator {
             .sandboxes
             .insert(session.to_string(), sb.id.clone());
         Ok(self.wait_started(session, sb).await?)
+    }
+
+    /// The sandbox under `name`, unless it is finished for good: one being deleted (CoreWeave
+    /// deletes on stop) is waited out, so that a wake creates the next one.
+    async fn existing(&self, name: &str) -> Result<Option<SandboxInfo>, ProviderError> {
+        let deadline = Instant::now() + self.opts.ready_timeout;
+        loop {
+            match self.provider.get(name).await? {
+                Some(sb) if sb.state == SandboxState::Deleted => return Ok(None),
+                Some(sb) if sb.state == SandboxState::Deleting && Instant::now() < deadline => {
+                    tracing::debug!(sandbox = %sb.id, "waiting for the old sandbox to go");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                other => return Ok(other),
+            }
+        }
     }
 
     async fn create_sandbox(
@@ -208,6 +224,15 @@ impl Orchestrator {
         let mut spec = SandboxSpec::new(name, source);
         spec.labels = labels.clone();
         spec.resources = self.opts.resources.clone();
+        spec.archive_after = self.opts.archive_after;
+        // The session's files must survive its sleeps on every provider.
+        spec.workspace = Some(crate::provider::Workspace {
+            mount_path: match platform {
+                Platform::Windows => self.opts.windows_workdir.clone(),
+                _ => self.opts.workdir.clone(),
+            },
+            restore: None,
+        });
         crate::failpoint!("provision.before_create");
         let created = self.provider.create(&spec).await;
         crate::failpoint!("provision.after_create");
@@ -231,10 +256,25 @@ impl Orchestrator {
     }
 
     async fn wait_started(&self, session: &str, mut sb: SandboxInfo) -> Result<SandboxInfo> {
-        let deadline = Instant::now() + self.opts.ready_timeout;
+        let since = Instant::now();
+        let deadline = since + self.opts.ready_timeout;
         let mut delay = Duration::from_millis(200);
         let mut started_it = false;
+        let mut told = since;
         loop {
+            // An archived sandbox is restored from cheaper storage first: say so, and keep
+            // saying while it takes long.
+            if matches!(sb.raw_state.as_str(), "archived" | "restoring")
+                && (told == since || told.elapsed() >= Duration::from_secs(15))
+            {
+                tracing::info!(
+                    session,
+                    sandbox = %sb.id,
+                    "waking an archived sandbox: restoring it from the archive ({}s so far)",
+                    since.elapsed().as_secs()
+                );
+                told = Instant::now();
+            }
             match sb.state {
                 SandboxState::Started => {
                     self.emit(OrchEvent::SandboxReady {

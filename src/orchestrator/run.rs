@@ -56,6 +56,10 @@ pub struct RunOptions {
     pub gateway_fallback: Option<String>,
     /// Longest wait for a sandbox to reach `started`.
     pub ready_timeout: Duration,
+    /// Stopped sandboxes may be archived after this long (Daytona).
+    pub archive_after: Option<Duration>,
+    /// Delete the sandbox of a session absent from the queue this long (off: `None`).
+    pub sleep_retention: Option<Duration>,
 }
 
 impl RunOptions {
@@ -87,6 +91,8 @@ impl RunOptions {
             static_base: static_base.into(),
             gateway_fallback: None,
             ready_timeout: Duration::from_secs(300),
+            archive_after: Some(env::ARCHIVE_AFTER.default_duration()),
+            sleep_retention: None,
         }
     }
 }
@@ -179,6 +185,12 @@ pub(super) struct Inner {
     pub draining: bool,
     pub relist_due: bool,
     pub status_dirty: bool,
+    /// The last listing read every entry: an absence in it is evidence.
+    pub view_complete: bool,
+    /// Sleeping sessions (kept in the state dir with their absence clocks).
+    pub sleepers: BTreeMap<String, super::plan::retention::Sleeper>,
+    /// The outpost's sandboxes by state, from the janitor's last listing.
+    pub fleet: super::sleep::Fleet,
 }
 
 pub struct Orchestrator {
@@ -202,6 +214,7 @@ impl Orchestrator {
         state: OutpostState,
     ) -> Arc<Self> {
         let (events, _) = broadcast::channel(1024);
+        let sleepers = state.sleepers();
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -210,6 +223,7 @@ impl Orchestrator {
             state,
             inner: Mutex::new(Inner {
                 relist_due: true,
+                sleepers,
                 ..Inner::default()
             }),
             notify: Notify::new(),
@@ -368,6 +382,16 @@ impl Orchestrator {
             Action::Reread { .. } => self.reread(&session).await,
             Action::End { kind, sandbox, .. } => self.end(&session, *kind, *sandbox).await,
         };
+        // Claimed or served again: no longer asleep.
+        if matches!(
+            outcome,
+            Some(
+                Outcome::Claimed(plan::ClaimResult::Won { .. })
+                    | Outcome::Provisioned(plan::ProvisionResult::Served)
+            )
+        ) {
+            self.forget_sleeper(&session);
+        }
         let mut inner = self.lock();
         if let Some(outcome) = outcome {
             Self::apply_locked(&mut inner, &session, outcome, &self.opts.limits);
@@ -417,8 +441,27 @@ impl Orchestrator {
                     })
                 })
                 .collect();
+            let retention = self.opts.sleep_retention.map(|d| d.as_secs_f64());
+            let sleeping: Vec<serde_json::Value> = inner
+                .sleepers
+                .iter()
+                .map(|(id, s)| {
+                    serde_json::json!({
+                        "session_id": id,
+                        "sandbox_name": s.sandbox,
+                        "sandbox_id": s.sandbox_id,
+                        "state": s.state,
+                        "slept_since": s.slept_since,
+                        "absent_since": s.absent_since,
+                        "retention_deadline": s.deadline(retention),
+                    })
+                })
+                .collect();
             serde_json::json!({
                 "pid": std::process::id(),
+                "sleeping": sleeping,
+                "sandboxes": inner.fleet,
+                "sleep_retention_seconds": retention,
                 "outpost_id": self.opts.outpost_id,
                 "acceptor_id": self.opts.acceptor_id,
                 "updated_at": now(),

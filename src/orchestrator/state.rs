@@ -8,6 +8,7 @@
 //! STATE_DIR/outposts/<sha256(outpost_id)>/acceptor_id
 //! STATE_DIR/outposts/<sha256(outpost_id)>/watch_cursor
 //! STATE_DIR/outposts/<sha256(outpost_id)>/status.json
+//! STATE_DIR/outposts/<sha256(outpost_id)>/sleepers.json   sleeping sessions, absence clocks
 //! ```
 
 use std::fs::{self, File, OpenOptions};
@@ -15,7 +16,11 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use std::collections::BTreeMap;
+
 use anyhow::{Context, Result};
+
+use super::plan::retention::Sleeper;
 use fs2::FileExt;
 use sha2::{Digest, Sha256};
 
@@ -217,6 +222,27 @@ impl OutpostState {
     pub fn status(&self) -> Option<serde_json::Value> {
         let text = fs::read_to_string(self.dir.join("status.json")).ok()?;
         serde_json::from_str(&text).ok()
+    }
+
+    /// The sleeping sessions this instance knows, with their absence clocks (`sleepers.json`).
+    /// An unreadable file is an empty record with a warning: a clock that starts over delays a
+    /// retention deletion, never hastens one.
+    pub fn sleepers(&self) -> BTreeMap<String, Sleeper> {
+        let path = self.dir.join("sleepers.json");
+        match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
+                tracing::warn!("ignoring {}: {e}", path.display());
+                BTreeMap::new()
+            }),
+            Err(_) => BTreeMap::new(),
+        }
+    }
+
+    pub fn save_sleepers(&self, sleepers: &BTreeMap<String, Sleeper>) -> Result<()> {
+        write_atomic(
+            &self.dir.join("sleepers.json"),
+            serde_json::to_string_pretty(sleepers)?.as_bytes(),
+        )
     }
 }
 

@@ -9,10 +9,11 @@ use std::sync::Arc;
 use super::LABEL_OUTPOST;
 use super::metrics::Metrics;
 use super::observe::saw_terminated;
-use super::plan::janitor::{self, Lookup, Verdict};
+use super::plan::janitor::{self, Lookup, Seen, Verdict};
 use super::plan::{self};
-use super::run::{OrchEvent, Orchestrator};
+use super::run::{Inner, OrchEvent, Orchestrator};
 use crate::api::devin_types::SessionStatus;
+use crate::provider::SandboxInfo;
 use crate::time::now;
 
 impl Orchestrator {
@@ -35,23 +36,16 @@ impl Orchestrator {
         };
         let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
-        for sb in sandboxes {
+        for sb in sandboxes.iter().cloned() {
             let Some(session) = janitor::owner(&sb, outpost).map(str::to_string) else {
                 continue;
             };
-            let active = |o: &Self| {
-                let inner = o.lock();
-                plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy)
-            };
-            let age = {
-                let mut inner = self.lock();
-                let seen = *inner.first_seen.entry(sb.id.clone()).or_insert_with(now);
-                now() - sb.created_at.unwrap_or(seen)
-            };
             // Cheap rules first: no API call for a sandbox we would not touch anyway.
-            if janitor::decide(&sb, outpost, age, grace, active(&self), None)
-                != Verdict::NeedsLookup
-            {
+            let cheap = {
+                let mut inner = self.lock();
+                janitor::decide(&sb, outpost, seen(&mut inner, &sb, &session, grace), None)
+            };
+            if cheap != Verdict::NeedsLookup {
                 continue;
             }
             let lookup = match self.devin.get(&session).await {
@@ -74,8 +68,8 @@ impl Orchestrator {
             // have taken the session on during the read. Then claimed locally.
             let verdict = {
                 let mut inner = self.lock();
-                let active = plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy);
-                let v = janitor::decide(&sb, outpost, age, grace, active, Some(&lookup));
+                let seen = seen(&mut inner, &sb, &session, grace);
+                let v = janitor::decide(&sb, outpost, seen, Some(&lookup));
                 if matches!(v, Verdict::Stop | Verdict::Delete) {
                     inner.busy.insert(session.clone());
                 }
@@ -88,11 +82,17 @@ impl Orchestrator {
             if confirmed {
                 crate::failpoint!("janitor.before_act");
                 let result = match verdict {
-                    Verdict::Delete => self.provider.delete(&sb.id).await.map(|_| "deleted"),
+                    Verdict::Delete => match self.provider.delete(&sb.id).await {
+                        Ok(()) => self.provider.discard(&sb.name).await.map(|_| "deleted"),
+                        Err(e) => Err(e),
+                    },
                     _ => self.provider.stop(&sb.id).await.map(|_| "stopped"),
                 };
                 match result {
                     Ok(action) => {
+                        if action == "deleted" {
+                            self.forget_sleeper(&session);
+                        }
                         Metrics::inc(&self.metrics.janitor_actions);
                         self.emit(OrchEvent::Janitor {
                             session: session.clone(),
@@ -107,5 +107,18 @@ impl Orchestrator {
             }
             self.lock().busy.remove(&session);
         }
+        self.review_sleepers(&sandboxes).await;
+    }
+}
+
+/// What the janitor knows of a sandbox now, read under the lock (so that a verdict and the
+/// local claim that follows it see the same state).
+fn seen(inner: &mut Inner, sb: &SandboxInfo, session: &str, grace: f64) -> Seen {
+    let first = *inner.first_seen.entry(sb.id.clone()).or_insert_with(now);
+    Seen {
+        age: now() - sb.created_at.unwrap_or(first),
+        grace,
+        active: plan::active(session, &inner.tracks, &inner.claiming, &inner.busy),
+        known_terminated: inner.terminated_seen.contains_key(session),
     }
 }

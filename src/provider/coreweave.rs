@@ -39,6 +39,7 @@ use crate::api::coreweave::{CoreweaveClient, CoreweaveError, ErrorKind, pb};
 use crate::config::Config;
 
 mod mapping;
+mod workspace;
 
 pub use mapping::{
     build_sandbox, err, exec_argv, git_clone_request, labels_to_tags, map_state, tags_to_labels,
@@ -138,6 +139,35 @@ impl CoreweaveProvider {
     }
 }
 
+impl CoreweaveProvider {
+    /// DeleteSandbox with the stop grace period, then wait for the exit to be recorded.
+    async fn delete_gracefully(&self, id: &str) -> Result<()> {
+        let deleted = self
+            .client
+            .delete_sandbox(id, STOP_GRACE, true)
+            .await
+            .map_err(err)?;
+        if deleted.as_ref().is_none_or(|sb| is_terminal(state_of(sb))) {
+            return Ok(());
+        }
+        // The backend keeps terminal sandboxes readable; wait for the exit to be recorded.
+        match self
+            .wait_for(id, STOP_GRACE + Duration::from_secs(50), is_terminal)
+            .await?
+        {
+            Some(sb) if !is_terminal(state_of(&sb)) => Err(ProviderError::Busy {
+                id: id.to_string(),
+                message: format!(
+                    "still {} after the {}s grace period",
+                    short_state(sb.status.as_ref().map(|s| s.state).unwrap_or(0)),
+                    STOP_GRACE.as_secs()
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
 #[async_trait]
 impl Provider for CoreweaveProvider {
     fn kind(&self) -> ProviderKind {
@@ -159,7 +189,13 @@ impl Provider for CoreweaveProvider {
     }
 
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
-        let sandbox = build_sandbox(spec)?;
+        let mut sandbox = build_sandbox(spec)?;
+        if let Some(ws) = &spec.workspace {
+            let restored = workspace::attach(&self.client, &mut sandbox, &spec.name, ws).await?;
+            if let Some(id) = restored {
+                tracing::info!(name = %spec.name, snapshot = %id, "restoring the workspace");
+            }
+        }
         if let Some(existing) = self.find_by_name(&spec.name).await?
             && !is_terminal(state_of(&existing))
         {
@@ -229,29 +265,37 @@ impl Provider for CoreweaveProvider {
     }
 
     async fn stop(&self, id: &str) -> Result<()> {
-        let deleted = self
-            .client
-            .delete_sandbox(id, STOP_GRACE, true)
-            .await
-            .map_err(err)?;
-        if deleted.as_ref().is_none_or(|sb| is_terminal(state_of(sb))) {
-            return Ok(());
+        self.stop_keeping(id, true).await.map(|_| ())
+    }
+
+    async fn stop_keeping(&self, id: &str, snapshot: bool) -> Result<Option<String>> {
+        // The workspace first: a sandbox is deleted only once its files are safe.
+        let kept = match self.client.get_sandbox(id).await {
+            Ok(sb) if snapshot && !is_terminal(state_of(&sb)) => match workspace::volume_of(&sb) {
+                Some(vol) => {
+                    let snap = workspace::snapshot(&self.client, id, &vol).await?;
+                    let name = sb
+                        .spec
+                        .as_ref()
+                        .and_then(|s| mapping::name_from_tags(&s.tags));
+                    Some((snap, name))
+                }
+                None => None,
+            },
+            Ok(_) => None,
+            Err(e) if e.is_sandbox_not_found() => return Ok(None),
+            Err(e) => return Err(err(e)),
+        };
+        self.delete_gracefully(id).await?;
+        // Only the newest snapshot is needed to wake from; older ones would only cost storage.
+        if let Some((snap, Some(name))) = &kept {
+            workspace::prune(&self.client, name, Some(snap)).await?;
         }
-        // The backend keeps terminal sandboxes readable; wait for the exit to be recorded.
-        match self
-            .wait_for(id, STOP_GRACE + Duration::from_secs(50), is_terminal)
-            .await?
-        {
-            Some(sb) if !is_terminal(state_of(&sb)) => Err(ProviderError::Busy {
-                id: id.to_string(),
-                message: format!(
-                    "still {} after the {}s grace period",
-                    short_state(sb.status.as_ref().map(|s| s.state).unwrap_or(0)),
-                    STOP_GRACE.as_secs()
-                ),
-            }),
-            _ => Ok(()),
-        }
+        Ok(kept.map(|(snap, _)| snap))
+    }
+
+    async fn discard(&self, name: &str) -> Result<()> {
+        workspace::prune(&self.client, name, None).await
     }
 
     async fn delete(&self, id: &str) -> Result<()> {
@@ -261,7 +305,6 @@ impl Provider for CoreweaveProvider {
             .map_err(err)?;
         Ok(())
     }
-
     async fn set_labels(&self, _id: &str, _labels: &BTreeMap<String, String>) -> Result<()> {
         Err(ProviderError::Unsupported {
             provider: ProviderKind::Coreweave,

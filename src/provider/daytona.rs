@@ -424,7 +424,13 @@ impl Provider for DaytonaProvider {
             public: Some(false),
             target: self.target.clone(),
             auto_stop_interval: Some(0),
-            auto_archive_interval: Some(0),
+            // 0 is Daytona's "longest interval" (there is no "never").
+            auto_archive_interval: Some(
+                spec.archive_after
+                    .filter(|d| !d.is_zero())
+                    .map(|d| d.as_secs().div_ceil(60).max(1) as i64)
+                    .unwrap_or(0),
+            ),
             auto_delete_interval: Some(-1),
             ttl_minutes: spec
                 .max_lifetime

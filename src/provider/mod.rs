@@ -145,6 +145,21 @@ pub struct SandboxSpec {
     pub max_lifetime: Option<Duration>,
     /// OS user, where the provider lets us choose.
     pub user: Option<String>,
+    /// A directory whose files must survive a stop: Daytona and local sandboxes keep their whole
+    /// disk anyway; CoreWeave, whose stop deletes the sandbox, keeps it on a scratch volume that
+    /// is snapshotted on stop and restored on the next create under the same name.
+    pub workspace: Option<Workspace>,
+    /// Once stopped, may move to cheaper storage after this long (Daytona's archive; `None`:
+    /// the provider's longest interval).
+    pub archive_after: Option<Duration>,
+}
+
+/// See [`SandboxSpec::workspace`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Workspace {
+    pub mount_path: String,
+    /// Restore this snapshot (instead of the newest one kept for the sandbox's name).
+    pub restore: Option<String>,
 }
 
 impl SandboxSpec {
@@ -159,6 +174,8 @@ impl SandboxSpec {
             command: None,
             max_lifetime: None,
             user: None,
+            workspace: None,
+            archive_after: None,
         }
     }
 }
@@ -338,6 +355,19 @@ pub trait Provider: Send + Sync {
     async fn read_file(&self, id: &str, path: &str) -> Result<Option<Vec<u8>>>;
     async fn write_file(&self, id: &str, path: &str, data: &[u8]) -> Result<()>;
     async fn git_clone(&self, id: &str, req: &GitClone) -> Result<()>;
+    /// Stop, keeping the workspace where the provider keeps it apart (CoreWeave: a snapshot,
+    /// whose id comes back) unless `snapshot` is false. Elsewhere the same as [`Self::stop`]:
+    /// the disk stays with the stopped sandbox.
+    async fn stop_keeping(&self, id: &str, snapshot: bool) -> Result<Option<String>> {
+        let _ = snapshot;
+        self.stop(id).await.map(|()| None)
+    }
+    /// Remove what stopped sandboxes left behind under `name` outside any sandbox (CoreWeave:
+    /// the workspace snapshots kept for it). Idempotent; the other providers keep nothing.
+    async fn discard(&self, name: &str) -> Result<()> {
+        let _ = name;
+        Ok(())
+    }
     /// Lines of the sandbox's main log (the main process for CoreWeave; the provider's
     /// sandbox log elsewhere).
     async fn logs(&self, id: &str, opts: &LogOptions)

@@ -257,19 +257,27 @@ impl Workers {
     }
 
     /// Stop the worker (its process first in exec mode) and its sandbox; the sandbox afterwards.
-    pub async fn stop(&self, id: &str) -> anyhow::Result<SandboxInfo> {
+    /// Stop the worker (its session is released and picked up elsewhere), snapshotting its
+    /// workspace first where the provider keeps one apart (CoreWeave) unless `snapshot` is
+    /// false. Returns the sandbox after the stop and the snapshot's id, if one was taken.
+    pub async fn stop(
+        &self,
+        id: &str,
+        snapshot: bool,
+    ) -> anyhow::Result<(SandboxInfo, Option<String>)> {
         let info = self.find(id).await?;
         if Mode::of(&info, self.kind()) == Mode::Exec
             && !matches!(info.state, SandboxState::Stopped | SandboxState::Deleted)
         {
             detached::stop(self.provider.as_ref(), &info.id).await?;
         }
-        self.provider.stop(&info.id).await?;
-        Ok(self.provider.get(&info.id).await?.unwrap_or(SandboxInfo {
+        let snap = self.provider.stop_keeping(&info.id, snapshot).await?;
+        let after = self.provider.get(&info.id).await?.unwrap_or(SandboxInfo {
             state: SandboxState::Deleted,
             raw_state: "gone".into(),
             ..info
-        }))
+        });
+        Ok((after, snap))
     }
 }
 

@@ -152,7 +152,12 @@ pub struct WorkerSpec {
     pub env: BTreeMap<String, Secret>,
     /// Extra labels (`--tag`).
     pub tags: BTreeMap<String, String>,
+    /// Start the worker's workspace from this snapshot (CoreWeave, `worker stop`'s).
+    pub restore: Option<String>,
 }
+
+/// Where a worker's workspace lives (kept across `worker stop` on CoreWeave, as `cws-agent`).
+pub const WORKSPACE: &str = "/workspace";
 
 /// A `--tag`: `KEY=VALUE`, or `NAME` (as `NAME=true`).
 pub fn parse_tag(s: &str) -> Result<(String, String), String> {
@@ -309,6 +314,10 @@ pub fn sandbox_spec(w: &WorkerSpec, name: &str, mode: Mode) -> SandboxSpec {
     let mut spec = SandboxSpec::new(name, Source::Image(image));
     spec.labels = labels(&w.outpost, mode, &w.tags);
     spec.resources = w.resources.clone();
+    spec.workspace = Some(crate::provider::Workspace {
+        mount_path: WORKSPACE.into(),
+        restore: w.restore.clone(),
+    });
     spec.max_lifetime = w.max_lifetime;
     if let TokenSource::SecretStore { store, name } = &w.token {
         spec.secret_refs.push(SecretRef {
@@ -474,6 +483,7 @@ mod tests {
                 Secret::plain("http://127.0.0.1:1"),
             )]),
             tags: BTreeMap::from([("team".to_string(), "infra".to_string())]),
+            restore: None,
         }
     }
 

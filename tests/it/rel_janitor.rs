@@ -242,6 +242,8 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         static_base: String::new(),
         gateway_fallback: None,
         ready_timeout: Duration::from_secs(5),
+        archive_after: None,
+        sleep_retention: None,
     }
 }
 

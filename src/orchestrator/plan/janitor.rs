@@ -48,26 +48,34 @@ pub fn owner<'a>(sandbox: &'a SandboxInfo, outpost_id: &str) -> Option<&'a str> 
         .filter(|s| !s.is_empty())
 }
 
-/// Decide for one sandbox. `age` is seconds since it was created (or first seen, when the
-/// provider does not say); `active` means this instance is working on the session. Without a
-/// `lookup` the cheap rules run first and [`Verdict::NeedsLookup`] asks for one — so a sandbox we
-/// would not touch anyway costs no API call.
+/// What the janitor knows of one sandbox before (and after) looking its session up.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen {
+    /// Seconds since it was created (or first seen, when the provider does not say).
+    pub age: f64,
+    pub grace: f64,
+    /// This instance is working on the session.
+    pub active: bool,
+    /// This instance saw the session `terminated` (list, watch or read).
+    pub known_terminated: bool,
+}
+
+/// Decide for one sandbox. Without a `lookup` the cheap rules run first and
+/// [`Verdict::NeedsLookup`] asks for one — so a sandbox we would not touch anyway costs no API
+/// call. The creation grace protects only sandboxes whose session the janitor cannot explain: a
+/// session known `terminated` is looked up, and deleted, whatever its sandbox's age.
 pub fn decide(
     sandbox: &SandboxInfo,
     outpost_id: &str,
-    age: f64,
-    grace: f64,
-    active: bool,
+    seen: Seen,
     lookup: Option<&Lookup>,
 ) -> Verdict {
+    const YOUNG: Verdict = Verdict::Skip("younger than the creation grace");
     if owner(sandbox, outpost_id).is_none() {
         return Verdict::Skip("labels are not ours");
     }
-    if active {
+    if seen.active {
         return Verdict::Skip("this instance is serving the session");
-    }
-    if age < grace {
-        return Verdict::Skip("younger than the creation grace");
     }
     if matches!(
         sandbox.state,
@@ -75,26 +83,32 @@ pub fn decide(
     ) {
         return Verdict::Skip("already going away");
     }
+    let young = seen.age < seen.grace;
     let stopped = matches!(
         sandbox.state,
         SandboxState::Stopped | SandboxState::Stopping
     );
     let Some(lookup) = lookup else {
-        return Verdict::NeedsLookup;
+        return if young && !seen.known_terminated {
+            YOUNG
+        } else {
+            Verdict::NeedsLookup
+        };
     };
     match lookup {
         Lookup::Failed => Verdict::Skip("the queue could not be read"),
         Lookup::Found(e) if e.phase == Phase::Claimed => Verdict::Skip("someone holds the claim"),
+        Lookup::Found(e) if e.session_status == SessionStatus::Terminated => Verdict::Delete,
+        Lookup::SweptAfterTermination => Verdict::Delete,
+        _ if young => YOUNG,
         Lookup::Found(e) => match e.session_status {
-            SessionStatus::Terminated => Verdict::Delete,
             SessionStatus::Suspended if !stopped => Verdict::Stop,
             SessionStatus::Suspended => Verdict::Skip("asleep and already stopped"),
             SessionStatus::Pending | SessionStatus::Running => {
                 Verdict::Skip("waiting to be claimed")
             }
-            SessionStatus::Unknown => Verdict::Skip("status unknown"),
+            SessionStatus::Terminated | SessionStatus::Unknown => Verdict::Skip("status unknown"),
         },
-        Lookup::SweptAfterTermination => Verdict::Delete,
         Lookup::Absent if !stopped => Verdict::Stop,
         Lookup::Absent => Verdict::Skip("absent and already stopped"),
     }
@@ -181,11 +195,20 @@ mod tests {
                 found(Phase::Pending, SessionStatus::Terminated),
                 Skip("this instance is serving the session"),
             ),
+            // Young, but its session is known terminated: deleted all the same (the grace is
+            // for sandboxes the janitor cannot explain).
             (
                 ours(Started),
                 10.0,
                 false,
                 found(Phase::Pending, SessionStatus::Terminated),
+                Delete,
+            ),
+            (
+                ours(Started),
+                10.0,
+                false,
+                found(Phase::Pending, SessionStatus::Suspended),
                 Skip("younger than the creation grace"),
             ),
             (
@@ -269,7 +292,7 @@ mod tests {
                 10.0,
                 false,
                 Lookup::SweptAfterTermination,
-                Skip("younger than the creation grace"),
+                Delete,
             ),
             (
                 ours(Started),
@@ -316,13 +339,21 @@ mod tests {
             ),
         ];
         for (i, (sb, age, active, lookup, want)) in rows.into_iter().enumerate() {
-            assert_eq!(
-                decide(&sb, "o", age, 60.0, active, Some(&lookup)),
-                want,
-                "row {i}"
-            );
+            // The executor looks a young sandbox's session up only when it saw it terminated.
+            let known_terminated = match &lookup {
+                Lookup::SweptAfterTermination => true,
+                Lookup::Found(e) => e.session_status == SessionStatus::Terminated,
+                _ => false,
+            };
+            let seen = Seen {
+                age,
+                grace: 60.0,
+                active,
+                known_terminated,
+            };
+            assert_eq!(decide(&sb, "o", seen, Some(&lookup)), want, "row {i}");
             // Without a lookup: the same skip when a cheap rule decides, else "look it up".
-            let cheap = decide(&sb, "o", age, 60.0, active, None);
+            let cheap = decide(&sb, "o", seen, None);
             match &want {
                 Verdict::Skip(why)
                     if [
@@ -338,5 +369,16 @@ mod tests {
                 _ => assert_eq!(cheap, Verdict::NeedsLookup, "row {i} without a lookup"),
             }
         }
+        // Young and not known terminated: no lookup at all.
+        let young = Seen {
+            age: 10.0,
+            grace: 60.0,
+            active: false,
+            known_terminated: false,
+        };
+        assert_eq!(
+            decide(&ours(Started), "o", young, None),
+            Skip("younger than the creation grace")
+        );
     }
 }

@@ -20,6 +20,7 @@
 //! - A session with an action in flight is never given a second one.
 
 pub mod janitor;
+pub mod retention;
 mod track;
 
 #[cfg(test)]

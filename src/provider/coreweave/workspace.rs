@@ -1,0 +1,167 @@
+//! A CoreWeave sandbox's workspace across its deletion: a scratch volume at
+//! [`Workspace::mount_path`], snapshotted before the sandbox is deleted on stop, and restored
+//! (`restore_from_snapshot_id`) when a sandbox of the same name is created again.
+//!
+//! The volume is named after the sandbox (`ws-<sha256(name)[..20]>`), and a snapshot records
+//! its source volume's name, so the snapshots of a name are found again by any replica, after
+//! any restart, without state of our own. A stop that cannot snapshot does not delete: the
+//! sandbox keeps running (it costs compute, but no workspace is ever lost).
+
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::api::coreweave::error::ErrorKind;
+use crate::api::coreweave::{CoreweaveClient, pb};
+use crate::provider::{ProviderError, Result, Workspace};
+
+use super::mapping::err;
+
+/// Longest wait for a snapshot to be READY (the SDK's budget).
+const SNAPSHOT_WAIT: Duration = Duration::from_secs(600);
+/// Size asked for the scratch volume.
+const VOLUME_SIZE: &str = "20Gi";
+
+/// The workspace volume of the sandbox named `name`.
+pub fn volume_name(name: &str) -> String {
+    format!("ws-{}", &hex::encode(Sha256::digest(name.as_bytes()))[..20])
+}
+
+fn state(s: &pb::FileSystemSnapshot) -> pb::SnapshotState {
+    pb::SnapshotState::try_from(s.state).unwrap_or(pb::SnapshotState::Unspecified)
+}
+
+fn created(s: &pb::FileSystemSnapshot) -> (i64, i32) {
+    s.create_time
+        .as_ref()
+        .map(|t| (t.seconds, t.nanos))
+        .unwrap_or_default()
+}
+
+/// The snapshots kept for `name`'s workspace, oldest first.
+pub async fn snapshots_of(
+    client: &CoreweaveClient,
+    name: &str,
+) -> Result<Vec<pb::FileSystemSnapshot>> {
+    let vol = volume_name(name);
+    let listed = match client.list_snapshots(None).await {
+        Ok(l) => l,
+        // An endpoint without file-system snapshots can hold none to restore or delete; any
+        // other failure must not pass for "no snapshot" (a wake would start empty).
+        Err(e) if e.kind == ErrorKind::Unimplemented => {
+            tracing::warn!("this CoreWeave endpoint keeps no file-system snapshots: {e}");
+            Vec::new()
+        }
+        Err(e) => return Err(err(e)),
+    };
+    let mut all: Vec<_> = listed
+        .into_iter()
+        .filter(|s| s.source_volume_name == vol)
+        .collect();
+    all.sort_by_key(created);
+    Ok(all)
+}
+
+/// Add the workspace volume, restoring `ws.restore` or else the newest READY snapshot of
+/// `name`, to a sandbox about to be created.
+pub async fn attach(
+    client: &CoreweaveClient,
+    sandbox: &mut pb::Sandbox,
+    name: &str,
+    ws: &Workspace,
+) -> Result<Option<String>> {
+    let restore = match &ws.restore {
+        Some(id) => Some(id.clone()),
+        None => snapshots_of(client, name)
+            .await?
+            .into_iter()
+            .rev()
+            .find(|s| state(s) == pb::SnapshotState::Ready)
+            .map(|s| s.file_system_snapshot_id),
+    };
+    let vol = volume_name(name);
+    let spec = sandbox.spec.get_or_insert_with(Default::default);
+    spec.volumes.push(pb::SandboxVolume {
+        name: vol.clone(),
+        source: Some(pb::sandbox_volume::Source::Scratch(pb::ScratchVolume {
+            size: VOLUME_SIZE.into(),
+            restore_from_snapshot_id: restore.clone().unwrap_or_default(),
+            ..Default::default()
+        })),
+    });
+    for c in &mut spec.containers {
+        c.volume_mounts.push(pb::VolumeMount {
+            volume: vol.clone(),
+            mount_path: ws.mount_path.clone(),
+            ..Default::default()
+        });
+    }
+    Ok(restore)
+}
+
+/// The workspace volume a sandbox was created with, if any.
+pub fn volume_of(sb: &pb::Sandbox) -> Option<String> {
+    sb.spec
+        .as_ref()?
+        .volumes
+        .iter()
+        .map(|v| v.name.clone())
+        .find(|n| n.starts_with("ws-"))
+}
+
+/// Snapshot the workspace volume and wait until the snapshot is READY. Fails (and so stops
+/// the delete that follows) when the snapshot cannot be made.
+pub async fn snapshot(client: &CoreweaveClient, sandbox_id: &str, vol: &str) -> Result<String> {
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let s = client
+        .create_snapshot(sandbox_id, vol, &request_id)
+        .await
+        .map_err(err)?;
+    let done = client
+        .wait_snapshot(&s.file_system_snapshot_id, SNAPSHOT_WAIT)
+        .await
+        .map_err(err)?;
+    match state(&done) {
+        pb::SnapshotState::Ready => Ok(done.file_system_snapshot_id),
+        other => Err(ProviderError::Other(format!(
+            "the workspace snapshot {} of sandbox {sandbox_id} is {other:?}{}; the sandbox is \
+             kept running so its files are not lost",
+            done.file_system_snapshot_id,
+            if done.state_reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", done.state_reason)
+            }
+        ))),
+    }
+}
+
+/// Delete the snapshots of `name`'s workspace except `keep`.
+pub async fn prune(client: &CoreweaveClient, name: &str, keep: Option<&str>) -> Result<()> {
+    for s in snapshots_of(client, name).await? {
+        if Some(s.file_system_snapshot_id.as_str()) != keep {
+            client
+                .delete_snapshot(&s.file_system_snapshot_id, true)
+                .await
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn volume_names_are_dns_labels_per_sandbox_name() {
+        let a = volume_name("devin-devin-1-abc");
+        assert!(a.starts_with("ws-") && a.len() == 23, "{a}");
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        );
+        assert_eq!(a, volume_name("devin-devin-1-abc"));
+        assert_ne!(a, volume_name("devin-devin-2-abc"));
+    }
+}

@@ -1,0 +1,162 @@
+//! Sleeping sessions on local sandboxes: a termination seen while the orchestrator was away is
+//! acted on at once after the restart, `SLEEP_RETENTION` deletes abandoned sleepers after their
+//! window (and never without the setting), and `orchestrator status` shows what sleep costs.
+
+use std::time::{Duration, Instant};
+
+use outposts::orchestrator::sandbox_name;
+use outposts::provider::{Provider, SandboxState};
+
+use crate::orch_support::*;
+use crate::support::{Emu, TestEnv, block_on};
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Serve a session, then put it to sleep: its sandbox id once stopped and released.
+fn serve_then_sleep(emu: &Emu, env: &TestEnv, orch: &Orch) -> (String, String) {
+    let local = local(env);
+    let s = new_session(emu, Some(proof_task("asleep")));
+    wait_until(WAIT, "the task", || tasks_done(emu, &s), || orch.log());
+    let sb = block_on(local.get(&sandbox_name(&s)))
+        .unwrap()
+        .expect("sandbox");
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the sleep",
+        || {
+            block_on(local.get(&sb.id))
+                .unwrap()
+                .is_some_and(|x| x.state == SandboxState::Stopped)
+                && block_on(emu.client().history(Some(&s)))
+                    .unwrap()
+                    .iter()
+                    .any(|h| h.event == "release")
+        },
+        || orch.log(),
+    );
+    (s, sb.id)
+}
+
+fn exists(env: &TestEnv, id: &str) -> bool {
+    block_on(local(env).get(id)).unwrap().is_some()
+}
+
+#[test]
+fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "60s"]);
+    let env = orch_env(&emu);
+    let mut orch = Orch::start(&env, &["--provider", "local"]);
+    let (s, sb) = serve_then_sleep(&emu, &env, &orch);
+    assert_eq!(orch.terminate(Duration::from_secs(35)).0, Some(0));
+    // While nobody serves the outpost, the user comes back and then ends the session.
+    block_on(emu.client().resume(&s)).unwrap();
+    block_on(emu.client().terminate(&s)).unwrap();
+    let restarted = Instant::now();
+    let orch = Orch::start(&env, &["--provider", "local"]);
+    // The sandbox is minutes younger than the creation grace (300 s): only its session's
+    // termination explains it, and that is enough.
+    wait_until(
+        Duration::from_secs(20),
+        "the terminated session's sandbox to go",
+        || !exists(&env, &sb),
+        || orch.log(),
+    );
+    // Within two janitor passes (JANITOR_INTERVAL=2 s) after the restart, plus start-up.
+    assert!(
+        restarted.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        restarted.elapsed()
+    );
+    let history = block_on(emu.client().history(Some(&s))).unwrap();
+    assert_eq!(
+        history.iter().filter(|h| h.event == "claim").count(),
+        1,
+        "the terminated session was never claimed again: {history:?}"
+    );
+}
+
+#[test]
+fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    let mut env = orch_env(&emu);
+    env.set("SLEEP_RETENTION", "6s");
+    env.set("JANITOR_INTERVAL", "1");
+    let orch = Orch::start(&env, &["--provider", "local"]);
+    let (s, sb) = serve_then_sleep(&emu, &env, &orch);
+    // The row is swept a second after the release: absent from then on.
+    let gone_from_queue = Instant::now();
+    wait_until(
+        WAIT,
+        "the row to be swept",
+        || {
+            block_on(crate::devin_queue::devin_client(&emu).get(&s))
+                .unwrap()
+                .is_none()
+        },
+        || orch.log(),
+    );
+    // Inside the window: kept, and status says when it would go.
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        exists(&env, &sb),
+        "deleted before its window\n{}",
+        orch.log()
+    );
+    let status = env.run(&["--json", "orchestrator", "status"]);
+    status.ok();
+    let doc = status.json();
+    let sleeper = doc["sleeping"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["session_id"] == s.as_str())
+        .cloned()
+        .unwrap_or_else(|| panic!("not listed as sleeping: {doc}"));
+    assert_eq!(sleeper["state"], "stopped");
+    assert_eq!(sleeper["sandbox_id"], sb.as_str());
+    assert!(sleeper["retention_deadline"].is_f64(), "{sleeper}");
+    assert_eq!(doc["sleep_retention_seconds"], 6.0);
+    assert!(doc["sandboxes"]["sleeping"].as_u64().unwrap() >= 1, "{doc}");
+    let human = env.run(&["orchestrator", "status"]);
+    assert!(
+        human.stdout.contains("SLEEPING SESSION"),
+        "{}",
+        human.stdout
+    );
+    // After the window (6 s of absence, plus a janitor pass): deleted, and the log says why.
+    wait_until(
+        Duration::from_secs(20),
+        "the retention deletion",
+        || !exists(&env, &sb),
+        || orch.log(),
+    );
+    assert!(gone_from_queue.elapsed() >= Duration::from_secs(6));
+    assert!(orch.log().contains("SLEEP_RETENTION"), "{}", orch.log());
+}
+
+#[test]
+fn without_a_retention_setting_a_sleeper_is_never_deleted() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    let mut env = orch_env(&emu);
+    env.set("JANITOR_INTERVAL", "1");
+    let orch = Orch::start(&env, &["--provider", "local"]);
+    let (s, sb) = serve_then_sleep(&emu, &env, &orch);
+    wait_until(
+        WAIT,
+        "the row to be swept",
+        || {
+            block_on(crate::devin_queue::devin_client(&emu).get(&s))
+                .unwrap()
+                .is_none()
+        },
+        || orch.log(),
+    );
+    std::thread::sleep(Duration::from_secs(8));
+    assert!(exists(&env, &sb), "{}", orch.log());
+    let status = env.run(&["orchestrator", "status"]);
+    assert!(status.stdout.contains("never (off)"), "{}", status.stdout);
+}
