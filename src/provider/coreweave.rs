@@ -12,10 +12,14 @@
 //! - **States.** CREATING/PENDING/PREPARING → creating, RUNNING → started, PAUSED → stopped,
 //!   TERMINATING → deleting, COMPLETED/TERMINATED → deleted (finished for good), FAILED →
 //!   error. Per-container state, exit code and restart count go into `containers`.
-//! - **Stop is final.** `stop` is DeleteSandbox with a 10 s grace period, then waits for a
-//!   terminal state; the sandbox stays readable (COMPLETED with the exit code). There is no
-//!   start after stop: `start` and `set_labels` (tags are immutable) are
-//!   [`ProviderError::Unsupported`]. `delete` is DeleteSandbox without grace; gone = done.
+//! - **Stop deletes; the workspace survives.** CoreWeave cannot stop a sandbox and start it
+//!   again, so `stop` is DeleteSandbox with a 10 s grace period (then a wait for a terminal
+//!   state; the sandbox stays readable, COMPLETED with its exit code). A sandbox created with a
+//!   [`SandboxSpec::workspace`] has it on a scratch volume, which `stop` first snapshots (and
+//!   waits for READY — no snapshot, no delete); the next `create` under the same name restores
+//!   the newest snapshot ([`workspace`]). `discard` removes a name's snapshots. `start` and
+//!   `set_labels` (tags are immutable) are [`ProviderError::Unsupported`]. `delete` is
+//!   DeleteSandbox without grace; gone = done.
 //! - **list** returns active and FAILED sandboxes, not finished (COMPLETED/TERMINATED) ones.
 //! - **exec** is unary `Exec` (argv; a shell line runs as `/bin/sh -c`; `cwd` is applied as
 //!   the SDK does, `cd <cwd> && exec <argv>`; env in the request's env field).

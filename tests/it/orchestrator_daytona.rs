@@ -249,3 +249,66 @@ fn a_missing_snapshot_is_reported_before_any_claim() {
         "claimed anyway"
     );
 }
+
+/// ARCHIVE_AFTER sets the archive interval of the orchestrator's sandboxes: a sleeper reaches
+/// `archived` (cheaper storage), and a wake restores it and serves the session again with its
+/// files.
+#[test]
+fn a_sleeping_sandbox_is_archived_and_a_wake_restores_it() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    // One emulated "minute" lasts half a second.
+    crate::daytona_support::set_settings(
+        &emu,
+        serde_json::json!({"minute_ms": 500, "archive_ms": 300, "restore_ms": 1500}),
+    );
+    let mut env = orch_env(&emu);
+    env.set("ARCHIVE_AFTER", "1m");
+    env.run(&["snapshot", "build"]).ok();
+    let orch = Orch::start(&env, &["--provider", "daytona"]);
+    let daytona = provider(&emu);
+    let s = new_session(&emu, Some(proof_task("archived-and-back")));
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let sb = block_on(daytona.get(&sandbox_name(&s))).unwrap().unwrap();
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the archive",
+        || {
+            block_on(daytona.get(&sb.id))
+                .unwrap()
+                .is_some_and(|x| x.raw_state == "archived")
+        },
+        || orch.log(),
+    );
+    block_on(emu.client().resume(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the reconnect",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "connect" && h.generation == 2)
+        },
+        || orch.log(),
+    );
+    let again = block_on(daytona.get(&sandbox_name(&s))).unwrap().unwrap();
+    assert_eq!(again.id, sb.id, "the same sandbox, restored");
+    let file = block_on(daytona.read_file(&sb.id, PROOF_PATH)).unwrap();
+    assert_eq!(file.as_deref(), Some(b"archived-and-back".as_slice()));
+    assert!(
+        orch.log().contains("waking an archived sandbox"),
+        "{}",
+        orch.log()
+    );
+    let create = emu
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
+        .and_then(|r| r.body)
+        .expect("a create request");
+    let body: serde_json::Value = serde_json::from_str(&create).unwrap();
+    assert_eq!(body["autoArchiveInterval"], 1);
+    assert_openapi_conformance(&emu);
+}

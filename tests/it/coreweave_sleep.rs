@@ -1,0 +1,167 @@
+//! Sleep on CoreWeave keeps the workspace: the orchestrator snapshots the session's working
+//! directory before it deletes the sandbox, restores it into the next sandbox on wake, and
+//! discards the snapshots when the session is terminated; `worker stop` snapshots a worker's
+//! /workspace and `worker launch --restore` brings it back.
+
+use std::time::Duration;
+
+use outposts::api::coreweave::pb;
+use outposts::orchestrator::sandbox_name;
+use outposts::provider::Provider;
+use outposts::provider::coreweave::CoreweaveProvider;
+
+use crate::orch_support::*;
+use crate::support::{Emu, TestEnv, block_on};
+
+const WAIT: Duration = Duration::from_secs(90);
+const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
+
+/// The CoreWeave provider of the emulator, on a runtime of its own (its channel lives there).
+struct Cw {
+    rt: tokio::runtime::Runtime,
+    p: CoreweaveProvider,
+}
+
+impl Cw {
+    fn new(emu: &Emu, env: &TestEnv) -> Cw {
+        let vars: std::collections::BTreeMap<String, String> =
+            emu.info.env.iter().cloned().collect();
+        let config =
+            outposts::config::Config::load_with_env(vars, &Default::default(), env.cwd.as_path())
+                .unwrap();
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let p = rt
+            .block_on(async { CoreweaveProvider::from_config(&config) })
+            .unwrap();
+        Cw { rt, p }
+    }
+
+    /// The live (not finished) sandbox named `name`, and a file of it.
+    fn live(&self, name: &str) -> Option<outposts::provider::SandboxInfo> {
+        self.rt
+            .block_on(self.p.get(name))
+            .unwrap()
+            .filter(|s| s.state == outposts::provider::SandboxState::Started)
+    }
+
+    fn read(&self, id: &str, path: &str) -> Option<String> {
+        self.rt
+            .block_on(self.p.read_file(id, path))
+            .unwrap()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    }
+
+    fn snapshots(&self) -> Vec<pb::FileSystemSnapshot> {
+        self.rt
+            .block_on(self.p.client().list_snapshots(None))
+            .unwrap()
+    }
+}
+
+#[test]
+fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    let mut env = orch_env(&emu);
+    // The workspace is the session's working directory; the proof goes there.
+    env.set("WORKDIR", "/workspace");
+    let orch = Orch::start(&env, &["--provider", "coreweave", "--image", IMAGE]);
+    let cw = Cw::new(&emu, &env);
+    let s = new_session(&emu, Some(proof_task("kept-through-sleep")));
+    let name = sandbox_name(&s);
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let first = cw.live(&name).expect("a running sandbox");
+    assert_eq!(
+        cw.read(&first.id, PROOF_PATH).as_deref(),
+        Some("kept-through-sleep")
+    );
+
+    // Sleep: a READY snapshot of the workspace, then the sandbox is gone.
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the sleep (snapshot, then delete)",
+        || {
+            cw.live(&name).is_none()
+                && cw.snapshots().iter().any(|x| {
+                    x.source_sandbox_id == first.id
+                        && x.state == pb::SnapshotState::Ready as i32
+                })
+        },
+        || orch.log(),
+    );
+
+    // Wake: served again within seconds, in a new sandbox restored from the snapshot.
+    let woke = std::time::Instant::now();
+    block_on(emu.client().resume(&s)).unwrap();
+    wait_until(
+        Duration::from_secs(30),
+        "the wake",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "connect" && h.generation == 2)
+        },
+        || orch.log(),
+    );
+    assert!(woke.elapsed() < Duration::from_secs(20), "{:?}", woke.elapsed());
+    let second = cw.live(&name).expect("a sandbox after the wake");
+    assert_ne!(second.id, first.id, "CoreWeave wakes into a new sandbox");
+    assert_eq!(
+        cw.read(&second.id, PROOF_PATH).as_deref(),
+        Some("kept-through-sleep"),
+        "the files Devin left are there"
+    );
+    assert!(!orch.log().contains("is being deleted"), "{}", orch.log());
+
+    // Terminate: no sandbox, no snapshot left.
+    block_on(emu.client().terminate(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the terminate",
+        || cw.live(&name).is_none() && cw.snapshots().is_empty(),
+        || orch.log(),
+    );
+}
+
+#[test]
+fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
+    crate::host::require!(crate::host::BWRAP);
+    let (env, _emu) = crate::worker_common::setup("coreweave");
+    let (ids, _) = crate::worker_common::launch(&env, &["--no-wait"]);
+    let id = ids[0].clone();
+    env.run(&[
+        "worker",
+        "exec",
+        &id,
+        "--",
+        "sh",
+        "-c",
+        "echo worker-notes > /workspace/notes.txt",
+    ])
+    .ok();
+    let stop = env.run(&["--json", "worker", "stop", &id, "--yes"]);
+    stop.ok();
+    let doc = stop.json();
+    assert_eq!(doc["snapshot"]["taken"], true, "{doc}");
+    let snap = doc["snapshot"]["id"].as_str().unwrap().to_string();
+    assert!(
+        stop.stderr.contains(&format!("--restore {snap}")),
+        "{}",
+        stop.stderr
+    );
+    let (restored, _) = crate::worker_common::launch(&env, &["--no-wait", "--restore", &snap]);
+    let out = env.run(&["worker", "exec", &restored[0], "--", "cat", "/workspace/notes.txt"]);
+    out.ok();
+    assert_eq!(out.stdout.trim(), "worker-notes");
+    // --no-snapshot stops without one.
+    let bare = env.run(&["--json", "worker", "stop", &restored[0], "--yes", "--no-snapshot"]);
+    bare.ok();
+    assert_eq!(bare.json()["snapshot"]["taken"], false);
+    // --restore is CoreWeave's alone.
+    let (local_env, _e) = crate::worker_common::setup("local");
+    let r = local_env.run(&["worker", "launch", "--outpost", "emulator", "--restore", &snap]);
+    r.code(2);
+    assert!(r.stderr.contains("CoreWeave"), "{}", r.stderr);
+}
