@@ -13,6 +13,7 @@ mod connect_support;
 mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
+mod daytona_archive;
 mod daytona_conformance;
 mod daytona_events;
 mod daytona_provider;
