@@ -8,7 +8,10 @@
 //!
 //! Every CoreWeave sandbox is a real local sandbox (`Shared.sandboxes`) whose supervised main
 //! process is the container's command; see [`lifecycle`] for the state machine, [`service`]
-//! for the RPCs and [`data`] for exec, logs and files.
+//! for the RPCs, [`data`] for exec, logs and files, [`volumes`] for scratch volumes and
+//! [`snapshots`] for their file-system snapshots.
+//!
+//! Delays: `GET|PUT /_emulator/coreweave/settings` ([`Settings`]).
 
 // `tonic::Status` is what the generated service trait returns; boxing it here would only add
 // conversions at every call.
@@ -21,8 +24,8 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, put};
-use serde::Deserialize;
+use axum::routing::{any, get, put};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tonic::codegen::Service;
 
@@ -34,6 +37,9 @@ use crate::secrets::Secret;
 mod data;
 mod lifecycle;
 mod service;
+mod snapshots;
+mod tree;
+mod volumes;
 
 pub use lifecycle::{Entry, Phase};
 
@@ -76,12 +82,33 @@ pub fn image_profile(image: &str, devin_cli: Option<&std::path::Path>) -> ImageP
     }
 }
 
+/// Delays of the emulated CoreWeave transitions, in milliseconds
+/// (`GET|PUT /_emulator/coreweave/settings`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// File-system snapshot `CREATING` → `READY` (the files are copied when it is asked for).
+    pub snapshot_ready_ms: u64,
+    /// File-system snapshot `DELETING` → gone.
+    pub snapshot_delete_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            snapshot_ready_ms: 300,
+            snapshot_delete_ms: 200,
+        }
+    }
+}
+
 /// State of the emulated CoreWeave API.
 pub struct CoreweaveEmu {
     /// The key `emulator env` hands out as `CWSANDBOX_API_KEY`.
     api_key: Secret,
     seed: u64,
     pub(crate) state: Mutex<CwState>,
+    settings: Mutex<Settings>,
 }
 
 #[derive(Default)]
@@ -92,6 +119,14 @@ pub(crate) struct CwState {
     /// Values of secret-store entries: (store, path) → value.
     pub secrets: BTreeMap<(String, String), Secret>,
     pub seq: u64,
+    /// File-system snapshots by id; they outlive their sandboxes.
+    pub snapshots: BTreeMap<String, snapshots::SnapRec>,
+    pub snapshot_seq: u64,
+    /// CreateFileSystemSnapshot `request_id` → snapshot id.
+    pub snapshot_requests: HashMap<String, String>,
+    /// DeleteSandbox `request_id` (with `snapshot_volumes`) → (sandbox id, snapshot ids), so a
+    /// retried delete answers with the snapshots the first attempt took.
+    pub delete_requests: HashMap<String, (String, Vec<String>)>,
 }
 
 impl CoreweaveEmu {
@@ -103,7 +138,15 @@ impl CoreweaveEmu {
             api_key,
             seed: opts.seed,
             state: Mutex::new(CwState::default()),
+            settings: Mutex::new(Settings::default()),
         })
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     pub fn env_pairs(&self, base_url: &str) -> Vec<(String, String)> {
@@ -170,6 +213,32 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route(&format!("/{SERVICE}/*method"), any(grpc))
         .route("/_emulator/coreweave/secrets", put(put_secret))
+        .route(
+            "/_emulator/coreweave/settings",
+            get(get_settings).put(put_settings),
+        )
+}
+
+async fn get_settings(State(s): State<AppState>) -> axum::Json<Settings> {
+    axum::Json(s.coreweave.settings())
+}
+
+/// `PUT /_emulator/coreweave/settings`: fields left out take their defaults.
+async fn put_settings(State(s): State<AppState>, body: axum::body::Bytes) -> Response {
+    match serde_json::from_slice::<Settings>(&body) {
+        Ok(new) => {
+            *s.coreweave
+                .settings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = new.clone();
+            axum::Json(new).into_response()
+        }
+        Err(e) => (
+            axum::http::StatusCode::BAD_REQUEST,
+            axum::Json(serde_json::json!({"detail": format!("not a settings document: {e}")})),
+        )
+            .into_response(),
+    }
 }
 
 /// Every gRPC call: check credentials, then let tonic decode and dispatch it.

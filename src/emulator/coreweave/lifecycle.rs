@@ -9,15 +9,19 @@
 //! ```
 //!
 //! Terminal sandboxes stay readable (Get, List with `show_terminated`, logs). While RUNNING,
-//! every Get/List observes the local sandbox's supervised main process.
+//! every Get/List observes the local sandbox's supervised main process. With scratch volumes,
+//! the main command starts only once their mount directories and restores are in place
+//! ([`volumes::gate`]).
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use tonic::Status;
 
 use super::image_profile;
+use super::volumes::{self, Scratch};
 use crate::api::coreweave::error::{REASON_SANDBOX_NOT_FOUND, status_with_reason};
 use crate::api::coreweave::pb;
 use crate::emulator::{AppState, Shared};
@@ -311,36 +315,65 @@ pub(super) fn local_spec(
     (spec, extra)
 }
 
+/// What the local sandbox of a new CoreWeave sandbox needs besides its spec.
+pub(super) struct Boot {
+    pub spec: SandboxSpec,
+    pub extra: SandboxOptions,
+    /// `container.files`, written once the sandbox exists.
+    pub files: Vec<pb::FileMount>,
+    pub lifetime: Option<Duration>,
+    /// Scratch volumes; with any, the main command waits behind [`volumes::gate`].
+    pub volumes: Vec<Scratch>,
+    /// `(volume, snapshot directory)` to restore before the main command starts.
+    pub restores: Vec<(String, PathBuf)>,
+}
+
+/// Mount directories, restores, files, then the gate: everything the main command may expect
+/// to find when it starts.
+async fn furnish(provider: &LocalProvider, local_id: &str, boot: &Boot) -> Result<(), String> {
+    if !boot.volumes.is_empty() {
+        let tree = provider
+            .tree(local_id)
+            .map_err(|e| format!("cannot find the sandbox's files: {e}"))?
+            .ok_or("the local sandbox has no files")?;
+        let (volumes, restores) = (boot.volumes.clone(), boot.restores.clone());
+        tokio::task::spawn_blocking(move || volumes::prepare(&tree, &volumes, &restores))
+            .await
+            .map_err(|e| format!("the volumes were not prepared: {e}"))??;
+    }
+    for f in &boot.files {
+        provider
+            .write_file(local_id, &f.path, &f.content)
+            .await
+            .map_err(|e| format!("cannot mount file {}: {e}", f.path))?;
+    }
+    if !boot.volumes.is_empty() {
+        provider
+            .write_file(local_id, volumes::GATE_MARKER, b"")
+            .await
+            .map_err(|e| format!("cannot start the main command: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Create the local sandbox for a CREATING entry (in the background; `guard` is its ops lock).
 pub(super) fn spawn_create(
     shared: AppState,
     id: String,
-    spec: SandboxSpec,
-    extra: SandboxOptions,
-    files: Vec<pb::FileMount>,
-    lifetime: Option<Duration>,
+    boot: Boot,
     guard: tokio::sync::OwnedMutexGuard<()>,
 ) {
     tokio::spawn(async move {
         let provider = local(&shared);
-        let result = provider.create_with(&spec, &extra).await;
+        let result = provider.create_with(&boot.spec, &boot.extra).await;
         let outcome = match result {
-            Ok(info) => {
-                let mut failed = None;
-                for f in &files {
-                    if let Err(e) = provider.write_file(&info.id, &f.path, &f.content).await {
-                        failed = Some(format!("cannot mount file {}: {e}", f.path));
-                        break;
-                    }
+            Ok(info) => match furnish(provider, &info.id, &boot).await {
+                Ok(()) => Ok(info.id),
+                Err(reason) => {
+                    let _ = provider.delete(&info.id).await;
+                    Err(reason)
                 }
-                match failed {
-                    None => Ok(info.id),
-                    Some(reason) => {
-                        let _ = provider.delete(&info.id).await;
-                        Err(reason)
-                    }
-                }
-            }
+            },
             Err(e) => Err(format!("the sandbox could not be created: {e}")),
         };
         {
@@ -367,7 +400,7 @@ pub(super) fn spawn_create(
             }
         }
         drop(guard);
-        if let Some(lifetime) = lifetime {
+        if let Some(lifetime) = boot.lifetime {
             let shared = shared.clone();
             tokio::spawn(async move {
                 tokio::time::sleep(lifetime).await;

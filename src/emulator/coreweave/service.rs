@@ -1,6 +1,7 @@
-//! The SandboxService RPCs: lifecycle here, data-plane calls in [`super::data`]. Methods not
-//! implemented (ConnectSandbox, templates, snapshots, purge) answer UNIMPLEMENTED, which is what
-//! the official SDK expects for ConnectSandbox (it then uses these gateway calls).
+//! The SandboxService RPCs: lifecycle here, data-plane calls in [`super::data`], file-system
+//! snapshots in [`super::snapshots`]. Methods not implemented (ConnectSandbox, templates,
+//! purge) answer UNIMPLEMENTED, which is what the official SDK expects for ConnectSandbox (it
+//! then uses these gateway calls).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -10,7 +11,8 @@ use prost::Message;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::data;
-use super::lifecycle::{self, Entry, Phase, not_found, observe, to_pb};
+use super::lifecycle::{self, Boot, Entry, Phase, not_found, observe, to_pb};
+use super::{snapshots, volumes};
 use crate::api::coreweave::error::{
     BAD_REQUEST_TYPE, BadRequest, ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorInfo, FieldViolation,
     REASON_INVALID_REQUEST, REASON_REQUEST_ID_CONFLICT, RpcStatus, status_with_reason,
@@ -21,8 +23,9 @@ use crate::emulator::AppState;
 use crate::secrets::Secret;
 
 const MAX_LIFETIME_SECS: i32 = 30 * 24 * 3600;
-const DEFAULT_PAGE: usize = 100;
-const MAX_PAGE: usize = 1000;
+/// List page size when the request leaves it at 0, and the most one page holds.
+pub(super) const DEFAULT_PAGE: usize = 100;
+pub(super) const MAX_PAGE: usize = 1000;
 
 pub struct EmuService {
     pub(super) shared: AppState,
@@ -118,6 +121,16 @@ impl SandboxService for EmuService {
     ) -> Result<Response<pb::Sandbox>, Status> {
         let req = request.into_inner();
         let (spec, mut container) = validate(req.sandbox.as_ref())?;
+        let scratch = volumes::plan(&spec, &container)?;
+        if !scratch.is_empty()
+            && *lifecycle::local(&self.shared).isolation()
+                == crate::provider::local::Isolation::Unisolated
+        {
+            return Err(Status::failed_precondition(
+                "scratch volumes need the bubblewrap-isolated local runtime: without isolation a \
+                 mount path would be a path on this host",
+            ));
+        }
         let display_name = req
             .sandbox
             .as_ref()
@@ -154,6 +167,11 @@ impl SandboxService for EmuService {
                 .get(&id)
                 .map(|e| Response::new(to_pb(e)))
                 .ok_or_else(|| not_found(&id));
+        }
+        let mut restores = Vec::new();
+        for v in scratch.iter().filter(|v| !v.restore_from.is_empty()) {
+            let dir = snapshots::restorable(&st, &v.name, &v.restore_from)?;
+            restores.push((v.name.clone(), dir));
         }
         // Secret-store references resolve to values provisioned in the emulator.
         let mut secrets: BTreeMap<String, Secret> = BTreeMap::new();
@@ -213,19 +231,22 @@ impl SandboxService for EmuService {
                 .insert(req.request_id.clone(), (id.clone(), fingerprint));
         }
         drop(st);
-        let (local_spec, extra) =
+        let (mut local_spec, extra) =
             lifecycle::local_spec(&id, &container, secrets, self.shared.devin_cli.as_deref());
+        if !scratch.is_empty() {
+            local_spec.command = local_spec.command.map(volumes::gate);
+        }
         let lifetime = (spec.max_lifetime_seconds > 0)
             .then(|| Duration::from_secs(spec.max_lifetime_seconds as u64));
-        lifecycle::spawn_create(
-            self.shared.clone(),
-            id,
-            local_spec,
+        let boot = Boot {
+            spec: local_spec,
             extra,
-            container.files.clone(),
+            files: container.files.clone(),
             lifetime,
-            guard,
-        );
+            volumes: scratch,
+            restores,
+        };
+        lifecycle::spawn_create(self.shared.clone(), id, boot, guard);
         Ok(Response::new(body))
     }
 
@@ -322,6 +343,9 @@ impl SandboxService for EmuService {
             }
             Err(s) => return Err(s),
         }
+        // Snapshots first (all volume names checked before anything happens), then the delete.
+        let file_system_snapshot_ids =
+            snapshots::on_delete(&self.shared, &id, &req.snapshot_volumes, &req.request_id).await?;
         let start = {
             let mut st = self.shared.coreweave.lock();
             let e = st.sandboxes.get_mut(&id).ok_or_else(|| not_found(&id))?;
@@ -346,8 +370,62 @@ impl SandboxService for EmuService {
         let sandbox = st.sandboxes.get(&id).map(to_pb);
         Ok(Response::new(pb::DeleteSandboxResponse {
             sandbox,
-            file_system_snapshot_ids: Vec::new(),
+            file_system_snapshot_ids,
         }))
+    }
+
+    async fn create_file_system_snapshot(
+        &self,
+        request: Request<pb::CreateFileSystemSnapshotRequest>,
+    ) -> Result<Response<pb::FileSystemSnapshot>, Status> {
+        let req = request.into_inner();
+        if req.sandbox_id.is_empty() {
+            return Err(invalid("sandbox_id", "is required"));
+        }
+        let spec = {
+            let st = self.shared.coreweave.lock();
+            st.sandboxes
+                .get(&req.sandbox_id)
+                .map(|e| e.spec.clone())
+                .ok_or_else(|| not_found(&req.sandbox_id))?
+        };
+        let vol = snapshots::pick(
+            &spec,
+            &req.sandbox_id,
+            "scratch_volume_name",
+            &req.scratch_volume_name,
+        )?;
+        snapshots::take(
+            &self.shared,
+            &req.sandbox_id,
+            &vol,
+            pb::SnapshotTrigger::Manual,
+            &req.request_id,
+        )
+        .await
+        .map(Response::new)
+    }
+
+    async fn get_file_system_snapshot(
+        &self,
+        request: Request<pb::GetFileSystemSnapshotRequest>,
+    ) -> Result<Response<pb::FileSystemSnapshot>, Status> {
+        snapshots::get(&self.shared, &request.into_inner().file_system_snapshot_id)
+            .map(Response::new)
+    }
+
+    async fn list_file_system_snapshots(
+        &self,
+        request: Request<pb::ListFileSystemSnapshotsRequest>,
+    ) -> Result<Response<pb::ListFileSystemSnapshotsResponse>, Status> {
+        snapshots::list(&self.shared, &request.into_inner()).map(Response::new)
+    }
+
+    async fn delete_file_system_snapshot(
+        &self,
+        request: Request<pb::DeleteFileSystemSnapshotRequest>,
+    ) -> Result<Response<pb::FileSystemSnapshot>, Status> {
+        snapshots::delete(&self.shared, &request.into_inner()).map(Response::new)
     }
 
     async fn exec(

@@ -8,7 +8,9 @@
 //! `starting`, `stopping`, `destroying`) with configurable delays; 409 on duplicate names and on
 //! state changes in progress; 400 on stopping a stopped sandbox; delete renames the sandbox
 //! `DESTROYED_<name>_<ms>` at once; cursor-paginated lists with `nextCursor: null` at the end;
-//! snapshots `pending → building → active` with a build log (`build-logs-url` + `?follow=true`).
+//! snapshots `pending → building → active` with a build log (`build-logs-url` + `?follow=true`);
+//! archive and restore (`stopped → archiving → archived`, by `autoArchiveInterval` or
+//! `POST …/archive`; start from `archived` answers `restoring` at once, then `started`).
 //!
 //! Not emulated: the *content* of snapshots and images — every sandbox boots the same local
 //! sandbox (the host's userland under bubblewrap); the build only checks the Dockerfile (rule
@@ -27,6 +29,7 @@
 // Handler helpers return ready-made HTTP error responses; boxing them buys nothing here.
 #![allow(clippy::result_large_err)]
 
+mod archive;
 mod events;
 mod git;
 mod model;
@@ -149,6 +152,7 @@ impl DaytonaEmu {
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(sandbox::routes())
+        .merge(archive::routes())
         .merge(snapshot::routes())
         .merge(toolbox::routes())
         .route(&format!("{API_PREFIX}/socket.io/"), get(events::socket))

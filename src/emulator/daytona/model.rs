@@ -43,6 +43,13 @@ pub struct Settings {
     pub list_lag_ms: u64,
     /// A new sandbox answers 404 to `GET /sandbox/{id}` for this long after its creation.
     pub get_lag_ms: u64,
+    /// How long one "minute" of the lifecycle intervals (`autoArchiveInterval`) lasts; lower
+    /// it to let a test see a stopped sandbox archive itself.
+    pub minute_ms: u64,
+    /// `archiving` → `archived`.
+    pub archive_ms: u64,
+    /// `restoring` → `started` (a start from `archived`).
+    pub restore_ms: u64,
 }
 
 impl Default for Settings {
@@ -60,6 +67,9 @@ impl Default for Settings {
             max_disk: 200,
             list_lag_ms: 0,
             get_lag_ms: 0,
+            minute_ms: 60_000,
+            archive_ms: 300,
+            restore_ms: 300,
         }
     }
 }
@@ -101,6 +111,8 @@ pub struct SandboxRec {
     pub auto_stop: i64,
     pub auto_archive: i64,
     pub auto_delete: i64,
+    /// When it last reached `stopped` (its `autoArchiveInterval` counts from there).
+    pub stopped_ms: Option<u64>,
     pub build_info: Option<BuildInfo>,
     pub build_log: Vec<String>,
     pub created_ms: u64,

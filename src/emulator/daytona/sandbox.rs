@@ -1,6 +1,7 @@
 //! `/api/sandbox…`: create, get, list, start, stop, delete, labels, toolbox URL, build logs,
-//! snapshot-from-sandbox. Slow transitions run in background tasks, serialised per sandbox,
-//! against the local provider; the API reports derived states meanwhile.
+//! snapshot-from-sandbox (archive and restore: [`super::archive`]). Slow transitions run in
+//! background tasks, serialised per sandbox, against the local provider; the API reports
+//! derived states meanwhile.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -59,7 +60,7 @@ fn toolbox(s: &AppState) -> String {
     DaytonaEmu::toolbox_url(&s.base_url)
 }
 
-fn not_found(key: &str, path: &str) -> Response {
+pub(super) fn not_found(key: &str, path: &str) -> Response {
     api_error(
         StatusCode::NOT_FOUND,
         format!("Sandbox with ID or name {key} not found"),
@@ -72,14 +73,14 @@ fn dto(s: &AppState, id: &str) -> Option<serde_json::Value> {
     org.sandboxes.get(id).map(|r| r.dto(&toolbox(s)))
 }
 
-fn ok_dto(s: &AppState, id: &str, path: &str) -> Response {
+pub(super) fn ok_dto(s: &AppState, id: &str, path: &str) -> Response {
     match dto(s, id) {
         Some(v) => axum::Json(v).into_response(),
         None => not_found(id, path),
     }
 }
 
-fn update(s: &AppState, id: &str, f: impl FnOnce(&mut SandboxRec)) {
+pub(super) fn update(s: &AppState, id: &str, f: impl FnOnce(&mut SandboxRec)) {
     let mut org = s.daytona.org();
     if let Some(r) = org.sandboxes.get_mut(id) {
         f(r);
@@ -88,7 +89,7 @@ fn update(s: &AppState, id: &str, f: impl FnOnce(&mut SandboxRec)) {
 }
 
 /// Record a committed mutation in the emulator's journal, with the queue's view of the session.
-fn journal(s: &AppState, headers: &HeaderMap, op: &str, id: &str) {
+pub(super) fn journal(s: &AppState, headers: &HeaderMap, op: &str, id: &str) {
     let Some((name, labels)) = s
         .daytona
         .org()
@@ -114,11 +115,11 @@ fn journal(s: &AppState, headers: &HeaderMap, op: &str, id: &str) {
     });
 }
 
-fn bad(msg: impl Into<String>, path: &str) -> Response {
+pub(super) fn bad(msg: impl Into<String>, path: &str) -> Response {
     api_error(StatusCode::BAD_REQUEST, msg, path)
 }
 
-fn in_progress(path: &str) -> Response {
+pub(super) fn in_progress(path: &str) -> Response {
     api_error(
         StatusCode::CONFLICT,
         "Sandbox state change in progress",
@@ -286,6 +287,7 @@ async fn create(
         auto_stop: req.auto_stop_interval.unwrap_or(15),
         auto_archive: req.auto_archive_interval.unwrap_or(10080),
         auto_delete: req.auto_delete_interval.unwrap_or(-1),
+        stopped_ms: None,
         build_info,
         build_log: Vec::new(),
         created_ms: now,
@@ -336,7 +338,7 @@ async fn wait_for(
     }
 }
 
-fn lock_of(s: &AppState, id: &str) -> Option<Arc<tokio::sync::Mutex<()>>> {
+pub(super) fn lock_of(s: &AppState, id: &str) -> Option<Arc<tokio::sync::Mutex<()>>> {
     s.daytona.org().sandboxes.get(id).map(|r| r.lock.clone())
 }
 
@@ -539,7 +541,7 @@ async fn start(
 ) -> Response {
     let path = uri.path();
     let settings = s.daytona.settings();
-    let id = {
+    let (id, restore) = {
         let mut org = s.daytona.org();
         let Some(id) = find_id(&org, &key) else {
             return not_found(&key, path);
@@ -547,20 +549,28 @@ async fn start(
         let Some(r) = org.sandboxes.get_mut(&id) else {
             return not_found(&key, path);
         };
-        match (r.stored, r.desired) {
+        let restore = match (r.stored, r.desired) {
             (St::Started, Desired::Started) => {
                 return axum::Json(r.dto(&toolbox(&s))).into_response();
             }
-            (St::Stopped | St::Archived, Desired::Stopped | Desired::Archived) => {
-                r.desired = Desired::Started;
-                r.updated_ms = now_ms();
+            (St::Archived, Desired::Archived) => {
+                r.stored = St::Restoring;
+                true
             }
+            (St::Stopped, Desired::Stopped | Desired::Archived) => false,
             (st, _) if st.is_error() => return bad("Sandbox is in an errored state", path),
             _ => return in_progress(path),
-        }
-        id
+        };
+        r.desired = Desired::Started;
+        r.updated_ms = now_ms();
+        (id, restore)
     };
     journal(&s, &headers, "start", &id);
+    if restore {
+        // From archived the server answers at once, `restoring` (daytona-api.md §3.5).
+        tokio::spawn(super::archive::run_restore(s.clone(), id.clone()));
+        return ok_dto(&s, &id, path);
+    }
     tokio::spawn(run_start(s.clone(), id.clone()));
     wait_for(&s, &id, d(settings.start_wait_ms), |r| {
         r.stored == St::Started
@@ -637,7 +647,15 @@ async fn run_stop(s: AppState, id: String) {
         return;
     }
     match result {
-        Ok(()) => update(&s, &id, |r| r.stored = St::Stopped),
+        Ok(()) => {
+            let at = now_ms();
+            update(&s, &id, |r| {
+                r.stored = St::Stopped;
+                r.stopped_ms = Some(at);
+            });
+            // From now on its autoArchiveInterval runs.
+            tokio::spawn(super::archive::watch(s.clone(), id.clone(), at));
+        }
         Err(e) => update(&s, &id, |r| {
             r.stored = St::Error;
             r.error_reason = Some(format!("cannot stop the local sandbox: {e}"));
