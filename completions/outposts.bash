@@ -3509,7 +3509,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__worker__subcmd__launch)
-            opts="-q -v -y -h -V --outpost --provider --count --image --cpu --memory --gpu --max-lifetime --secret --tag --env --no-wait --wait-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --outpost --provider --count --image --cpu --memory --gpu --max-lifetime --secret --tag --env --no-wait --wait-timeout --restore --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3560,6 +3560,10 @@ _outposts() {
                     return 0
                     ;;
                 --wait-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --restore)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

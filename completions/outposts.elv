@@ -739,6 +739,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --tag 'Label the sandboxes: NAME or KEY=VALUE (repeatable)'
             cand --env 'Extra environment of the worker (repeatable; not for secrets)'
             cand --wait-timeout 'Longest wait for each worker to reach the queue'
+            cand --restore 'Start the worker''s /workspace from this file-system snapshot (the one `worker stop` printed; CoreWeave only: elsewhere a stopped worker keeps its disk)'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

@@ -75,16 +75,6 @@ impl Orchestrator {
         if platform != Platform::Windows && !self.opts.repos.is_empty() {
             self.clone_repos(&sb.id, &workdir).await?;
         }
-        // A live remote of ours is never launched twice (restart, adopt).
-        if let Ok(Liveness::Running(_)) =
-            remote::check(self.provider.as_ref(), &sb.id, session, platform).await
-        {
-            self.emit(OrchEvent::RemoteRunning {
-                session: session.into(),
-                sandbox: sb.id.clone(),
-            });
-            return Ok(ProvisionResult::Served);
-        }
         let (has_token, claim) = {
             let inner = self.lock();
             (
@@ -93,7 +83,20 @@ impl Orchestrator {
             )
         };
         if !has_token {
-            return Ok(ProvisionResult::NeedToken);
+            // Only a claim answer carries a connect token; without one, see whether a remote
+            // of ours already runs (a restart, an adopted claim).
+            return Ok(
+                match remote::check(self.provider.as_ref(), &sb.id, session, platform).await {
+                    Ok(Liveness::Running(_)) => {
+                        self.emit(OrchEvent::RemoteRunning {
+                            session: session.into(),
+                            sandbox: sb.id.clone(),
+                        });
+                        ProvisionResult::Served
+                    }
+                    _ => ProvisionResult::NeedToken,
+                },
+            );
         }
         let claim = claim.with_context(|| format!("no connect token for {session}"))?;
         let gateway = claim
@@ -101,26 +104,8 @@ impl Orchestrator {
             .clone()
             .or_else(|| self.opts.gateway_fallback.clone())
             .context("the claim carries no gateway_url and DEVIN_OUTPOST_GATEWAY_URL is not set")?;
-        let machine = if platform == Platform::Windows {
-            "x86_64".to_string()
-        } else {
-            let out = self
-                .provider
-                .exec(&sb.id, &ExecRequest::argv(["uname", "-m"]))
-                .await?;
-            out.stdout.trim().to_string()
-        };
-        let suffix = remote::suffix_for(platform, &machine);
-        let binary = match self.opts.launch {
-            LaunchMode::Remote => Some(
-                remote::resolve(
-                    &self.http,
-                    &self.opts.static_base,
-                    claim.sha.as_deref(),
-                    suffix,
-                )
-                .await?,
-            ),
+        let build = match self.opts.launch {
+            LaunchMode::Remote => Some(self.remotes.build(platform, claim.sha.as_deref()).await?),
             LaunchMode::Cli => None,
         };
         let plan = LaunchPlan {
@@ -128,26 +113,34 @@ impl Orchestrator {
             platform,
             mode: self.opts.launch,
             workdir,
-            binary,
+            build,
             gateway_url: gateway,
             connect_token: claim.token.clone(),
             chrome_path: chrome,
         };
-        remote::install(self.provider.as_ref(), &sb.id, &plan).await?;
+        // One exec: adopt a live remote of ours, or verify (or reuse) the binary and start it.
         crate::failpoint!("provision.before_launch");
-        remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
+        let launched = remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
         crate::failpoint!("provision.after_launch");
-        Metrics::inc(&self.metrics.remotes_launched);
-        if let Some(b) = &plan.binary {
-            self.lock()
-                .claims
-                .entry(session.to_string())
-                .and_modify(|c| c.sha = Some(b.sha.clone()));
+        match launched {
+            remote::Launched::Running { .. } => self.emit(OrchEvent::RemoteRunning {
+                session: session.into(),
+                sandbox: sb.id.clone(),
+            }),
+            remote::Launched::Started { .. } => {
+                Metrics::inc(&self.metrics.remotes_launched);
+                if let Some(b) = &plan.build {
+                    self.lock()
+                        .claims
+                        .entry(session.to_string())
+                        .and_modify(|c| c.sha = Some(b.sha.clone()));
+                }
+                self.emit(OrchEvent::RemoteLaunched {
+                    session: session.into(),
+                    sandbox: sb.id.clone(),
+                });
+            }
         }
-        self.emit(OrchEvent::RemoteLaunched {
-            session: session.into(),
-            sandbox: sb.id.clone(),
-        });
         Ok(ProvisionResult::Served)
     }
 
@@ -349,33 +342,14 @@ impl Orchestrator {
         Ok(())
     }
 
-    /// Is the remote of a served session still running?
+    /// Is the remote of a served session still running? One exec; only when it fails is the
+    /// sandbox itself read, to tell a lost sandbox from a failed check.
     pub(super) async fn check(&self, session: &str) -> Option<Outcome> {
         let platform = self.platform(session);
         let sandbox = self.lock().sandboxes.get(session).cloned();
         let Some(sandbox) = sandbox else {
             return Some(Outcome::Checked(CheckResult::NoSandbox));
         };
-        match self.provider.get(&sandbox).await {
-            Ok(Some(sb)) if sb.state == SandboxState::Started => {}
-            Ok(other) => {
-                // The provider stopped or removed it under a live session: say so; the
-                // planner serves the session again (a wake of the same sandbox if it exists).
-                Metrics::inc(&self.metrics.sandboxes_lost);
-                self.emit(OrchEvent::SandboxLost {
-                    session: session.into(),
-                    sandbox: sandbox.clone(),
-                });
-                if other.is_none() {
-                    self.lock().sandboxes.remove(session);
-                }
-                return Some(Outcome::Checked(CheckResult::SandboxLost));
-            }
-            Err(e) => {
-                tracing::warn!(session, "cannot read sandbox {sandbox}: {e}");
-                return Some(Outcome::Checked(CheckResult::SandboxUnreadable));
-            }
-        }
         let result = match remote::check(self.provider.as_ref(), &sandbox, session, platform).await
         {
             Ok(Liveness::Running(_)) => CheckResult::Running,
@@ -387,10 +361,29 @@ impl Orchestrator {
                 CheckResult::Exited(code)
             }
             Ok(Liveness::Absent) => CheckResult::Absent,
-            Err(e) => {
-                tracing::warn!(session, "liveness check failed: {e}");
-                CheckResult::Failed
-            }
+            Err(e) => match self.provider.get(&sandbox).await {
+                Ok(Some(sb)) if sb.state == SandboxState::Started => {
+                    tracing::warn!(session, "liveness check failed: {e}");
+                    CheckResult::Failed
+                }
+                Ok(other) => {
+                    // The provider stopped or removed it under a live session: say so; the
+                    // planner serves the session again (a wake of the same sandbox if it exists).
+                    Metrics::inc(&self.metrics.sandboxes_lost);
+                    self.emit(OrchEvent::SandboxLost {
+                        session: session.into(),
+                        sandbox: sandbox.clone(),
+                    });
+                    if other.is_none() {
+                        self.lock().sandboxes.remove(session);
+                    }
+                    CheckResult::SandboxLost
+                }
+                Err(e) => {
+                    tracing::warn!(session, "cannot read sandbox {sandbox}: {e}");
+                    CheckResult::SandboxUnreadable
+                }
+            },
         };
         Some(Outcome::Checked(result))
     }

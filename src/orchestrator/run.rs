@@ -196,9 +196,10 @@ pub(super) struct Inner {
 pub struct Orchestrator {
     pub(super) devin: DevinClient,
     pub(super) provider: Arc<dyn Provider>,
-    pub(super) http: HttpClient,
     pub(super) opts: RunOptions,
     pub(super) state: OutpostState,
+    /// Which remote build to run, with its checksums (cached).
+    pub(super) remotes: super::remote::Resolver,
     inner: Mutex<Inner>,
     pub(super) notify: Notify,
     pub metrics: Arc<Metrics>,
@@ -215,10 +216,11 @@ impl Orchestrator {
     ) -> Arc<Self> {
         let (events, _) = broadcast::channel(1024);
         let sleepers = state.sleepers();
+        let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
         Arc::new(Orchestrator {
             devin,
             provider,
-            http,
+            remotes,
             opts,
             state,
             inner: Mutex::new(Inner {

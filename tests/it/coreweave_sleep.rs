@@ -84,8 +84,7 @@ fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
         || {
             cw.live(&name).is_none()
                 && cw.snapshots().iter().any(|x| {
-                    x.source_sandbox_id == first.id
-                        && x.state == pb::SnapshotState::Ready as i32
+                    x.source_sandbox_id == first.id && x.state == pb::SnapshotState::Ready as i32
                 })
         },
         || orch.log(),
@@ -105,7 +104,11 @@ fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
         },
         || orch.log(),
     );
-    assert!(woke.elapsed() < Duration::from_secs(20), "{:?}", woke.elapsed());
+    assert!(
+        woke.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        woke.elapsed()
+    );
     let second = cw.live(&name).expect("a sandbox after the wake");
     assert_ne!(second.id, first.id, "CoreWeave wakes into a new sandbox");
     assert_eq!(
@@ -152,16 +155,37 @@ fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
         stop.stderr
     );
     let (restored, _) = crate::worker_common::launch(&env, &["--no-wait", "--restore", &snap]);
-    let out = env.run(&["worker", "exec", &restored[0], "--", "cat", "/workspace/notes.txt"]);
+    let out = env.run(&[
+        "worker",
+        "exec",
+        &restored[0],
+        "--",
+        "cat",
+        "/workspace/notes.txt",
+    ]);
     out.ok();
     assert_eq!(out.stdout.trim(), "worker-notes");
     // --no-snapshot stops without one.
-    let bare = env.run(&["--json", "worker", "stop", &restored[0], "--yes", "--no-snapshot"]);
+    let bare = env.run(&[
+        "--json",
+        "worker",
+        "stop",
+        &restored[0],
+        "--yes",
+        "--no-snapshot",
+    ]);
     bare.ok();
     assert_eq!(bare.json()["snapshot"]["taken"], false);
     // --restore is CoreWeave's alone.
     let (local_env, _e) = crate::worker_common::setup("local");
-    let r = local_env.run(&["worker", "launch", "--outpost", "emulator", "--restore", &snap]);
+    let r = local_env.run(&[
+        "worker",
+        "launch",
+        "--outpost",
+        "emulator",
+        "--restore",
+        &snap,
+    ]);
     r.code(2);
     assert!(r.stderr.contains("CoreWeave"), "{}", r.stderr);
 }

@@ -186,7 +186,8 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
                 "orchestrator.lock",
                 "acceptor_id",
                 "watch_cursor",
-                "status.json"
+                "status.json",
+                "sleepers.json"
             ]
             .contains(&name.as_str()),
             "unexpected file in the state dir: {}",

@@ -78,7 +78,7 @@ fn local_workers_serve_the_emulators_queue() {
     assert!(
         stopped
             .stderr
-            .contains("not supported by the local provider"),
+            .contains("the local provider keeps a stopped sandbox's disk"),
         "{}",
         stopped.stderr
     );

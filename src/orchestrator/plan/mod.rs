@@ -13,7 +13,8 @@
 //!   renewed `renew_margin` before `claim_deadline`; a launch that needs a connect token it does
 //!   not have renews the claim first (only a claim answer carries one).
 //! - `terminated` observed once → end with delete. Three strikes → end with stop (disk kept).
-//!   While strikes are below three, re-read.
+//!   While strikes are below three, re-read — but check the remote first: one that exited 0 ends
+//!   the session at once (sleep now), only a remote still running is given the strikes.
 //! - A remote that exited 0 prompts up to five status re-reads before it is relaunched.
 //! - A failed provisioning attempt ends the hold (stop, release) and backs off; after
 //!   [`MAX_FAILURES`] failures of a held session it is given up.
@@ -277,7 +278,18 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
         .last_reread
         .is_none_or(|at| now - at >= o.limits.reread_every);
     if t.strikes > 0 {
-        return reread_due.then_some(Action::Reread { session });
+        return match &t.remote {
+            // The remote's clean exit is the documented end of the session: with the session
+            // suspended or gone, sleep now. The strikes are for blips while it still runs.
+            RemoteState::Exited { code: 0, .. } => end(EndKind::Sleep),
+            // Has it exited? One check before counting more strikes.
+            RemoteState::Running { checked_at }
+                if t.last_strike.is_some_and(|s| *checked_at < s) =>
+            {
+                Some(Action::CheckRemote { session })
+            }
+            _ => reread_due.then_some(Action::Reread { session }),
+        };
     }
     // Keep the claim alive before anything slow.
     if let Some(deadline) = t.claim_deadline

@@ -821,3 +821,53 @@ fn sightings_from_entries() {
     apply(&mut t, Outcome::Seen(Sighting::absent()), 100.0);
     assert_eq!(t, Track::default());
 }
+
+#[test]
+fn a_clean_exit_with_the_session_suspended_sleeps_at_once() {
+    let suspended = |t: &mut Track, now| seen(t, Some(SessionStatus::Suspended), now);
+    // Suspended while the remote was last seen running: check it before counting strikes.
+    let mut t = held(RemoteState::Running { checked_at: 90.0 });
+    suspended(&mut t, 100.0);
+    assert_eq!(
+        step(&t, 100.0),
+        vec![Action::CheckRemote { session: sid() }]
+    );
+    // It exited 0: sleep now, not after three strikes.
+    apply(&mut t, Outcome::Checked(CheckResult::Exited(0)), 100.2);
+    assert_eq!(
+        step(&t, 100.2),
+        vec![Action::End {
+            session: sid(),
+            kind: EndKind::Sleep,
+            sandbox: SandboxEnd::Stop,
+        }]
+    );
+    // The other order: the exit is seen first, then the suspended read.
+    let mut t = held(RemoteState::Running { checked_at: 90.0 });
+    apply(&mut t, Outcome::Checked(CheckResult::Exited(0)), 100.0);
+    assert_eq!(step(&t, 100.0), vec![Action::Reread { session: sid() }]);
+    apply(
+        &mut t,
+        Outcome::Reread(Some(Sighting {
+            status: Some(SessionStatus::Suspended),
+            holder: Holder::Me,
+            deadline: None,
+        })),
+        100.5,
+    );
+    assert!(matches!(
+        step(&t, 100.5).as_slice(),
+        [Action::End {
+            kind: EndKind::Sleep,
+            ..
+        }]
+    ));
+    // A blip while the remote still runs: checked once, then strikes are counted as before.
+    let mut t = held(RemoteState::Running { checked_at: 90.0 });
+    suspended(&mut t, 100.0);
+    apply(&mut t, Outcome::Checked(CheckResult::Running), 100.1);
+    assert_eq!(step(&t, 100.1), vec![Action::Reread { session: sid() }]);
+    seen(&mut t, Some(SessionStatus::Running), 101.5);
+    assert_eq!(t.strikes, 0, "the blip is forgiven");
+    assert!(step(&t, 101.5).is_empty());
+}

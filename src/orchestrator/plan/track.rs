@@ -304,7 +304,8 @@ impl Track {
                     self.remote = RemoteState::NotRunning;
                     self.fail(now);
                 }
-                CheckResult::Failed => {}
+                // Unknown: try again at the next liveness round, not in a tight loop.
+                CheckResult::Failed => self.remote = RemoteState::Running { checked_at: now },
             },
             Outcome::Ended {
                 kind,

@@ -52,11 +52,10 @@ fn plan(mode: LaunchMode) -> LaunchPlan {
         platform: Platform::Windows,
         mode,
         workdir: "C:\\repos".into(),
-        binary: Some(RemoteBinary {
+        build: Some(Build {
             sha: "412f0e9b19".into(),
-            suffix: "windows_x64.exe",
-            url: "http://x/devin-remote_412f0e9b19_windows_x64.exe".into(),
-            sha256: "a".repeat(64),
+            base: "http://x".into(),
+            sha256: [("windows_x64.exe", "a".repeat(64))].into_iter().collect(),
         }),
         gateway_url: "wss://g".into(),
         connect_token: Secret::new("connect-token-SECRET-123"),
@@ -67,7 +66,11 @@ fn plan(mode: LaunchMode) -> LaunchPlan {
 #[test]
 fn windows_commands_never_carry_the_token() {
     let p = plan(LaunchMode::Remote);
-    let script = windows::launcher_script(&p.session_id, p.binary.as_ref(), &p.workdir);
+    let script = windows::launcher_script(&p.session_id, p.build.as_ref(), &p.workdir);
+    assert!(
+        script.contains("http://x/devin-remote_412f0e9b19_windows_x64.exe"),
+        "{script}"
+    );
     let cmd = windows::command(&script);
     assert!(!cmd.contains("connect-token-SECRET-123"));
     assert!(!script.contains("connect-token-SECRET-123"));
@@ -109,11 +112,30 @@ fn cli_mode_uses_the_session_token_and_no_account_token() {
 
 #[test]
 fn linux_scripts_take_values_from_the_environment_only() {
-    for s in [LINUX_INSTALL, LINUX_LAUNCH, LINUX_CHECK] {
+    for s in [linux::LAUNCH, linux::CHECK] {
         assert!(!s.contains("TOKEN=\""), "no inline values");
     }
     assert!(
-        LINUX_LAUNCH.contains("unset"),
+        linux::LAUNCH.contains("unset"),
         "the remote gets a clean environment"
     );
+    // The PID guard compares the process's executable, not its command line.
+    for s in [linux::LAUNCH, linux::CHECK] {
+        assert!(s.contains("/proc/$pid/exe"), "{s}");
+    }
+}
+
+#[test]
+fn the_launch_line_is_parsed() {
+    let out = "downloading\noutposts-launch result=launched pid=42 cached=no\n";
+    let (r, pairs) = linux::parse_launch(out).unwrap();
+    assert_eq!(r, "launched");
+    assert!(pairs.contains(&("pid".into(), "42".into())));
+    assert_eq!(
+        linux::parse_launch("outposts-launch result=running pid=7")
+            .unwrap()
+            .0,
+        "running"
+    );
+    assert!(linux::parse_launch("no marker here").is_none());
 }

@@ -7,6 +7,9 @@
 use super::*;
 use crate::shell::powershell_quote;
 
+/// The distribution name of the Windows build.
+const SUFFIX: &str = "windows_x64.exe";
+
 fn root(session_id: &str) -> String {
     format!(
         "C:\\ProgramData\\devin-outposts\\sessions\\{}",
@@ -42,11 +45,16 @@ Set-Content -Path (Join-Path $root 'worker.exit') -Value $p.ExitCode
 
 /// The launcher: install/verify the binary, absorb the first-run scan, write the
 /// bootstrap, start it detached.
-pub fn launcher_script(session_id: &str, binary: Option<&RemoteBinary>, workdir: &str) -> String {
+pub fn launcher_script(session_id: &str, build: Option<&Build>, workdir: &str) -> String {
     let root = root(session_id);
-    let (exe, install) = match binary {
-        Some(b) => {
-            let dir = format!("C:\\ProgramData\\devin-outposts\\remote\\{}", b.sha);
+    let binary = build.and_then(|b| {
+        b.sha256
+            .get(SUFFIX)
+            .map(|sum| (b.sha.clone(), sum.clone(), b.url(SUFFIX)))
+    });
+    let (exe, install) = match &binary {
+        Some((sha, sum, url)) => {
+            let dir = format!("C:\\ProgramData\\devin-outposts\\remote\\{sha}");
             let exe = format!("{dir}\\devin-remote.exe");
             let install = format!(
                 r#"$dir = {dir}
@@ -64,8 +72,8 @@ if (-not $ok) {{
 "#,
                 dir = powershell_quote(&dir),
                 exe = powershell_quote(&exe),
-                sum = powershell_quote(&b.sha256),
-                url = powershell_quote(&b.url),
+                sum = powershell_quote(sum),
+                url = powershell_quote(url),
             );
             (exe, install)
         }
@@ -79,7 +87,7 @@ New-Item -ItemType Directory -Force -Path $root | Out-Null
 {install}$pidFile = Join-Path $root 'worker.pid'
 if (Test-Path $pidFile) {{
   $old = Get-Process -Id ([int](Get-Content $pidFile)) -ErrorAction SilentlyContinue
-  if ($old -and $old.Path -eq {exe}) {{ Write-Output "already running $($old.Id)"; exit 0 }}
+  if ($old -and $old.Path -eq {exe}) {{ Write-Output "outposts-launch result=running pid=$($old.Id)"; exit 0 }}
 }}
 Remove-Item -Force -ErrorAction SilentlyContinue (Join-Path $root 'worker.exit')
 $boot = Join-Path $root 'bootstrap.ps1'
@@ -87,7 +95,7 @@ Set-Content -Path $boot -Value {bootstrap}
 $stdin = Join-Path $root 'bootstrap.stdin'
 Set-Content -Path $stdin -Value ''
 Start-Process -FilePath 'powershell.exe' -ArgumentList @('-NoProfile','-NonInteractive','-ExecutionPolicy','Bypass','-File',$boot) -WindowStyle Hidden -RedirectStandardInput $stdin -RedirectStandardOutput (Join-Path $root 'bootstrap.out.log') -RedirectStandardError (Join-Path $root 'bootstrap.err.log')
-Write-Output 'launched'
+Write-Output 'outposts-launch result=launched pid=0'
 "#,
         root = powershell_quote(&root),
         exe = powershell_quote(&exe),
@@ -120,7 +128,7 @@ pub async fn launch(
     sandbox_id: &str,
     plan: &LaunchPlan,
     env: BTreeMap<String, Secret>,
-) -> Result<(), RemoteError> {
+) -> Result<Launched, RemoteError> {
     let launch_json = serde_json::json!({
         "environment": env.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.expose().to_string()))).collect::<serde_json::Map<_, _>>()
     });
@@ -128,7 +136,7 @@ pub async fn launch(
     provider
         .write_file(sandbox_id, &path, launch_json.to_string().as_bytes())
         .await?;
-    let script = launcher_script(&plan.session_id, plan.binary.as_ref(), &plan.workdir);
+    let script = launcher_script(&plan.session_id, plan.build.as_ref(), &plan.workdir);
     let req = ExecRequest {
         cmd: crate::provider::Cmd::Shell(command(&script)),
         cwd: None,
@@ -137,7 +145,19 @@ pub async fn launch(
     };
     let out = provider.exec(sandbox_id, &req).await?;
     match out.exit_code {
-        0 => Ok(()),
+        0 => Ok(match super::linux::parse_launch(&out.stdout) {
+            Some((r, pairs)) if r == "running" => Launched::Running {
+                pid: pairs
+                    .iter()
+                    .find(|(k, _)| k == "pid")
+                    .and_then(|(_, v)| v.parse().ok())
+                    .unwrap_or(0),
+            },
+            _ => Launched::Started {
+                pid: 0,
+                cached: None,
+            },
+        }),
         4 => Err(RemoteError::ChecksumMismatch(last_line(
             &out.stderr,
             &out.stdout,

@@ -1,0 +1,159 @@
+//! The shell side of a Linux launch, in one exec: adopt a live remote of ours, else detect the
+//! architecture, use the cached binary if it verifies or download and verify one (sha256,
+//! inside the sandbox), and start it detached with only its documented environment — then say
+//! what happened on one structured line the executor parses.
+//!
+//! Every value reaches the script through the exec's environment, never in its text; the
+//! connect token is never on a command line. The recorded pid is the remote's own process, so
+//! `/proc/<pid>/exe` is the binary that was verified (the PID-reuse guard).
+
+/// Env: OUTPOSTS_SAFE_ID, OUTPOSTS_WORKDIR, OUTPOSTS_LAUNCH (`remote` | `cli`); for `remote`
+/// OUTPOSTS_REMOTE_SHA, OUTPOSTS_REMOTE_BASE and OUTPOSTS_SHA256_<suffix> per Linux suffix;
+/// plus the remote's own variables. Prints `outposts-launch result=… …` last.
+pub(super) const LAUNCH: &str = r#"set -eu
+run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
+mkdir -p "$run"
+say() { echo "outposts-launch $*"; }
+# A live remote of ours is never launched twice: the recorded pid still runs the recorded binary.
+if [ -f "$run/remote.pid" ] && [ -f "$run/remote.bin" ]; then
+  pid=$(cat "$run/remote.pid" 2>/dev/null || true)
+  old=$(cat "$run/remote.bin" 2>/dev/null || true)
+  if [ -n "$pid" ] && [ -n "$old" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$old" ]; then
+    say "result=running pid=$pid"
+    exit 0
+  fi
+fi
+mode="$OUTPOSTS_LAUNCH"
+cached=none
+if [ "$mode" = cli ]; then
+  bin=$(command -v devin || true)
+  if [ -z "$bin" ]; then
+    say "result=error stage=cli"
+    echo "devin CLI not found on PATH in the sandbox" >&2
+    exit 5
+  fi
+else
+  case "$(uname -m)" in
+    aarch64 | arm64) suffix=linux_arm64 ;;
+    *) suffix=linux_x64 ;;
+  esac
+  eval "want=\${OUTPOSTS_SHA256_$suffix:-}"
+  if [ -z "$want" ]; then
+    say "result=error stage=arch"
+    echo "no published devin-remote build for $suffix" >&2
+    exit 3
+  fi
+  dir="$HOME/.devin/remote/cache"
+  name="devin-remote_${OUTPOSTS_REMOTE_SHA}_$suffix"
+  bin="$dir/$name"
+  mkdir -p "$dir"
+  if [ -f "$bin" ] && echo "$want  $bin" | sha256sum -c --status 2>/dev/null; then
+    cached=yes
+  else
+    cached=no
+    # A partial file of its own, so two launches never write one file.
+    part="$bin.partial.$$"
+    rm -f "$part"
+    if ! curl -fsSL --retry 3 --connect-timeout 20 -o "$part" "$OUTPOSTS_REMOTE_BASE/$name"; then
+      rm -f "$part"
+      say "result=error stage=download"
+      echo "download failed: $OUTPOSTS_REMOTE_BASE/$name" >&2
+      exit 3
+    fi
+    if ! echo "$want  $part" | sha256sum -c --status; then
+      got=$(sha256sum "$part" | cut -d' ' -f1)
+      rm -f "$part"
+      say "result=error stage=checksum"
+      echo "checksum mismatch: expected $want, got $got" >&2
+      exit 4
+    fi
+    chmod 0755 "$part"
+    mv -f "$part" "$bin"
+  fi
+fi
+# /proc/<pid>/exe names the resolved file; the process still starts under its own name (a
+# multi-call binary decides by argv[0]).
+exe=$(readlink -f "$bin")
+workdir="$OUTPOSTS_WORKDIR"
+# A state dir of its own per session (the shared fallbacks would mix sessions).
+DEVIN_REMOTE_STATE_DIR="$HOME/.devin/remote/sessions/$OUTPOSTS_SAFE_ID"
+export DEVIN_REMOTE_STATE_DIR
+if [ "$mode" = cli ]; then
+  DEVIN_WORKER_CACHE_DIR="$HOME/.devin/worker/cache"
+  export DEVIN_WORKER_CACHE_DIR
+fi
+mkdir -p "$workdir" "$DEVIN_REMOTE_STATE_DIR"
+rm -f "$run/remote.exit" "$run/remote.pid"
+echo "$exe" > "$run/remote.bin"
+cd "$workdir"
+# Only the documented variables reach the remote; everything else would leak into the agent's
+# shell. Values never pass through a command line.
+for v in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
+  case "$v" in
+    PATH|HOME|USER|LOGNAME|TMPDIR|LANG|TZ|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY) ;;
+    DEVIN_OUTPOST_GATEWAY_URL|DEVIN_OUTPOST_CONNECT_TOKEN|DEVIN_OUTPOST_SESSION_ID|DEVIN_REMOTE_STATE_DIR) ;;
+    DEVIN_CHROME_PATH|DEVIN_OUTPOST_DESKTOP) ;;
+    DEVIN_REMOTE_SESSION_TOKEN|DEVIN_WORKER_REMOTE_SHA|DEVIN_WORKER_CACHE_DIR|DEVIN_OUTPOSTS_TOKEN) [ "$mode" = cli ] || unset "$v" ;;
+    *) unset "$v" 2>/dev/null || true ;;
+  esac
+done
+# A small wrapper records the remote's own pid and, when it ends, its exit code.
+if [ "$mode" = cli ]; then
+  nohup sh -c '"$0" worker start --session "$2" & p=$!; echo $p > "$1/remote.pid"; wait $p; echo $? > "$1/remote.exit"' "$bin" "$run" "$DEVIN_OUTPOST_SESSION_ID" >> "$run/remote.log" 2>&1 < /dev/null &
+else
+  nohup sh -c '"$0" serve & p=$!; echo $p > "$1/remote.pid"; wait $p; echo $? > "$1/remote.exit"' "$bin" "$run" >> "$run/remote.log" 2>&1 < /dev/null &
+fi
+i=0
+while [ ! -s "$run/remote.pid" ] && [ "$i" -lt 100 ]; do
+  sleep 0.05
+  i=$((i + 1))
+done
+say "result=launched pid=$(cat "$run/remote.pid" 2>/dev/null || echo 0) cached=$cached"
+"#;
+
+/// Prints `running <pid>`, `exited <code>` or `absent`. A pid counts only while its
+/// `/proc/<pid>/exe` is the binary recorded at launch (the PID-reuse guard). Env:
+/// OUTPOSTS_SAFE_ID.
+pub(super) const CHECK: &str = r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
+bin=$(cat "$run/remote.bin" 2>/dev/null || true)
+pid=$(cat "$run/remote.pid" 2>/dev/null || true)
+alive() { [ -n "$pid" ] && [ -n "$bin" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$bin" ]; }
+if alive; then
+  echo "running $pid"
+  exit 0
+fi
+# The wrapper writes the exit code a moment after the remote ends.
+[ -f "$run/remote.exit" ] || sleep 0.2
+if [ -f "$run/remote.exit" ]; then
+  echo "exited $(cat "$run/remote.exit")"
+else
+  echo absent
+fi
+"#;
+
+/// The last lines of the remote's log. Env: OUTPOSTS_SAFE_ID, OUTPOSTS_LINES.
+pub(super) const LOG_TAIL: &str = r#"tail -n "$OUTPOSTS_LINES" "$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID/remote.log" 2>/dev/null || true"#;
+
+/// What the launch line said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Launched {
+    /// A live remote of ours was already running: nothing was started.
+    Running { pid: u32 },
+    /// Started; `cached` says whether a verified cached binary was used (`None`: the CLI).
+    Started { pid: u32, cached: Option<bool> },
+}
+
+/// The `outposts-launch result=… …` line (the last one), as key/value pairs.
+pub(super) fn parse_launch(stdout: &str) -> Option<(String, Vec<(String, String)>)> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("outposts-launch "))?;
+    let pairs: Vec<(String, String)> = line
+        .split_whitespace()
+        .filter_map(|w| w.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let result = pairs.iter().find(|(k, _)| k == "result")?.1.clone();
+    Some((result, pairs))
+}
