@@ -1,157 +1,32 @@
-//! Benchmark (not a test): N sessions on the in-process emulator with an instant provider.
+//! Benchmark (not a test): `outposts orchestrator run --provider daytona` as its own process
+//! against `outposts emulator` in another, with N sessions on emulated Daytona whose sandboxes
+//! are real bubblewrap sandboxes running the emulator's fake `devin-remote`.
 //!
-//! Reports peak RSS, CPU seconds, claim latency p50/p99 (enqueue → claim, from the emulator's
-//! history) and API calls per session per minute in steady state (from its request log).
+//!     cargo bench --bench orchestrator -- --sessions 200 --steady 600
+//!     cargo bench --bench orchestrator -- --sessions 1000 --steady 60 --sleepers 0
 //!
-//!     cargo bench --bench orchestrator -- --sessions 1000 --steady 60
-//!     cargo bench --bench orchestrator -- --sessions 100 --interval-ms 100 --steady 10
+//! Reports, from the emulator's request log and history (one clock, unix ms):
+//! - toolbox execs and other API calls per launch;
+//! - enqueue→claimed and claimed→served (the remote's first gateway connect) p50/p95;
+//! - calls per session per minute the orchestrator makes over the steady window (Devin and
+//!   Daytona APIs; the remotes' own gateway traffic is not the orchestrator's), by route;
+//! - suspend→stopped (the sandbox stopped and the claim released) and resume→served p50 for
+//!   `--sleepers` sessions;
+//! - the orchestrator process's peak RSS (VmHWM) and its CPU seconds in the steady window.
 //!
-//! The second form enqueues one session at a time, so its claim latency is that of a lone
-//! session after enqueue rather than of a burst of 1,000.
-//!
-//! The provider answers every call at once (sandboxes are records in memory; the liveness
-//! check always says "running"), so the figures are the orchestrator's own cost.
+//! Every interval is the orchestrator's default; only the cap is raised to N.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
-use futures::stream::BoxStream;
-use outposts::api::devin::DevinClient;
 use outposts::api::{HttpClient, HttpOptions};
 use outposts::emulator::client::EmulatorClient;
-use outposts::emulator::devin::NewSession;
-use outposts::emulator::{Emulator, EmulatorOptions};
-use outposts::orchestrator::plan::Limits;
-use outposts::orchestrator::run::{Orchestrator, RunOptions};
-use outposts::orchestrator::state::StateDir;
-use outposts::provider::{
-    Cmd, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError, ProviderKind,
-    SandboxInfo, SandboxSpec, SandboxState,
-};
-use outposts::secrets::Secret;
+use outposts::emulator::devin::{HistoryRecord, NewSession};
 
-/// Counts every call, so provider traffic counts as API calls too.
-#[derive(Default)]
-struct Instant_ {
-    sandboxes: Mutex<BTreeMap<String, SandboxInfo>>,
-    calls: std::sync::atomic::AtomicU64,
-}
-
-impl Instant_ {
-    fn count(&self) {
-        self.calls
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-#[async_trait]
-impl Provider for Instant_ {
-    fn kind(&self) -> ProviderKind {
-        ProviderKind::Local
-    }
-    async fn preflight(&self, _: &outposts::provider::Source) -> outposts::provider::Result<()> {
-        Ok(())
-    }
-    async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo, ProviderError> {
-        self.count();
-        let mut m = self.sandboxes.lock().unwrap();
-        if m.values().any(|s| s.name == spec.name) {
-            return Err(ProviderError::AlreadyExists(spec.name.clone()));
-        }
-        let info = SandboxInfo {
-            id: format!("sb-{}", m.len()),
-            name: spec.name.clone(),
-            state: SandboxState::Started,
-            raw_state: "started".into(),
-            labels: spec.labels.clone(),
-            created_at: None,
-            error_reason: None,
-            containers: vec![],
-        };
-        m.insert(info.id.clone(), info.clone());
-        Ok(info)
-    }
-    async fn get(&self, id: &str) -> Result<Option<SandboxInfo>, ProviderError> {
-        self.count();
-        Ok(self
-            .sandboxes
-            .lock()
-            .unwrap()
-            .values()
-            .find(|s| s.id == id || s.name == id)
-            .cloned())
-    }
-    async fn list(
-        &self,
-        labels: &BTreeMap<String, String>,
-    ) -> Result<Vec<SandboxInfo>, ProviderError> {
-        self.count();
-        Ok(self
-            .sandboxes
-            .lock()
-            .unwrap()
-            .values()
-            .filter(|s| labels.iter().all(|(k, v)| s.labels.get(k) == Some(v)))
-            .cloned()
-            .collect())
-    }
-    async fn start(&self, _id: &str) -> Result<(), ProviderError> {
-        self.count();
-        Ok(())
-    }
-    async fn stop(&self, _id: &str) -> Result<(), ProviderError> {
-        self.count();
-        Ok(())
-    }
-    async fn delete(&self, id: &str) -> Result<(), ProviderError> {
-        self.count();
-        self.sandboxes.lock().unwrap().remove(id);
-        Ok(())
-    }
-    async fn set_labels(
-        &self,
-        _id: &str,
-        _l: &BTreeMap<String, String>,
-    ) -> Result<(), ProviderError> {
-        self.count();
-        Ok(())
-    }
-    async fn exec(&self, _id: &str, req: &ExecRequest) -> Result<ExecOutput, ProviderError> {
-        self.count();
-        let out = match &req.cmd {
-            Cmd::Argv(a) if a.first().map(String::as_str) == Some("uname") => "x86_64\n",
-            Cmd::Shell(s) if s.contains("remote.pid") && !s.contains("nohup") => "running 1\n",
-            _ => "ok\n",
-        };
-        Ok(ExecOutput {
-            exit_code: 0,
-            stdout: out.into(),
-            stderr: String::new(),
-        })
-    }
-    async fn read_file(&self, _id: &str, _p: &str) -> Result<Option<Vec<u8>>, ProviderError> {
-        self.count();
-        Ok(None)
-    }
-    async fn write_file(&self, _id: &str, _p: &str, _d: &[u8]) -> Result<(), ProviderError> {
-        self.count();
-        Ok(())
-    }
-    async fn git_clone(&self, _id: &str, _r: &GitClone) -> Result<(), ProviderError> {
-        self.count();
-        Ok(())
-    }
-    async fn logs(
-        &self,
-        _id: &str,
-        _o: &LogOptions,
-    ) -> Result<BoxStream<'static, Result<String, ProviderError>>, ProviderError> {
-        self.count();
-        Ok(Box::pin(futures::stream::empty()))
-    }
-}
+const BIN: &str = env!("CARGO_BIN_EXE_outposts");
 
 fn arg(name: &str, default: u64) -> u64 {
     let args: Vec<String> = std::env::args().collect();
@@ -162,14 +37,11 @@ fn arg(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn rusage() -> (f64, u64) {
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-    let cpu = ru.ru_utime.tv_sec as f64
-        + ru.ru_utime.tv_usec as f64 / 1e6
-        + ru.ru_stime.tv_sec as f64
-        + ru.ru_stime.tv_usec as f64 / 1e6;
-    (cpu, ru.ru_maxrss as u64)
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -179,153 +51,385 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let sessions = arg("--sessions", 1000) as usize;
-    let steady = arg("--steady", 60);
-    // 0: enqueue all at once (a burst); otherwise one session every this many milliseconds.
-    let interval_ms = arg("--interval-ms", 0);
-    let dir = tempfile::tempdir()?;
-    let emulator = Emulator::start(EmulatorOptions {
-        data_dir: Some(dir.path().join("emu")),
-        ..EmulatorOptions::default()
-    })
-    .await?;
-    let info = emulator.info();
-    let env = |k: &str| {
-        info.env
-            .iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    };
-    let http = HttpClient::new(HttpOptions::default())?;
-    let admin = EmulatorClient::new(http.clone(), &info.base_url);
-    let devin = DevinClient::new(
-        http.clone(),
-        &env("DEVIN_API_URL"),
-        Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
-    );
-    let outpost = env("OUTPOST_ID");
-    let state = StateDir::open(&dir.path().join("state"))?.outpost(&outpost)?;
-    let acceptor = state.acceptor_id(None)?;
-    let opts = RunOptions {
-        limits: Limits {
-            cap: sessions,
-            ..Limits::default()
-        },
-        ..RunOptions::new(outpost, acceptor, env("DEVIN_WORKER_STATIC_BASE_URL"))
-    };
-    let provider = Arc::new(Instant_::default());
-    let orch = Orchestrator::new(devin, provider.clone(), http, opts, state);
-    let (tx, rx) = tokio::sync::watch::channel(false);
-    let runner = tokio::spawn(orch.clone().run(rx));
-    tokio::time::sleep(Duration::from_millis(500)).await;
+fn sorted(mut v: Vec<f64>) -> Vec<f64> {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v
+}
 
-    let started = Instant::now();
-    if interval_ms > 0 {
-        // One at a time: each claim latency is that of a lone session (watch-driven).
-        for _ in 0..sessions {
-            admin
-                .new_sessions(&NewSession {
-                    count: Some(1),
-                    ..NewSession::default()
-                })
-                .await?;
-            tokio::time::sleep(Duration::from_millis(interval_ms)).await;
+/// A child that is SIGTERMed, then killed, when dropped.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        for _ in 0..100 {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
-    } else {
-        let mut left = sessions;
-        while left > 0 {
-            let n = left.min(1000);
-            admin
-                .new_sessions(&NewSession {
-                    count: Some(n as u32),
-                    ..NewSession::default()
-                })
-                .await?;
-            left -= n;
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The orchestrator's own figures from /proc: (CPU seconds, peak RSS KiB, current RSS KiB).
+fn proc_usage(pid: u32) -> (f64, u64, u64) {
+    let tick = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the parenthesised command: utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    let cpu = (ticks(11) + ticks(12)) / tick;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kib = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (cpu, kib("VmHWM:"), kib("VmRSS:"))
+}
+
+struct Bench {
+    home: tempfile::TempDir,
+    vars: BTreeMap<String, String>,
+}
+
+impl Bench {
+    fn new() -> anyhow::Result<Bench> {
+        let home = tempfile::Builder::new()
+            .prefix("outposts-bench-")
+            .tempdir()?;
+        let h = home.path().to_string_lossy().into_owned();
+        let mut vars = BTreeMap::new();
+        for (k, v) in [
+            ("HOME", h.clone()),
+            ("XDG_CONFIG_HOME", format!("{h}/.config")),
+            ("XDG_STATE_HOME", format!("{h}/.local/state")),
+            ("XDG_CACHE_HOME", format!("{h}/.cache")),
+            ("STATE_DIR", format!("{h}/state")),
+            (
+                "PATH",
+                std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into()),
+            ),
+            ("NO_COLOR", "1".into()),
+            ("OUTPOSTS_NO_KEYRING", "1".into()),
+        ] {
+            vars.insert(k.to_string(), v);
+        }
+        Ok(Bench { home, vars })
+    }
+
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .env_clear()
+            .envs(&self.vars)
+            .current_dir(self.home.path())
+            .stdin(Stdio::null());
+        c
+    }
+
+    fn log(&self, name: &str) -> PathBuf {
+        self.home.path().join(name)
+    }
+}
+
+fn wait_for(
+    what: &str,
+    limit: Duration,
+    mut done: impl FnMut() -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let mut said = Instant::now();
+    while !done()? {
+        if start.elapsed() > limit {
+            anyhow::bail!("gave up after {limit:?} waiting for {what}");
+        }
+        if said.elapsed() > Duration::from_secs(30) {
+            eprintln!(
+                "  … still waiting for {what} ({:.0}s)",
+                start.elapsed().as_secs_f64()
+            );
+            said = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    Ok(())
+}
+
+/// `/daytona/api/sandbox/3f…/start` → `/daytona/api/sandbox/{id}/start`: routes, not ids.
+fn route(path: &str) -> String {
+    path.split('/')
+        .map(|seg| {
+            let idish = seg.len() >= 12 && seg.chars().any(|c| c.is_ascii_digit());
+            if idish { "{id}" } else { seg }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn first_at<'a>(
+    history: &'a [HistoryRecord],
+    event: &str,
+    generation: u32,
+) -> BTreeMap<&'a str, u64> {
+    let mut m = BTreeMap::new();
+    for h in history
+        .iter()
+        .filter(|h| h.event == event && h.generation == generation)
+    {
+        m.entry(h.session_id.as_str()).or_insert(h.at_ms);
+    }
+    m
+}
+
+fn main() -> anyhow::Result<()> {
+    let n = arg("--sessions", 20) as usize;
+    let steady = arg("--steady", 600);
+    let sleepers = (arg("--sleepers", 20) as usize).min(n);
+    let rt = tokio::runtime::Runtime::new()?;
+    let mut b = Bench::new()?;
+
+    // The emulator, its own process.
+    let emu_log = std::fs::File::create(b.log("emulator.log"))?;
+    let mut emu = b
+        .cmd(&["emulator", "start", "--port", "0", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(emu_log)
+        .spawn()?;
+    let mut line = String::new();
+    BufReader::new(
+        emu.stdout
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("no stdout"))?,
+    )
+    .read_line(&mut line)?;
+    let emu = Proc(emu);
+    let ready: serde_json::Value = serde_json::from_str(line.trim())
+        .map_err(|e| anyhow::anyhow!("emulator ready line {line:?}: {e}"))?;
+    let base = ready["base_url"].as_str().unwrap_or_default().to_string();
+    let admin = EmulatorClient::new(HttpClient::new(HttpOptions::default())?, &base);
+    let info = rt.block_on(admin.info())?;
+    for (k, v) in &info.env {
+        b.vars.insert(k.clone(), v.clone());
+    }
+    b.vars
+        .insert("MAX_CONCURRENT_SESSIONS".into(), n.to_string());
+
+    eprintln!("== snapshot build");
+    let out = b.cmd(&["snapshot", "build"]).output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "snapshot build failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    eprintln!("== orchestrator run --provider daytona (cap {n})");
+    let orch_log = b.log("orchestrator.log");
+    let orch = Proc(
+        b.cmd(&["orchestrator", "run", "--provider", "daytona"])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&orch_log)?)
+            .spawn()?,
+    );
+    let pid = orch.0.id();
+    let read_log = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    wait_for("the orchestrator to start", Duration::from_secs(60), || {
+        Ok(read_log(&orch_log).contains("Ctrl-C to stop"))
+    })?;
+    std::thread::sleep(Duration::from_millis(500));
+    let idle = proc_usage(pid);
+
+    // A burst of N sessions.
+    eprintln!("== {n} sessions enqueued at once");
+    let req0 = rt
+        .block_on(admin.requests(0))?
+        .last()
+        .map(|r| r.seq)
+        .unwrap_or(0);
+    let enqueued_at = Instant::now();
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(500);
+        rt.block_on(admin.new_sessions(&NewSession {
+            count: Some(k as u32),
+            ..NewSession::default()
+        }))?;
+        left -= k;
+    }
+    wait_for("every session served", Duration::from_secs(1800), || {
+        let h = rt.block_on(admin.history(None))?;
+        Ok(first_at(&h, "connect", 1).len() >= n)
+    })?;
+    let all_served = enqueued_at.elapsed();
+    let history = rt.block_on(admin.history(None))?;
+    let (enq, claim, conn) = (
+        first_at(&history, "enqueue", 1),
+        first_at(&history, "claim", 1),
+        first_at(&history, "connect", 1),
+    );
+    let mut to_claim = Vec::new();
+    let mut to_serve = Vec::new();
+    for (s, c) in &claim {
+        if let Some(e) = enq.get(s) {
+            to_claim.push(c.saturating_sub(*e) as f64 / 1000.0);
+        }
+        if let Some(x) = conn.get(s) {
+            to_serve.push(x.saturating_sub(*c) as f64 / 1000.0);
         }
     }
-    // Wait until every session is claimed.
-    loop {
-        let claimed = admin
-            .sessions()
-            .await?
+    let (to_claim, to_serve) = (sorted(to_claim), sorted(to_serve));
+    let launch = rt.block_on(admin.requests(req0))?;
+    let ours = |api: &str| matches!(api, "devin" | "daytona" | "coreweave");
+    let execs = launch
+        .iter()
+        .filter(|r| r.api == "daytona" && r.path.ends_with("/process/execute"))
+        .count();
+    let launch_calls = launch.iter().filter(|r| ours(&r.api)).count();
+
+    // Steady state: everything served, nothing changing.
+    eprintln!("== steady window of {steady}s");
+    let seq0 = launch.last().map(|r| r.seq).unwrap_or(req0);
+    let (cpu0, _, _) = proc_usage(pid);
+    let window_start = Instant::now();
+    while window_start.elapsed() < Duration::from_secs(steady) {
+        std::thread::sleep(Duration::from_secs(1));
+        if window_start.elapsed().as_secs() % 60 == 0 {
+            eprintln!("  {}s", window_start.elapsed().as_secs());
+        }
+    }
+    let (cpu1, _, _) = proc_usage(pid);
+    let window = rt.block_on(admin.requests(seq0))?;
+    let mut by_route: BTreeMap<String, usize> = BTreeMap::new();
+    for r in window.iter().filter(|r| ours(&r.api)) {
+        *by_route
+            .entry(format!("{} {}", r.method, route(&r.path)))
+            .or_default() += 1;
+    }
+    let calls: usize = by_route.values().sum();
+    let per_min = calls as f64 / n as f64 / (steady as f64 / 60.0);
+    let (_, hwm_held, rss_held) = proc_usage(pid);
+
+    // Sleep and wake.
+    let mut to_stop = Vec::new();
+    let mut to_wake = Vec::new();
+    if sleepers > 0 {
+        eprintln!("== {sleepers} sessions suspended, then resumed");
+        let ids: Vec<String> = conn.keys().take(sleepers).map(|s| s.to_string()).collect();
+        let suspended_at = now_ms();
+        for s in &ids {
+            rt.block_on(admin.suspend(s))?;
+        }
+        wait_for(
+            "the sleepers to be released",
+            Duration::from_secs(600),
+            || {
+                let h = rt.block_on(admin.history(None))?;
+                let rel = first_at(&h, "release", 1);
+                Ok(ids.iter().all(|s| rel.contains_key(s.as_str())))
+            },
+        )?;
+        let h = rt.block_on(admin.history(None))?;
+        let rel = first_at(&h, "release", 1);
+        to_stop = sorted(
+            ids.iter()
+                .filter_map(|s| rel.get(s.as_str()))
+                .map(|r| r.saturating_sub(suspended_at) as f64 / 1000.0)
+                .collect(),
+        );
+        let stops = rt
+            .block_on(admin.mutations())?
             .iter()
-            .filter(|s| s.phase == "claimed")
+            .filter(|m| m.op == "stop")
             .count();
-        if claimed >= sessions {
-            break;
+        anyhow::ensure!(
+            stops >= sleepers,
+            "only {stops} stops for {sleepers} sleepers"
+        );
+        let resumed_at = now_ms();
+        for s in &ids {
+            rt.block_on(admin.resume(s))?;
         }
-        if started.elapsed() > Duration::from_secs(600) {
-            anyhow::bail!("only {claimed}/{sessions} claimed after 10 minutes");
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
+        wait_for(
+            "the sleepers to be served again",
+            Duration::from_secs(600),
+            || {
+                let h = rt.block_on(admin.history(None))?;
+                let c = first_at(&h, "connect", 2);
+                Ok(ids.iter().all(|s| c.contains_key(s.as_str())))
+            },
+        )?;
+        let h = rt.block_on(admin.history(None))?;
+        let c = first_at(&h, "connect", 2);
+        to_wake = sorted(
+            ids.iter()
+                .filter_map(|s| c.get(s.as_str()))
+                .map(|x| x.saturating_sub(resumed_at) as f64 / 1000.0)
+                .collect(),
+        );
     }
-    let all_claimed = started.elapsed();
-    let history = admin.history(None).await?;
-    let mut enqueued = BTreeMap::new();
-    let mut latencies = Vec::new();
-    for h in &history {
-        match h.event.as_str() {
-            "enqueue" => {
-                enqueued.insert(h.session_id.clone(), h.at_ms);
-            }
-            "claim" => {
-                if let Some(t0) = enqueued.get(&h.session_id) {
-                    latencies.push((h.at_ms.saturating_sub(*t0)) as f64 / 1000.0);
-                }
-            }
-            _ => {}
-        }
+    let (_, hwm, _) = proc_usage(pid);
+    drop(orch);
+    drop(emu);
+
+    let mib = |k: u64| k as f64 / 1024.0;
+    println!(
+        "sessions                           {n} (enqueued at once; emulated Daytona, bubblewrap sandboxes)"
+    );
+    println!(
+        "all served after                   {:.2}s",
+        all_served.as_secs_f64()
+    );
+    println!(
+        "toolbox execs per launch           {:.2}",
+        execs as f64 / n as f64
+    );
+    println!(
+        "API calls per launch               {:.2} (Devin and Daytona)",
+        launch_calls as f64 / n as f64
+    );
+    println!(
+        "enqueue→claimed p50 / p95          {:.3}s / {:.3}s",
+        percentile(&to_claim, 0.5),
+        percentile(&to_claim, 0.95)
+    );
+    println!(
+        "claimed→served p50 / p95           {:.3}s / {:.3}s",
+        percentile(&to_serve, 0.5),
+        percentile(&to_serve, 0.95)
+    );
+    println!("steady window                      {steady}s, {calls} orchestrator calls");
+    println!("API calls per session per minute   {per_min:.3}");
+    for (r, k) in &by_route {
+        println!(
+            "  {:<60} {:.3}/session/min",
+            r,
+            *k as f64 / n as f64 / (steady as f64 / 60.0)
+        );
     }
-    latencies.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-
-    // Steady state: count the Devin API calls over a window with nothing changing.
-    let before = admin.requests(0).await?.len();
-    let provider_before = provider.calls.load(std::sync::atomic::Ordering::Relaxed);
-    let (cpu0, _) = rusage();
-    tokio::time::sleep(Duration::from_secs(steady)).await;
-    let (cpu1, maxrss_kib) = rusage();
-    let window = admin.requests(before as u64).await?;
-    let api: Vec<_> = window.iter().filter(|r| r.api == "devin").collect();
-    let provider_calls =
-        provider.calls.load(std::sync::atomic::Ordering::Relaxed) - provider_before;
-    let minutes = steady as f64 / 60.0;
-    let per_session_min = (api.len() as f64 + provider_calls as f64) / sessions as f64 / minutes;
-
-    let _ = tx.send(true);
-    let _ = tokio::time::timeout(Duration::from_secs(30), runner).await;
-    emulator.stop().await;
-    let (cpu_total, _) = rusage();
+    println!("CPU seconds in the steady window   {:.2}", cpu1 - cpu0);
+    if sleepers > 0 {
+        println!(
+            "suspend→stopped p50 / p95          {:.3}s / {:.3}s ({sleepers} sessions)",
+            percentile(&to_stop, 0.5),
+            percentile(&to_stop, 0.95)
+        );
+        println!(
+            "resume→served p50 / p95            {:.3}s / {:.3}s",
+            percentile(&to_wake, 0.5),
+            percentile(&to_wake, 0.95)
+        );
+    }
     println!(
-        "sessions                         {sessions} ({})",
-        if interval_ms > 0 {
-            format!("one every {interval_ms} ms")
-        } else {
-            "enqueued at once".to_string()
-        }
+        "orchestrator RSS idle / held      {:.1} MiB / {:.1} MiB (peak while held {:.1} MiB)",
+        mib(idle.2),
+        mib(rss_held),
+        mib(hwm_held)
     );
-    println!(
-        "all claimed after                {:.2}s",
-        all_claimed.as_secs_f64()
-    );
-    println!(
-        "claim latency p50 / p99          {:.3}s / {:.3}s",
-        percentile(&latencies, 0.5),
-        percentile(&latencies, 0.99)
-    );
-    println!(
-        "steady window                    {steady}s, {} Devin API calls",
-        api.len()
-    );
-    println!("API calls per session per minute {per_session_min:.3}");
-    println!("CPU seconds in the steady window {:.2}", cpu1 - cpu0);
-    println!("CPU seconds in all (incl. emulator) {cpu_total:.2}");
-    println!(
-        "peak RSS (process, incl. emulator) {:.1} MiB",
-        maxrss_kib as f64 / 1024.0
-    );
+    println!("orchestrator peak RSS              {:.1} MiB", mib(hwm));
     Ok(())
 }

@@ -46,6 +46,11 @@ impl EnvVar {
         self.default.unwrap_or("")
     }
 
+    /// The declared default as a count (zero when there is none or it is not one).
+    pub fn default_count(&self) -> usize {
+        self.default_str().parse().unwrap_or_default()
+    }
+
     /// The declared default as a duration (zero when there is none or it is not one; a test
     /// checks every declared duration default parses).
     pub fn default_duration(&self) -> std::time::Duration {
@@ -116,6 +121,9 @@ env_vars! {
     OUTPOSTS_PROVIDER: Orchestrator = "daytona";
     /// Most sessions one orchestrator holds at once.
     MAX_CONCURRENT_SESSIONS: Orchestrator = "5";
+    /// Most sandbox launches (create or start, then the remote) one orchestrator runs at once;
+    /// the rest wait their turn, still claimed and renewed. Bounds the burst a provider sees.
+    MAX_PARALLEL_LAUNCHES: Orchestrator = "32";
     /// Fixed acceptor id; by default one is generated and kept in the state dir per outpost.
     ACCEPTOR_ID: Orchestrator;
     /// Orchestrator state: acceptor ids, watch cursors, the lock. Created 0700.

@@ -192,6 +192,9 @@ pub fn run_options(
         acceptor_id: acceptor,
         limits: Limits {
             cap,
+            launches: config
+                .positive(&env::MAX_PARALLEL_LAUNCHES)?
+                .unwrap_or_default() as usize,
             renew_margin: config
                 .duration(&env::CLAIM_RENEW_MARGIN)?
                 .unwrap_or_default()

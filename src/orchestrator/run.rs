@@ -175,6 +175,8 @@ pub(super) struct Inner {
     pub claiming: BTreeSet<String>,
     /// Sessions with a non-claim action (or a janitor act) in flight.
     pub busy: BTreeSet<String>,
+    /// How many of the `busy` actions are provisionings.
+    pub launching: usize,
     pub claims: BTreeMap<String, ClaimInfo>,
     pub sandboxes: BTreeMap<String, String>,
     /// When the janitor first saw a sandbox whose creation time the provider does not report.
@@ -358,6 +360,7 @@ impl Orchestrator {
             tracks: &inner.tracks,
             claiming: &inner.claiming,
             busy: &inner.busy,
+            launching: inner.launching,
             limits: &self.opts.limits,
             draining: inner.draining,
         })
@@ -369,6 +372,10 @@ impl Orchestrator {
         let session = action.session().to_string();
         match action {
             Action::Claim { .. } => inner.claiming.insert(session),
+            Action::Provision { .. } => {
+                inner.launching += 1;
+                inner.busy.insert(session)
+            }
             _ => inner.busy.insert(session),
         };
     }
@@ -402,6 +409,10 @@ impl Orchestrator {
         // the planner started for this session in the meantime (a double provision).
         match action {
             Action::Claim { .. } => inner.claiming.remove(&session),
+            Action::Provision { .. } => {
+                inner.launching = inner.launching.saturating_sub(1);
+                inner.busy.remove(&session)
+            }
             _ => inner.busy.remove(&session),
         };
         inner.status_dirty = true;

@@ -94,14 +94,15 @@ impl DaytonaProvider {
             .await
             .map_err(|e| map_err(e, id))?
             .ok_or_else(|| ProviderError::NotFound(id.to_string()))?;
-        let url = match sb.toolbox_proxy_url.clone().filter(|u| !u.is_empty()) {
-            Some(u) => u,
-            None => self
-                .client
-                .toolbox_proxy_url(&sb.id)
-                .await
-                .map_err(|e| map_err(e, id))?,
-        };
+        if let Some(t) = self.remember(&sb) {
+            self.cache().insert(id.to_string(), t.clone());
+            return Ok(t);
+        }
+        let url = self
+            .client
+            .toolbox_proxy_url(&sb.id)
+            .await
+            .map_err(|e| map_err(e, id))?;
         let target = Target {
             toolbox: self.client.toolbox(&url, &sb.id),
             windows: sb.is_windows(),
@@ -111,6 +112,19 @@ impl DaytonaProvider {
         cache.insert(id.to_string(), target.clone());
         cache.insert(sb.id.clone(), target.clone());
         Ok(target)
+    }
+
+    /// Keep the toolbox address a sandbox read carries, so the exec that follows a create or a
+    /// get costs no extra read.
+    fn remember(&self, sb: &t::Sandbox) -> Option<Target> {
+        let url = sb.toolbox_proxy_url.as_deref().filter(|u| !u.is_empty())?;
+        let target = Target {
+            toolbox: self.client.toolbox(url, &sb.id),
+            windows: sb.is_windows(),
+            id: sb.id.clone(),
+        };
+        self.cache().insert(sb.id.clone(), target.clone());
+        Some(target)
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Target>> {
@@ -494,6 +508,7 @@ impl Provider for DaytonaProvider {
             .await?
             .unwrap_or(created)
         };
+        self.remember(&sb);
         if let Some(argv) = &spec.command {
             self.start_main(&sb, argv).await?;
         }
@@ -506,7 +521,10 @@ impl Provider for DaytonaProvider {
             .get_sandbox(id_or_name)
             .await
             .map_err(|e| map_err(e, id_or_name))?
-            .map(|sb| info(&sb)))
+            .map(|sb| {
+                self.remember(&sb);
+                info(&sb)
+            }))
     }
 
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {

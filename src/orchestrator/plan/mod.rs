@@ -19,6 +19,7 @@
 //! - A failed provisioning attempt ends the hold (stop, release) and backs off; after
 //!   [`MAX_FAILURES`] failures of a held session it is given up.
 //! - A session with an action in flight is never given a second one.
+//! - At most `launches` provisionings run at once; the others wait, oldest first.
 
 pub mod janitor;
 pub mod retention;
@@ -41,6 +42,8 @@ pub use track::{
 #[derive(Debug, Clone)]
 pub struct Limits {
     pub cap: usize,
+    /// Most `Provision` actions in flight at once.
+    pub launches: usize,
     /// Seconds before `claim_deadline` at which to renew.
     pub renew_margin: f64,
     /// Seconds between liveness checks of a running remote.
@@ -53,6 +56,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             cap: 5,
+            launches: crate::env::MAX_PARALLEL_LAUNCHES.default_count().max(1),
             renew_margin: 60.0,
             liveness_every: 120.0,
             reread_every: 2.0,
@@ -72,6 +76,8 @@ pub struct Observed<'a> {
     pub claiming: &'a BTreeSet<String>,
     /// Sessions with another action (or a janitor act) in flight.
     pub busy: &'a BTreeSet<String>,
+    /// How many of those are `Provision` actions.
+    pub launching: usize,
     pub limits: &'a Limits,
     /// Shutting down: no new claims.
     pub draining: bool,
@@ -191,6 +197,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     }
 
     let mut held = 0usize;
+    let mut launches = Vec::new();
     for (id, t) in o.tracks {
         if !t.held {
             continue;
@@ -199,10 +206,21 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
         if o.busy.contains(id) {
             continue;
         }
-        if let Some(a) = plan_held(o, id, t) {
-            actions.push(a);
+        match plan_held(o, id, t) {
+            Some(a @ Action::Provision { .. }) => launches.push(a),
+            Some(a) => actions.push(a),
+            None => {}
         }
     }
+    // Launches beyond the bound wait their turn, oldest session first; they stay held, so
+    // renewals and endings still reach them.
+    let slots = o.limits.launches.max(1).saturating_sub(o.launching);
+    if launches.len() > slots {
+        let age = |a: &Action| o.queue.get(a.session()).map(|e| e.age_key());
+        launches.sort_by(|a, b| age(a).cmp(&age(b)));
+        launches.truncate(slots);
+    }
+    actions.extend(launches);
 
     if o.draining {
         return actions;

@@ -50,6 +50,8 @@ struct Case {
     claiming: Vec<&'static str>,
     busy: Vec<&'static str>,
     cap: usize,
+    launches: usize,
+    launching: usize,
     draining: bool,
     now: f64,
 }
@@ -62,6 +64,8 @@ impl Default for Case {
             claiming: vec![],
             busy: vec![],
             cap: 5,
+            launches: 32,
+            launching: 0,
             draining: false,
             now: 100.0,
         }
@@ -83,6 +87,7 @@ fn run(c: Case) -> Vec<Action> {
     let busy: BTreeSet<String> = c.busy.into_iter().map(str::to_string).collect();
     let limits = Limits {
         cap: c.cap,
+        launches: c.launches,
         ..Limits::default()
     };
     plan(&Observed {
@@ -92,6 +97,7 @@ fn run(c: Case) -> Vec<Action> {
         tracks: &tracks,
         claiming: &claiming,
         busy: &busy,
+        launching: c.launching,
         limits: &limits,
         draining: c.draining,
     })
@@ -99,6 +105,93 @@ fn run(c: Case) -> Vec<Action> {
 
 fn claim(id: &str) -> Action {
     Action::Claim { session: id.into() }
+}
+
+#[test]
+fn launches_wait_their_turn_oldest_first_while_renewals_go_ahead() {
+    let due = Track {
+        claim_deadline: Some(120.0),
+        ..held(RemoteState::Unknown)
+    };
+    let a = run(Case {
+        queue: vec![
+            entry(
+                "old",
+                10.0,
+                Phase::Claimed,
+                SessionStatus::Running,
+                Some(ME),
+            ),
+            entry(
+                "mid",
+                20.0,
+                Phase::Claimed,
+                SessionStatus::Running,
+                Some(ME),
+            ),
+            entry(
+                "new",
+                30.0,
+                Phase::Claimed,
+                SessionStatus::Running,
+                Some(ME),
+            ),
+            entry(
+                "due",
+                40.0,
+                Phase::Claimed,
+                SessionStatus::Running,
+                Some(ME),
+            ),
+            entry(
+                "busy",
+                5.0,
+                Phase::Claimed,
+                SessionStatus::Running,
+                Some(ME),
+            ),
+        ],
+        tracks: vec![
+            ("new", held(RemoteState::Unknown)),
+            ("old", held(RemoteState::Unknown)),
+            ("mid", held(RemoteState::Unknown)),
+            ("due", due),
+            ("busy", held(RemoteState::Unknown)),
+        ],
+        busy: vec!["busy"],
+        launches: 3,
+        launching: 1,
+        ..Case::default()
+    });
+    assert_eq!(
+        a,
+        vec![
+            Action::Renew {
+                session: "due".into()
+            },
+            Action::Provision {
+                session: "old".into()
+            },
+            Action::Provision {
+                session: "mid".into()
+            },
+        ]
+    );
+    // No slot left: nothing launches, nothing else is held back.
+    let none = run(Case {
+        queue: vec![entry(
+            "a",
+            1.0,
+            Phase::Claimed,
+            SessionStatus::Running,
+            Some(ME),
+        )],
+        tracks: vec![("a", held(RemoteState::Unknown))],
+        launches: 2,
+        launching: 2,
+        ..Case::default()
+    });
+    assert_eq!(none, vec![]);
 }
 
 #[test]
