@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Every benchmark in one command, then a summary:
 #   binary size and `outposts --version` start-up time (release build),
-#   claim latency p50/p99 of lone sessions after enqueue (emulator),
-#   SESSIONS concurrent sessions: peak RSS, CPU, API calls per session per minute (emulator),
+#   the orchestrator as its own process against `outposts emulator` (emulated Daytona, bubblewrap
+#   sandboxes) at 20 and 200 sessions — execs and calls per launch, claim→served, suspend→stopped,
+#   resume→served, API calls per session per minute over STEADY seconds, CPU, RSS — and 1,000
+#   sessions held for the RSS figure,
 #   snapshot-name hashing throughput.
 #
-#   scripts/bench.sh                      # the full run (about 10 minutes after the build)
-#   SESSIONS=200 STEADY=10 scripts/bench.sh
+#   scripts/bench.sh                      # the full run (about 35 minutes after the build)
+#   STEADY=60 BIG=200 scripts/bench.sh    # a quick one
 #
-# Start-up uses hyperfine when installed (apt-get install hyperfine), else a timed loop.
-# STEADY defaults to 300 s because steady-state traffic is periodic: each remote's liveness check
-# runs every 120 s and each claim is renewed about every 4 minutes; a shorter window under-counts.
+# Needs bubblewrap (apt-get install bubblewrap). Start-up uses hyperfine when installed
+# (apt-get install hyperfine), else a timed loop. STEADY defaults to 600 s because steady-state
+# traffic is periodic: each remote's liveness check runs every 120 s and each claim is renewed
+# about every 4 minutes; a shorter window under- or over-counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SESSIONS=${SESSIONS:-1000}
-STEADY=${STEADY:-300}
-LATENCY_SESSIONS=${LATENCY_SESSIONS:-100}
+STEADY=${STEADY:-600}
+BIG=${BIG:-1000}
 RUNS=${RUNS:-200}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -40,13 +42,14 @@ else
     <<<"$start $end $RUNS")
 fi
 
-echo "== claim latency: $LATENCY_SESSIONS sessions, one every 100 ms" >&2
-cargo bench --locked --bench orchestrator -- --sessions "$LATENCY_SESSIONS" --interval-ms 100 \
-  --steady 5 | tee "$out/latency.txt" >&2
-
-echo "== $SESSIONS concurrent sessions, ${STEADY}s steady state" >&2
-cargo bench --locked --bench orchestrator -- --sessions "$SESSIONS" --steady "$STEADY" \
-  | tee "$out/scale.txt" >&2
+for n in 20 200; do
+  echo "== $n sessions on emulated Daytona, ${STEADY}s steady window" >&2
+  cargo bench --locked --bench orchestrator -- --sessions "$n" --steady "$STEADY" --sleepers 20 \
+    | tee "$out/n$n.txt" >&2
+done
+echo "== $BIG sessions held (RSS)" >&2
+cargo bench --locked --bench orchestrator -- --sessions "$BIG" --steady 60 --sleepers 0 \
+  | tee "$out/big.txt" >&2
 
 echo "== snapshot name hashing" >&2
 cargo bench --locked --bench hashing | tee "$out/hashing.txt" >&2
@@ -58,12 +61,17 @@ cat <<EOF
 Summary ($(uname -m), $(nproc) CPUs, $(rustc --version | cut -d' ' -f1-2))
   binary size                         $size bytes ($(awk '{ printf "%.1f MiB", $1 / 1048576 }' <<<"$size"))
   outposts --version start-up         $startup
-  claim latency p50 / p99, lone       $(pick latency.txt 'claim latency p50 / p99')
-  $SESSIONS sessions: all claimed after    $(pick scale.txt 'all claimed after')
-  $SESSIONS sessions: claim p50 / p99      $(pick scale.txt 'claim latency p50 / p99') (burst)
-  API calls per session per minute    $(pick scale.txt 'API calls per session per minute')
-  CPU seconds in ${STEADY}s steady state     $(pick scale.txt 'CPU seconds in the steady window')
-  peak RSS (incl. emulator)           $(pick scale.txt 'peak RSS (process, incl. emulator)')
+  toolbox execs per launch            $(pick n200.txt 'toolbox execs per launch')
+  API calls per launch                $(pick n200.txt 'API calls per launch')
+  claimed→served p50 / p95, 20        $(pick n20.txt 'claimed→served p50 / p95')
+  claimed→served p50 / p95, 200       $(pick n200.txt 'claimed→served p50 / p95')
+  suspend→stopped p50 / p95, 20       $(pick n20.txt 'suspend→stopped p50 / p95')
+  resume→served p50 / p95, 20         $(pick n20.txt 'resume→served p50 / p95')
+  calls/session/min, 20               $(pick n20.txt 'API calls per session per minute') (${STEADY}s window)
+  calls/session/min, 200              $(pick n200.txt 'API calls per session per minute') (${STEADY}s window)
+  CPU seconds in the window, 200      $(pick n200.txt 'CPU seconds in the steady window')
+  orchestrator peak RSS, 20 / 200     $(pick n20.txt 'orchestrator peak RSS') / $(pick n200.txt 'orchestrator peak RSS')
+  orchestrator peak RSS, $BIG held    $(pick big.txt 'orchestrator peak RSS')
   snapshot name, embedded Dockerfile  $(grep -m1 'embedded Dockerfile' "$out/hashing.txt" | awk '{ print $(NF-3), "names/s" }')
   snapshot name, 16 MiB definition    $(grep -m1 '16 MiB' "$out/hashing.txt" | awk '{ print $(NF-1), "MiB/s" }')
   sandbox names                       $(grep -m1 'sandbox names' "$out/hashing.txt" | awk '{ print $(NF-1), "names/s" }')
