@@ -21,6 +21,7 @@
 //! - A session with an action in flight is never given a second one.
 
 pub mod janitor;
+pub mod network;
 pub mod retention;
 mod track;
 
