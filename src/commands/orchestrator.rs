@@ -371,6 +371,7 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
         "sandboxes": snapshot.get("sandboxes"),
         "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
+        "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
     });
     ctx.printer.result(&doc, || {
         let mut out = format!(
@@ -400,6 +401,10 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             }
         }
         out.push_str(&sleeping_table(&doc));
+        for r in doc["refused"].as_array().into_iter().flatten() {
+            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+            out.push_str(&format!("refused      {}: {}\n", f("session_id"), f("reason")));
+        }
         out
     });
     Ok(ExitStatus::Success)

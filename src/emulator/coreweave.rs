@@ -36,6 +36,7 @@ use crate::secrets::Secret;
 
 mod data;
 mod lifecycle;
+mod network;
 mod service;
 mod snapshots;
 mod tree;

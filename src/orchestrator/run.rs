@@ -191,6 +191,8 @@ pub(super) struct Inner {
     pub sleepers: BTreeMap<String, super::plan::retention::Sleeper>,
     /// The outpost's sandboxes by state, from the janitor's last listing.
     pub fleet: super::sleep::Fleet,
+    /// Sessions not served because their network policy cannot be enforced.
+    pub refused: super::egress::Refusals,
 }
 
 pub struct Orchestrator {
@@ -470,6 +472,7 @@ impl Orchestrator {
                 "draining": inner.draining,
                 "cap": self.opts.limits.cap,
                 "sessions": sessions,
+                "refused": super::egress::refusals_json(&mut inner),
             })
         };
         if let Err(e) = self.state.save_status(&doc) {

@@ -102,6 +102,7 @@ fn validate(sandbox: Option<&pb::Sandbox>) -> Result<(pb::SandboxSpec, pb::Conta
             format!("must be between 0 and {MAX_LIFETIME_SECS}"),
         ));
     }
+    super::network::check(&spec)?;
     for (i, f) in container.files.iter().enumerate() {
         if !f.path.starts_with('/') {
             return Err(invalid(
