@@ -71,3 +71,85 @@ pub fn egress_step(want: &Egress, has: &Egress, applied: bool, can_apply: bool) 
         }
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::devin_types::QueueEntry;
+    use serde_json::json;
+
+    fn entry(policy: Option<serde_json::Value>) -> QueueEntry {
+        let mut v = json!({"metadata": {"session_id": "s"}, "spec": {}});
+        if let Some(p) = policy {
+            v["spec"]["network_policy"] = p;
+        }
+        QueueEntry::from_value(&v).unwrap()
+    }
+
+    fn only(items: &[&str]) -> Egress {
+        Egress::Only(items.iter().map(|h| Allow::host(h)).collect())
+    }
+
+    #[test]
+    fn the_egress_a_session_needs() {
+        let needed = [Allow::host("127.0.0.1"), Allow::host("github.com")];
+        let cases: Vec<(Option<serde_json::Value>, Result<Egress, &str>)> = vec![
+            (None, Ok(Egress::Open)),
+            (Some(json!({"enabled": false, "allow": [{"port": 1}]})), Ok(Egress::Open)),
+            (
+                Some(json!({"enabled": true, "allow": [{"hostname": "allowed.test"}]})),
+                Ok(only(&["allowed.test", "127.0.0.1", "github.com"])),
+            ),
+            (
+                Some(json!({"enabled": true})),
+                Ok(only(&["127.0.0.1", "github.com"])),
+            ),
+            (Some(json!({"enabled": "true"})), Err("cannot be read")),
+            (Some(json!([])), Err("cannot be read")),
+            (
+                Some(json!({"enabled": true, "allow": [{"ipv4": "nope"}]})),
+                Err("cannot be enforced"),
+            ),
+        ];
+        for (policy, want) in cases {
+            let got = wanted(Some(&entry(policy.clone())), &needed);
+            match (got, want) {
+                (Ok(g), Ok(w)) => assert_eq!(g, w, "{policy:?}"),
+                (Err(g), Err(w)) => assert!(g.contains(w), "{policy:?}: {g}"),
+                (g, w) => panic!("{policy:?}: got {g:?}, want {w:?}"),
+            }
+        }
+        assert_eq!(wanted(None, &needed), Ok(Egress::Open));
+    }
+
+    #[test]
+    fn a_sandbox_whose_egress_differs_is_fixed_once_or_refused() {
+        use EgressStep::*;
+        let a = only(&["a.test"]);
+        let b = only(&["b.test"]);
+        let refuse = Refuse(String::new());
+        // (want, has, applied, can_apply) → step
+        let cases = [
+            (&a, &a, false, false, Keep),
+            (&Egress::Open, &Egress::Open, false, false, Keep),
+            (&Egress::Open, &Egress::Unknown, false, false, Keep),
+            (&a, &b, false, true, Apply),
+            (&a, &Egress::Open, false, true, Apply),
+            (&Egress::Open, &a, false, true, Apply),
+            (&a, &b, true, true, refuse.clone()),
+            (&a, &b, false, false, refuse.clone()),
+            // Not reported: never trusted for a restricted session.
+            (&a, &Egress::Unknown, false, false, refuse.clone()),
+            (&Egress::Open, &a, false, false, refuse.clone()),
+        ];
+        for (want, has, applied, can, expect) in cases {
+            let got = egress_step(want, has, applied, can);
+            match (&got, &expect) {
+                (Refuse(why), Refuse(_)) => {
+                    assert!(why.contains("not in force"), "{why}")
+                }
+                _ => assert_eq!(got, expect, "{want:?} {has:?} {applied} {can}"),
+            }
+        }
+    }
+}
