@@ -210,6 +210,27 @@ impl CoreweaveEmu {
     }
 }
 
+/// The path of `CreateSandbox` (its network options go into the request log).
+pub const CREATE_PATH: &str = "/coreweave.sandbox.v1.SandboxService/CreateSandbox";
+
+/// The logged view of a `CreateSandbox` gRPC body: its network options only (the rest may
+/// carry environment values).
+pub fn logged_create(body: &[u8]) -> Option<String> {
+    use prost::Message;
+    // One length-prefixed, uncompressed gRPC message.
+    let msg = body.get(5..)?;
+    if body.first() != Some(&0) {
+        return None;
+    }
+    let req = crate::api::coreweave::pb::CreateSandboxRequest::decode(msg).ok()?;
+    let network = req
+        .sandbox
+        .and_then(|s| s.spec)
+        .and_then(|s| s.network)
+        .map(|n| network::to_json(&n));
+    Some(serde_json::json!({ "network": network }).to_string())
+}
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route(&format!("/{SERVICE}/*method"), any(grpc))

@@ -34,6 +34,24 @@ pub fn check(spec: &pb::SandboxSpec) -> Result<(), Status> {
     Ok(())
 }
 
+/// `NetworkOptions` as JSON, for the request log.
+pub fn to_json(n: &pb::NetworkOptions) -> serde_json::Value {
+    let egress: Vec<serde_json::Value> = n
+        .egress
+        .iter()
+        .map(|r| match &r.destination {
+            Some(Destination::Cidr(c)) => serde_json::json!({"cidr": c.cidr}),
+            Some(Destination::HttpsHostname(h)) => serde_json::json!({"https_hostname": h}),
+            Some(Destination::Any(a)) => serde_json::json!({"any": a}),
+            other => serde_json::json!({"other": format!("{other:?}")}),
+        })
+        .collect();
+    let dns = pb::DnsEgressMode::try_from(n.dns_egress)
+        .map(|d| d.as_str_name())
+        .unwrap_or("DNS_EGRESS_MODE_UNSPECIFIED");
+    serde_json::json!({"deny_egress": n.deny_egress, "dns_egress": dns, "egress": egress})
+}
+
 /// The effective egress and DNS mode for a created spec (nothing when no network was given).
 pub fn effective(network: Option<&pb::NetworkOptions>) -> (Vec<pb::EgressRule>, i32) {
     match network {
