@@ -92,6 +92,9 @@ pub struct Settings {
     pub snapshot_ready_ms: u64,
     /// File-system snapshot `DELETING` → gone.
     pub snapshot_delete_ms: u64,
+    /// Play a backend that accepts `NetworkOptions` but applies none of them: the status then
+    /// reports no effective egress (clients must notice and refuse).
+    pub ignore_network: bool,
 }
 
 impl Default for Settings {
@@ -99,6 +102,7 @@ impl Default for Settings {
         Settings {
             snapshot_ready_ms: 300,
             snapshot_delete_ms: 200,
+            ignore_network: false,
         }
     }
 }

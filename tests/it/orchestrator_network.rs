@@ -273,6 +273,9 @@ fn local_refuses_a_restricted_session_and_launches_nothing() {
         || orch.log(),
     );
     assert!(!connected(&emu, &s));
+    assert!(orch.log().contains("not serving the session"), "{}", orch.log());
+    // Past the first backoff step: still not claimed again (it cools off).
+    std::thread::sleep(Duration::from_secs(6));
     let sandboxes = block_on(local(&env).list(&Default::default())).unwrap();
     assert!(
         sandboxes.iter().all(|sb| sb.name != sandbox_name(&s)),
@@ -379,8 +382,9 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
         || orch.log().contains("a*b.example.com"),
         || orch.log(),
     );
+    assert!(orch.log().contains("not serving the session"), "{}", orch.log());
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(4) {
+    while start.elapsed() < Duration::from_secs(6) {
         assert!(!connected(&emu, &s));
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -390,4 +394,44 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
     let open = session_with(&emu, None, None);
     wait_until(WAIT, "the open one served", || connected(&emu, &open), || orch.log());
     assert_eq!(coreweave_creates(&emu).len(), 1);
+}
+
+#[test]
+fn coreweave_refuses_to_launch_when_the_effective_egress_is_not_what_was_asked() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    let env = orch_env(&emu);
+    // A backend that takes NetworkOptions and applies none of them.
+    let http = outposts::api::HttpClient::new(Default::default()).unwrap();
+    block_on(
+        http.send(
+            outposts::api::ApiRequest::new(
+                outposts::api::http::EMULATOR,
+                reqwest::Method::PUT,
+                format!("{}/_emulator/coreweave/settings", emu.base_url),
+            )
+            .json(&json!({"ignore_network": true})),
+        ),
+    )
+    .unwrap();
+    let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
+    let s = session_with(&emu, Some(allowed_test()), None);
+    wait_until(
+        WAIT,
+        "the refusal",
+        || orch.log().contains("the network policy is not in force"),
+        || orch.log(),
+    );
+    wait_until(
+        WAIT,
+        "the release",
+        || session(&emu, &s).phase == "pending",
+        || orch.log(),
+    );
+    // The sandbox was created (the policy was asked for), but no remote ever ran in it.
+    let creates = coreweave_creates(&emu);
+    assert_eq!(creates.len(), 1);
+    assert_eq!(creates[0]["network"]["deny_egress"], json!(true));
+    assert!(!connected(&emu, &s));
+    assert_eq!(claims(&emu, &s).len(), 1);
 }

@@ -212,9 +212,13 @@ impl SandboxService for EmuService {
             .clone()
             .try_lock_owned()
             .map_err(|_| Status::internal("a fresh lock is already held"))?;
+        let mut kept = spec.clone();
+        if cw.settings().ignore_network {
+            kept.network = None;
+        }
         let entry = Entry {
             id: id.clone(),
-            spec: spec.clone(),
+            spec: kept,
             display_name,
             phase: Phase::Creating,
             local_id: None,
