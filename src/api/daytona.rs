@@ -221,8 +221,11 @@ impl DaytonaClient {
     ) -> Result<Sandbox, ApiError> {
         self.http
             .send_json(
-                self.api(Method::POST, &format!("/sandbox/{}/network-settings", seg(id)))
-                    .json(body),
+                self.api(
+                    Method::POST,
+                    &format!("/sandbox/{}/network-settings", seg(id)),
+                )
+                .json(body),
             )
             .await
     }

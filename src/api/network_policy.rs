@@ -222,7 +222,11 @@ impl Egress {
             Egress::Only(allow) if allow.is_empty() => "blocked (nothing allowed)".into(),
             Egress::Only(allow) => format!(
                 "restricted to {}",
-                allow.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                allow
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }

@@ -403,7 +403,11 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         out.push_str(&sleeping_table(&doc));
         for r in doc["refused"].as_array().into_iter().flatten() {
             let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-            out.push_str(&format!("refused      {}: {}\n", f("session_id"), f("reason")));
+            out.push_str(&format!(
+                "refused      {}: {}\n",
+                f("session_id"),
+                f("reason")
+            ));
         }
         out
     });

@@ -58,9 +58,10 @@ impl Orchestrator {
     }
 
     pub(super) fn note_refusal(&self, session: &str, reason: &str) {
-        self.lock()
-            .refused
-            .insert(session.to_string(), (reason.to_string(), crate::time::now()));
+        self.lock().refused.insert(
+            session.to_string(),
+            (reason.to_string(), crate::time::now()),
+        );
     }
 }
 
@@ -134,7 +135,12 @@ mod tests {
         .collect();
         assert_eq!(
             got,
-            ["gw.devin.ai", "127.0.0.1/32", "github.com", "gitlab.example.com"]
+            [
+                "gw.devin.ai",
+                "127.0.0.1/32",
+                "github.com",
+                "gitlab.example.com"
+            ]
         );
     }
 }

@@ -26,8 +26,8 @@ use async_trait::async_trait;
 use futures::stream::{self, BoxStream, StreamExt};
 
 use super::{
-    Cmd, Egress, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError, ProviderKind,
-    Result, SandboxInfo, SandboxSpec, SandboxState, Source,
+    Cmd, Egress, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError,
+    ProviderKind, Result, SandboxInfo, SandboxSpec, SandboxState, Source,
 };
 use crate::api::daytona::{self as dapi, DaytonaClient, Toolbox};
 use crate::api::daytona_types::{

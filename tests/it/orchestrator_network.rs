@@ -162,7 +162,8 @@ fn daytona_wake_with_a_new_policy_reapplies_it_before_the_remote_runs() {
         },
         || orch.log(),
     );
-    let wider = json!({"enabled": true, "allow": [{"hostname": "allowed.test"}, {"ipv4": "10.9.0.0/16"}]});
+    let wider =
+        json!({"enabled": true, "allow": [{"hostname": "allowed.test"}, {"ipv4": "10.9.0.0/16"}]});
     block_on(emu.client().resume_with_policy(&s, &wider)).unwrap();
     wait_until(
         WAIT,
@@ -262,10 +263,18 @@ fn local_refuses_a_restricted_session_and_launches_nothing() {
     wait_until(
         WAIT,
         "the refusal",
-        || orch.log().contains("local sandboxes share the host's network"),
+        || {
+            orch.log()
+                .contains("local sandboxes share the host's network")
+        },
         || orch.log(),
     );
-    wait_until(WAIT, "the open one served", || connected(&emu, &open), || orch.log());
+    wait_until(
+        WAIT,
+        "the open one served",
+        || connected(&emu, &open),
+        || orch.log(),
+    );
     wait_until(
         WAIT,
         "the release",
@@ -273,7 +282,11 @@ fn local_refuses_a_restricted_session_and_launches_nothing() {
         || orch.log(),
     );
     assert!(!connected(&emu, &s));
-    assert!(orch.log().contains("not serving the session"), "{}", orch.log());
+    assert!(
+        orch.log().contains("not serving the session"),
+        "{}",
+        orch.log()
+    );
     // Past the first backoff step: still not claimed again (it cools off).
     std::thread::sleep(Duration::from_secs(6));
     let sandboxes = block_on(local(&env).list(&Default::default())).unwrap();
@@ -382,7 +395,11 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
         || orch.log().contains("a*b.example.com"),
         || orch.log(),
     );
-    assert!(orch.log().contains("not serving the session"), "{}", orch.log());
+    assert!(
+        orch.log().contains("not serving the session"),
+        "{}",
+        orch.log()
+    );
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(6) {
         assert!(!connected(&emu, &s));
@@ -392,7 +409,12 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
     assert!(coreweave_creates(&emu).is_empty());
     // The check that says nothing was created does see creates when there are some.
     let open = session_with(&emu, None, None);
-    wait_until(WAIT, "the open one served", || connected(&emu, &open), || orch.log());
+    wait_until(
+        WAIT,
+        "the open one served",
+        || connected(&emu, &open),
+        || orch.log(),
+    );
     assert_eq!(coreweave_creates(&emu).len(), 1);
 }
 

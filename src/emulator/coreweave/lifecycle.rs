@@ -136,7 +136,8 @@ pub(super) fn to_pb(e: &Entry) -> pb::Sandbox {
     } else {
         e.containers.clone()
     };
-    let (effective_egress, effective_dns_egress) = super::network::effective(e.spec.network.as_ref());
+    let (effective_egress, effective_dns_egress) =
+        super::network::effective(e.spec.network.as_ref());
     pb::Sandbox {
         sandbox_id: e.id.clone(),
         // `network` is input-only: what is in force shows in the status.

@@ -22,7 +22,10 @@ pub fn check(spec: &pb::SandboxSpec) -> Result<(), Status> {
             Some(Destination::Cidr(c)) => {
                 let (addr, prefix) = c.cidr.split_once('/').unwrap_or((&c.cidr, "32"));
                 if addr.parse::<std::net::IpAddr>().is_err() || prefix.parse::<u8>().is_err() {
-                    return Err(invalid(&format!("{field}.cidr.cidr"), "is not a CIDR block"));
+                    return Err(invalid(
+                        &format!("{field}.cidr.cidr"),
+                        "is not a CIDR block",
+                    ));
                 }
             }
             Some(Destination::HttpsHostname(h)) if h.trim().is_empty() => {

@@ -95,7 +95,10 @@ mod tests {
         let needed = [Allow::host("127.0.0.1"), Allow::host("github.com")];
         let cases: Vec<(Option<serde_json::Value>, Result<Egress, &str>)> = vec![
             (None, Ok(Egress::Open)),
-            (Some(json!({"enabled": false, "allow": [{"port": 1}]})), Ok(Egress::Open)),
+            (
+                Some(json!({"enabled": false, "allow": [{"port": 1}]})),
+                Ok(Egress::Open),
+            ),
             (
                 Some(json!({"enabled": true, "allow": [{"hostname": "allowed.test"}]})),
                 Ok(only(&["allowed.test", "127.0.0.1", "github.com"])),

@@ -108,17 +108,37 @@ mod tests {
 
     #[test]
     fn restricted_egress_becomes_block_all_and_lists() {
-        let f = create_fields(&only(&["allowed.test", "*.github.com", "127.0.0.1", "10.0.0.0/8"]))
-            .unwrap();
+        let f = create_fields(&only(&[
+            "allowed.test",
+            "*.github.com",
+            "127.0.0.1",
+            "10.0.0.0/8",
+        ]))
+        .unwrap();
         assert_eq!(f.network_block_all, Some(true));
-        assert_eq!(f.network_allow_list.as_deref(), Some("10.0.0.0/8,127.0.0.1/32"));
-        assert_eq!(f.domain_allow_list.as_deref(), Some("*.github.com,allowed.test"));
-        assert_eq!(create_fields(&Egress::Open).unwrap(), NetworkSettings::default());
+        assert_eq!(
+            f.network_allow_list.as_deref(),
+            Some("10.0.0.0/8,127.0.0.1/32")
+        );
+        assert_eq!(
+            f.domain_allow_list.as_deref(),
+            Some("*.github.com,allowed.test")
+        );
+        assert_eq!(
+            create_fields(&Egress::Open).unwrap(),
+            NetworkSettings::default()
+        );
     }
 
     #[test]
     fn globs_daytona_cannot_express_are_errors() {
-        for g in ["api-*.example.com", "*", "*.*.example.com", "ex*ample.com", "*.com"] {
+        for g in [
+            "api-*.example.com",
+            "*",
+            "*.*.example.com",
+            "ex*ample.com",
+            "*.com",
+        ] {
             let e = create_fields(&only(&[g])).unwrap_err();
             assert!(e.contains(g), "{e}");
         }
