@@ -69,6 +69,7 @@ impl Provider for Instant_ {
             created_at: None,
             error_reason: None,
             containers: vec![],
+            egress: outposts::provider::Egress::Open,
         };
         m.insert(info.id.clone(), info.clone());
         Ok(info)
