@@ -78,7 +78,9 @@ Scripting: --json prints one object on stdout at the end:
    \"diagnosis\": {\"sandbox\", \"sandbox_looked_for\", \"sandbox_error\", \"last_read_error\",
      \"session_id\", \"log_source\": \"remote\"|\"worker\"|\"sandbox\"|null, \"log_tail\": [..],
      \"queue\": {\"in_queue\", \"phase\", \"session_status\", \"acceptor_id\", \"outpost_id\",
-     \"claim_deadline\"}|null, \"queue_note\", \"hints\": [..]}|null}
+     \"claim_deadline\"}|null, \"queue_note\", \"hints\": [..]}|null,
+   \"egress\": {\"mode\": \"open\"|\"restricted\"|\"unknown\", \"allow\": [{\"hostname\"}|{\"ipv4\"}|{\"ipv6\"}]}|null}
+The sandbox's network is shown as its provider reports it (the session's policy in force).
 Fields that do not apply are null. Pass --proof to know the value before the run ends.";
 
 #[derive(Debug, clap::Args)]
