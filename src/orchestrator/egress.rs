@@ -14,16 +14,18 @@ pub(super) type Refusals = std::collections::BTreeMap<String, (String, f64)>;
 impl Orchestrator {
     /// The egress the session's sandbox must have, if this provider can enforce it.
     pub(super) fn wanted_egress(&self, session: &str) -> Result<Egress, ProvisionError> {
-        let (entry, gateway) = {
+        let (policy, gateway) = {
             let inner = self.lock();
+            let claim = inner.claims.get(session);
+            let listed = inner.queue.get(session).map(|e| &e.network_policy);
             (
-                inner.queue.get(session).cloned(),
-                inner.claims.get(session).and_then(|c| c.gateway.clone()),
+                network::policy_of(claim.map(|c| &c.network_policy), listed).cloned(),
+                claim.and_then(|c| c.gateway.clone()),
             )
         };
         let gateway = gateway.or_else(|| self.opts.gateway_fallback.clone());
         let needed = needed_hosts(gateway.as_deref(), &self.opts.static_base, &self.opts.repos);
-        let want = network::wanted(entry.as_ref(), &needed).map_err(ProvisionError::Policy)?;
+        let want = network::wanted(policy.as_ref(), &needed).map_err(ProvisionError::Policy)?;
         self.provider
             .check_egress(&want)
             .map_err(ProvisionError::Policy)?;

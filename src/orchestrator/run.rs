@@ -166,6 +166,8 @@ pub(super) struct ClaimInfo {
     pub token: Secret,
     pub gateway: Option<String>,
     pub sha: Option<String>,
+    /// The policy the claim answer carried (lists may omit it: specs §9 question 6).
+    pub network_policy: Option<Result<crate::api::network_policy::NetworkPolicy, String>>,
 }
 
 #[derive(Debug, Default)]

@@ -10,12 +10,28 @@
 //!   otherwise (or if it still differs) the session is refused, saying why. A provider that does
 //!   not report egress is trusted only for an unrestricted session.
 
-use crate::api::devin_types::QueueEntry;
 use crate::api::network_policy::{Allow, Egress, NetworkPolicy};
 
+/// The session's policy as the wire had it: absent, or parsed (an error when unreadable).
+pub type PolicyField = Option<Result<NetworkPolicy, String>>;
+
+/// The policy to enforce: the claim answer's when it carried one (a list row may simply not
+/// carry the field), else the queue entry's.
+pub fn policy_of<'a>(
+    claimed: Option<&'a PolicyField>,
+    listed: Option<&'a PolicyField>,
+) -> Option<&'a Result<NetworkPolicy, String>> {
+    claimed
+        .and_then(Option::as_ref)
+        .or_else(|| listed.and_then(Option::as_ref))
+}
+
 /// The egress the session's sandbox must have, or why it cannot be served.
-pub fn wanted(entry: Option<&QueueEntry>, needed: &[Allow]) -> Result<Egress, String> {
-    let Some(policy) = entry.and_then(|e| e.network_policy.as_ref()) else {
+pub fn wanted(
+    policy: Option<&Result<NetworkPolicy, String>>,
+    needed: &[Allow],
+) -> Result<Egress, String> {
+    let Some(policy) = policy else {
         return Ok(Egress::Open);
     };
     match policy {
@@ -115,7 +131,8 @@ mod tests {
             ),
         ];
         for (policy, want) in cases {
-            let got = wanted(Some(&entry(policy.clone())), &needed);
+            let e = entry(policy.clone());
+            let got = wanted(policy_of(None, Some(&e.network_policy)), &needed);
             match (got, want) {
                 (Ok(g), Ok(w)) => assert_eq!(g, w, "{policy:?}"),
                 (Err(g), Err(w)) => assert!(g.contains(w), "{policy:?}: {g}"),
@@ -123,6 +140,18 @@ mod tests {
             }
         }
         assert_eq!(wanted(None, &needed), Ok(Egress::Open));
+    }
+
+    #[test]
+    fn the_claim_answers_policy_wins_over_a_list_row_without_one() {
+        let claimed = entry(Some(json!({"enabled": true}))).network_policy;
+        let listed = entry(None).network_policy;
+        let got = wanted(policy_of(Some(&claimed), Some(&listed)), &[]);
+        assert_eq!(got, Ok(Egress::Only(Default::default())));
+        // No claim policy: the list row's; neither: open.
+        let got = wanted(policy_of(Some(&None), Some(&claimed)), &[]);
+        assert_eq!(got, Ok(Egress::Only(Default::default())));
+        assert_eq!(wanted(policy_of(None, None), &[]), Ok(Egress::Open));
     }
 
     #[test]
