@@ -561,6 +561,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'A task for the session''s remote')
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many sessions (1–1000)')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this session id instead of a generated `devin-…` one')
+            [CompletionResult]::new('--network-policy', '--network-policy', [CompletionResultType]::ParameterName, 'The entry''s `spec.network_policy`, as JSON: `{"enabled": bool, "allow": [{"hostname": glob} | {"ipv4": CIDR} | {"ipv6": CIDR}]}` (sent as given, so malformed ones can be tried too) [default: none]')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
@@ -618,6 +619,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;emulator;session;resume' {
+            [CompletionResult]::new('--network-policy', '--network-policy', [CompletionResultType]::ParameterName, 'The woken entry''s `spec.network_policy`, as JSON (`null`: none) [default: as before]')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')

@@ -1209,7 +1209,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__session__subcmd__new)
-            opts="-q -v -y -h -V --outpost --platform --kind --sha --status --task --count --id --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --outpost --platform --kind --sha --status --task --count --id --network-policy --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1247,6 +1247,10 @@ _outposts() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --network-policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --port)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1275,12 +1279,16 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__session__subcmd__resume)
-            opts="-q -v -y -h -V --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --network-policy --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --network-policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --port)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -519,6 +519,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --task 'A task for the session''s remote'
             cand --count 'How many sessions (1–1000)'
             cand --id 'Use this session id instead of a generated `devin-…` one'
+            cand --network-policy 'The entry''s `spec.network_policy`, as JSON: `{"enabled": bool, "allow": [{"hostname": glob} | {"ipv4": CIDR} | {"ipv6": CIDR}]}` (sent as given, so malformed ones can be tried too) [default: none]'
             cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -573,6 +574,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;emulator;session;resume'= {
+            cand --network-policy 'The woken entry''s `spec.network_policy`, as JSON (`null`: none) [default: as before]'
             cand --port 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'

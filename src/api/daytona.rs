@@ -213,6 +213,23 @@ impl DaytonaClient {
         Ok(())
     }
 
+    /// `POST /sandbox/{id}/network-settings`: change a running sandbox's outbound policy.
+    pub async fn update_network_settings(
+        &self,
+        id: &str,
+        body: &NetworkSettings,
+    ) -> Result<Sandbox, ApiError> {
+        self.http
+            .send_json(
+                self.api(
+                    Method::POST,
+                    &format!("/sandbox/{}/network-settings", seg(id)),
+                )
+                .json(body),
+            )
+            .await
+    }
+
     /// `GET /sandbox/{id}/toolbox-proxy-url`, for sandboxes whose DTO lacks the field.
     pub async fn toolbox_proxy_url(&self, id: &str) -> Result<String, ApiError> {
         let u: UrlDto = self

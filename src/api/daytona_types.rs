@@ -140,6 +140,12 @@ pub struct Sandbox {
     pub public: Option<bool>,
     #[serde(default)]
     pub network_block_all: Option<bool>,
+    /// Comma-separated CIDRs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_allow_list: Option<String>,
+    /// Comma-separated domains (`example.com,*.daytona.io`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_allow_list: Option<String>,
     #[serde(default)]
     pub kvm: Option<bool>,
     #[serde(default)]
@@ -226,6 +232,8 @@ pub struct CreateSandbox {
     pub labels: Option<BTreeMap<String, String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub public: Option<bool>,
+    #[serde(flatten)]
+    pub network: NetworkSettings,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,6 +264,19 @@ pub struct CreateSandbox {
     /// `[{"ENV_NAME": "secret-name"}]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secrets: Option<Vec<BTreeMap<String, String>>>,
+}
+
+/// `UpdateSandboxNetworkSettings` (also flattened into `CreateSandbox`): absent fields are not
+/// sent, so a sandbox without a policy is created exactly as before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_block_all: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_allow_list: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_allow_list: Option<String>,
 }
 
 /// `SandboxLabels`: the body of `PUT /sandbox/{id}/labels`.

@@ -8,6 +8,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::network_policy::NetworkPolicy;
 use crate::secrets::Secret;
 
 macro_rules! wire_enum {
@@ -69,7 +70,8 @@ pub struct QueueEntry {
     /// A missing platform means Linux (as the reference implementation does).
     pub platform: Platform,
     pub remote_binary_sha: Option<String>,
-    pub network_policy: Option<Value>,
+    /// `None` when absent; an error (for this session only) when its shape is wrong.
+    pub network_policy: Option<Result<NetworkPolicy, String>>,
     pub phase: Phase,
     pub acceptor_id: Option<String>,
     /// Unix seconds.
@@ -110,7 +112,7 @@ impl QueueEntry {
             remote_binary_sha: string(v, "spec", "remote_binary_sha").filter(|s| !s.is_empty()),
             network_policy: field(v, "spec", "network_policy")
                 .filter(|p| !p.is_null())
-                .cloned(),
+                .map(NetworkPolicy::from_value),
             phase: string(v, "status", "phase")
                 .map(|p| Phase::parse(&p))
                 .unwrap_or(Phase::Unknown),
@@ -130,7 +132,10 @@ impl QueueEntry {
     pub fn to_json(&self) -> Value {
         json!({
             "metadata": {"session_id": self.session_id, "outpost_id": self.outpost_id, "created_at": self.created_at, "updated_at": self.updated_at},
-            "spec": {"kind": self.kind, "platform": self.platform, "remote_binary_sha": self.remote_binary_sha, "network_policy": self.network_policy},
+            "spec": {"kind": self.kind, "platform": self.platform, "remote_binary_sha": self.remote_binary_sha, "network_policy": self.network_policy.as_ref().map(|p| match p {
+                Ok(p) => p.to_json(),
+                Err(e) => json!({"error": e}),
+            })},
             "status": {"phase": self.phase, "acceptor_id": self.acceptor_id, "claim_deadline": self.claim_deadline, "session_status": self.session_status, "gateway_url": self.gateway_url},
         })
     }

@@ -9,4 +9,5 @@ pub mod daytona;
 pub mod daytona_types;
 pub mod devin;
 pub mod devin_types;
+pub mod network_policy;
 pub mod sse;

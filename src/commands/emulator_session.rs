@@ -46,7 +46,7 @@ pub enum SessionCommand {
     Suspend(IdArgs),
     /// Wake a suspended session: it comes back as a pending `kind=resume` entry.
     #[command(after_help = RESUME_HELP)]
-    Resume(IdArgs),
+    Resume(ResumeArgs),
     /// End a session for good.
     #[command(after_help = TERMINATE_HELP)]
     Terminate(IdArgs),
@@ -61,6 +61,7 @@ Examples:
   outposts emulator session new --count 3 --platform windows --sha 412f0e9b19
   outposts emulator session new --status running          # brain-side running, not yet claimed
   outposts emulator session new --task \"sh: uname -a\"
+  outposts emulator session new --network-policy '{\"enabled\": true, \"allow\": [{\"hostname\": \"allowed.test\"}]}'
   id=$(outposts emulator session new)                      # one id per line on stdout
 
 Scripting: --json prints a JSON array of the created sessions.";
@@ -85,8 +86,10 @@ Scripting: --json prints the session object (as in `session list --json`).";
 const RESUME_HELP: &str = "\
 Examples:
   outposts emulator session resume devin-0a1b…
+  outposts emulator session resume devin-0a1b… --network-policy '{\"enabled\": false}'
 
-Only a suspended session can be resumed; it is enqueued again with kind=resume and the next
+--network-policy sets the woken entry's spec.network_policy (`null`: none); without it the
+entry keeps the policy it had. Only a suspended session can be resumed; it is enqueued again with kind=resume and the next
 generation number. Scripting: --json prints the session object (as in `session list --json`).";
 
 const TERMINATE_HELP: &str = "\
@@ -131,8 +134,38 @@ pub struct NewArgs {
     /// Use this session id instead of a generated `devin-…` one.
     #[arg(long, value_name = "ID", conflicts_with = "count")]
     pub id: Option<String>,
+    /// The entry's `spec.network_policy`, as JSON: `{"enabled": bool, "allow": [{"hostname":
+    /// glob} | {"ipv4": CIDR} | {"ipv6": CIDR}]}` (sent as given, so malformed ones can be
+    /// tried too) [default: none].
+    #[arg(long, value_name = "JSON")]
+    pub network_policy: Option<String>,
     #[command(flatten)]
     pub port: PortArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// Session id.
+    pub id: String,
+    /// The woken entry's `spec.network_policy`, as JSON (`null`: none) [default: as before].
+    #[arg(long, value_name = "JSON")]
+    pub network_policy: Option<String>,
+    #[command(flatten)]
+    pub port: PortArgs,
+}
+
+/// `--network-policy`: any JSON value (the emulator serves it as given).
+fn policy_arg(text: Option<&str>) -> Result<Option<serde_json::Value>> {
+    text.map(|t| {
+        serde_json::from_str(t).map_err(|e| {
+            CliError::usage(
+                format!("--network-policy is not JSON: {e}"),
+                Some(r#"e.g. --network-policy '{"enabled": true, "allow": [{"hostname": "example.com"}]}'"#.into()),
+            )
+            .into()
+        })
+    })
+    .transpose()
 }
 
 #[derive(Debug, clap::Args)]
@@ -158,7 +191,7 @@ pub async fn run(ctx: &Ctx, args: SessionArgs) -> Result<ExitStatus> {
         SessionCommand::New(a) => new(ctx, a).await,
         SessionCommand::List(a) => list(ctx, a).await,
         SessionCommand::Suspend(a) => change(ctx, a, "suspend").await,
-        SessionCommand::Resume(a) => change(ctx, a, "resume").await,
+        SessionCommand::Resume(a) => resume(ctx, a).await,
         SessionCommand::Terminate(a) => change(ctx, a, "terminate").await,
         SessionCommand::Task(a) => task(ctx, a).await,
     }
@@ -181,7 +214,7 @@ async fn new(ctx: &Ctx, a: NewArgs) -> Result<ExitStatus> {
         remote_binary_sha: a.sha,
         status: Some(a.status),
         task: a.task,
-        network_policy: None,
+        network_policy: policy_arg(a.network_policy.as_deref())?,
         count: Some(a.count),
     };
     let created = client.new_sessions(&spec).await?;
@@ -244,20 +277,34 @@ async fn list(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+async fn resume(ctx: &Ctx, a: ResumeArgs) -> Result<ExitStatus> {
+    let policy = policy_arg(a.network_policy.as_deref())?;
+    let client = admin(ctx, a.port.port)?;
+    let info = match policy {
+        Some(p) => client.resume_with_policy(&a.id, &p).await?,
+        None => client.resume(&a.id).await?,
+    };
+    show(ctx, &info);
+    Ok(ExitStatus::Success)
+}
+
 async fn change(ctx: &Ctx, a: IdArgs, action: &str) -> Result<ExitStatus> {
     let client = admin(ctx, a.port.port)?;
     let info = match action {
         "suspend" => client.suspend(&a.id).await?,
-        "resume" => client.resume(&a.id).await?,
         _ => client.terminate(&a.id).await?,
     };
-    ctx.printer.result(&info, || {
+    show(ctx, &info);
+    Ok(ExitStatus::Success)
+}
+
+fn show(ctx: &Ctx, info: &SessionInfo) {
+    ctx.printer.result(info, || {
         format!(
             "{}  {}/{}  generation {}",
             info.session_id, info.phase, info.session_status, info.generation
         )
     });
-    Ok(ExitStatus::Success)
 }
 
 async fn task(ctx: &Ctx, a: TaskArgs) -> Result<ExitStatus> {

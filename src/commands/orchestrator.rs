@@ -54,7 +54,8 @@ Examples:
 Reads the state dir only (no network): works whether or not the orchestrator runs.
 Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
 cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
-sandbox_id, …}]}. Exit 2 when the state dir holds no state for the outpost.";
+sandbox_id, …}], sleeping: [..], refused: [{session_id, reason, at, retry_at}]} (refused:
+sessions not served because their network policy cannot be enforced). Exit 2 when the state dir holds no state for the outpost.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -374,6 +375,7 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
         "sandboxes": snapshot.get("sandboxes"),
         "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
+        "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
     });
     ctx.printer.result(&doc, || {
         let mut out = format!(
@@ -403,6 +405,25 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             }
         }
         out.push_str(&sleeping_table(&doc));
+        // Sessions not served because their network policy cannot be enforced.
+        for r in doc["refused"].as_array().into_iter().flatten() {
+            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+            let again = r
+                .get("retry_at")
+                .and_then(|v| v.as_f64())
+                .map(|t| {
+                    format!(
+                        " (claimable again {})",
+                        super::queue::relative(t - crate::time::now())
+                    )
+                })
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "refused      {}: {}{again}\n",
+                f("session_id"),
+                f("reason")
+            ));
+        }
         out
     });
     Ok(ExitStatus::Success)

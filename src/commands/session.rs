@@ -78,7 +78,9 @@ Scripting: --json prints one object on stdout at the end:
    \"diagnosis\": {\"sandbox\", \"sandbox_looked_for\", \"sandbox_error\", \"last_read_error\",
      \"session_id\", \"log_source\": \"remote\"|\"worker\"|\"sandbox\"|null, \"log_tail\": [..],
      \"queue\": {\"in_queue\", \"phase\", \"session_status\", \"acceptor_id\", \"outpost_id\",
-     \"claim_deadline\"}|null, \"queue_note\", \"hints\": [..]}|null}
+     \"claim_deadline\"}|null, \"queue_note\", \"hints\": [..]}|null,
+   \"egress\": {\"mode\": \"open\"|\"restricted\"|\"unknown\", \"allow\": [{\"hostname\"}|{\"ipv4\"}|{\"ipv6\"}]}|null}
+The sandbox's network is shown as its provider reports it (the session's policy in force).
 Fields that do not apply are null. Pass --proof to know the value before the run ends.";
 
 #[derive(Debug, clap::Args)]
@@ -347,7 +349,7 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         "slack": slack, "outpost_name": name.name, "outpost_name_source": name.source,
         "provider": null, "session_id": target.as_ref().and_then(Target::session),
         "sandbox": null, "waited_seconds": null, "trailing_newline": null, "expected": null,
-        "found": null, "found_bytes": null, "diagnosis": null,
+        "found": null, "found_bytes": null, "diagnosis": null, "egress": null,
     });
 
     let target = match (a.print_only, target) {
@@ -408,6 +410,8 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     let waited = waited.map_err(|e| resolve_error(e, kind))?;
     doc["waited_seconds"] = json!((waited.elapsed.as_secs_f64() * 10.0).round() / 10.0);
     doc["sandbox"] = json!(waited.sandbox);
+    // The sandbox's network as its provider reports it (the session's policy in force).
+    doc["egress"] = json!(waited.sandbox.as_ref().map(|sb| &sb.egress));
     if doc["session_id"].is_null()
         && let Some(s) = waited
             .sandbox
@@ -448,6 +452,11 @@ fn verdict(
         .as_ref()
         .map(sandbox_label)
         .unwrap_or_default();
+    let network = waited
+        .sandbox
+        .as_ref()
+        .map(|sb| format!("\n  network:  {}", sb.egress.summary()))
+        .unwrap_or_default();
     match compare(proof, bytes) {
         Comparison::Match { trailing_newline } => {
             doc["result"] = json!("match");
@@ -459,7 +468,7 @@ fn verdict(
             };
             p.result(doc, || {
                 format!(
-                    "{} verified: {path} in sandbox {where_} holds {}{note}",
+                    "{} verified: {path} in sandbox {where_} holds {}{note}{network}",
                     p.mark(true),
                     show(proof)
                 )
@@ -475,7 +484,7 @@ fn verdict(
             doc["found_bytes"] = json!(bytes.len());
             p.result(doc, || {
                 format!(
-                    "{} mismatch: {path} in sandbox {where_} does not hold the proof\n  expected: {}\n  found:    {}",
+                    "{} mismatch: {path} in sandbox {where_} does not hold the proof\n  expected: {}\n  found:    {}{network}",
                     p.mark(false),
                     show(&expected),
                     show(&found)

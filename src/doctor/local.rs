@@ -385,3 +385,25 @@ pub async fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check
         ),
     }
 }
+
+/// How the chosen provider enforces a session's `spec.network_policy` (no network needed: the
+/// mapping is fixed; a session whose policy cannot be enforced is refused, never served open).
+pub fn network_policy(provider: ProviderChoice) -> Check {
+    const ID: &str = "network_policy";
+    const TITLE: &str = "network policy";
+    let how = match provider.kind {
+        ProviderKind::Daytona => {
+            "enforced on daytona: networkBlockAll with networkAllowList (CIDRs) and \
+             domainAllowList (hostnames); reapplied on wake"
+        }
+        ProviderKind::Coreweave => {
+            "enforced on coreweave: deny_egress with cidr / https_hostname egress rules, checked \
+             against effective_egress before the remote starts"
+        }
+        ProviderKind::Local => {
+            "not enforced on local sandboxes (they share the host network): sessions with an \
+             enabled policy are refused"
+        }
+    };
+    Check::pass(ID, TITLE, how)
+}

@@ -199,6 +199,7 @@ pub async fn run(config: &Config, opts: &Options) -> Report {
     if provider.kind == ProviderKind::Local {
         checks.push(local::local_sandboxes(config, provider).await);
     }
+    checks.push(local::network_policy(provider));
     checks.push(local::connect_port(config));
     checks.push(local::state_dir(config));
     let count = |s: Status| checks.iter().filter(|c| c.status == s).count();

@@ -131,6 +131,19 @@ impl EmulatorClient {
             .await
     }
 
+    /// Wake a suspended session whose woken entry carries `network_policy` (`null`: none).
+    pub async fn resume_with_policy(
+        &self,
+        id: &str,
+        network_policy: &serde_json::Value,
+    ) -> Result<SessionInfo, ApiError> {
+        self.post_json(
+            &Self::session_path(id, "/resume")?,
+            &json!({ "network_policy": network_policy }),
+        )
+        .await
+    }
+
     /// End the session for good.
     pub async fn terminate(&self, id: &str) -> Result<SessionInfo, ApiError> {
         self.post_json(&Self::session_path(id, "/terminate")?, &json!({}))

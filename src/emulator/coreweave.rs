@@ -36,6 +36,7 @@ use crate::secrets::Secret;
 
 mod data;
 mod lifecycle;
+mod network;
 mod service;
 mod snapshots;
 mod tree;
@@ -91,6 +92,9 @@ pub struct Settings {
     pub snapshot_ready_ms: u64,
     /// File-system snapshot `DELETING` → gone.
     pub snapshot_delete_ms: u64,
+    /// Play a backend that accepts `NetworkOptions` but applies none of them: the status then
+    /// reports no effective egress (clients must notice and refuse).
+    pub ignore_network: bool,
 }
 
 impl Default for Settings {
@@ -98,6 +102,7 @@ impl Default for Settings {
         Settings {
             snapshot_ready_ms: 300,
             snapshot_delete_ms: 200,
+            ignore_network: false,
         }
     }
 }
@@ -207,6 +212,27 @@ impl CoreweaveEmu {
             Secret::new(value.to_string()),
         );
     }
+}
+
+/// The path of `CreateSandbox` (its network options go into the request log).
+pub const CREATE_PATH: &str = "/coreweave.sandbox.v1.SandboxService/CreateSandbox";
+
+/// The logged view of a `CreateSandbox` gRPC body: its network options only (the rest may
+/// carry environment values).
+pub fn logged_create(body: &[u8]) -> Option<String> {
+    use prost::Message;
+    // One length-prefixed, uncompressed gRPC message.
+    let msg = body.get(5..)?;
+    if body.first() != Some(&0) {
+        return None;
+    }
+    let req = crate::api::coreweave::pb::CreateSandboxRequest::decode(msg).ok()?;
+    let network = req
+        .sandbox
+        .and_then(|s| s.spec)
+        .and_then(|s| s.network)
+        .map(|n| network::to_json(&n));
+    Some(serde_json::json!({ "network": network }).to_string())
 }
 
 pub fn router() -> Router<AppState> {

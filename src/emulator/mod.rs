@@ -80,7 +80,10 @@ pub struct RequestRecord {
     pub status: u16,
     /// Which emulated API served it: `devin`, `daytona`, `coreweave`, `admin`, `static`, `app`.
     pub api: String,
-    /// The request body, truncated to 4 KiB (credentials in headers are never logged).
+    /// The request body, truncated to 4 KiB (credentials in headers are never logged). gRPC
+    /// bodies are not logged, except CoreWeave `CreateSandbox`'s network options, as JSON
+    /// `{"network": {"deny_egress", "dns_egress", "egress": [{"cidr"}|{"https_hostname"}]}}`
+    /// (`{"network": null}` when it has none).
     pub body: Option<String>,
     /// The fault applied, if any.
     pub fault: Option<String>,
@@ -443,8 +446,16 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         request_headers: masked_headers(req.headers()),
         ..Exchange::default()
     });
-    // gRPC bodies are streams and binary; log them without reading.
-    let (req, body_text) = if is_grpc || api == "admin" {
+    // gRPC bodies are streams and binary; log them without reading — except a CoreWeave
+    // create (unary, small), whose network options are logged as JSON for tests to assert on.
+    let (req, body_text) = if is_grpc && path == coreweave::CREATE_PATH {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+            .await
+            .unwrap_or_default();
+        let text = coreweave::logged_create(&bytes);
+        (Request::from_parts(parts, Body::from(bytes)), text)
+    } else if is_grpc || api == "admin" {
         (req, None)
     } else {
         let (parts, body) = req.into_parts();

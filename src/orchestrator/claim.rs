@@ -73,6 +73,7 @@ impl Orchestrator {
                     token: token.clone(),
                     gateway: entry.gateway_url.clone(),
                     sha: entry.remote_binary_sha.clone().or(previous_sha),
+                    network_policy: entry.network_policy.clone(),
                 },
             );
         }

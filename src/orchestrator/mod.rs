@@ -8,6 +8,7 @@
 use sha2::{Digest, Sha256};
 
 mod claim;
+mod egress;
 mod end;
 pub mod metrics;
 mod observe;

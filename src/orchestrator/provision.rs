@@ -13,17 +13,20 @@ use super::run::{OrchEvent, Orchestrator};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
 use crate::provider::{
-    ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
+    Egress, ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
 };
 
 /// Why provisioning stopped.
 #[derive(Debug, thiserror::Error)]
-enum ProvisionError {
+pub(super) enum ProvisionError {
     /// The sandbox under the session's name does not carry its labels: never touched.
     #[error(
         "sandbox {id} ({name}) does not carry this session's labels; it is left untouched — rename or remove it"
     )]
     Foreign { id: String, name: String },
+    /// The session's network policy cannot be enforced: not served (fail closed).
+    #[error("not serving the session: {0}")]
+    Policy(String),
     #[error(transparent)]
     Failed(#[from] anyhow::Error),
 }
@@ -43,10 +46,17 @@ impl From<remote::RemoteError> for ProvisionError {
 impl Orchestrator {
     pub(super) async fn provision(&self, session: &str) -> Option<Outcome> {
         let result = match self.try_provision(session).await {
-            Ok(r) => r,
+            Ok(r) => {
+                self.lock().refused.remove(session);
+                r
+            }
             Err(e) => {
                 let why = match &e {
                     ProvisionError::Foreign { .. } => ProvisionFailure::Foreign,
+                    ProvisionError::Policy(why) => {
+                        self.note_refusal(session, why);
+                        ProvisionFailure::Policy
+                    }
                     ProvisionError::Failed(_) => ProvisionFailure::Other,
                 };
                 let e = anyhow::Error::new(e);
@@ -64,7 +74,10 @@ impl Orchestrator {
 
     async fn try_provision(&self, session: &str) -> Result<ProvisionResult, ProvisionError> {
         let platform = self.platform(session);
-        let sb = self.ensure_sandbox(session, platform).await?;
+        // The policy is in force before anything runs in the sandbox (the clones included).
+        let egress = self.wanted_egress(session)?;
+        let sb = self.ensure_sandbox(session, platform, &egress).await?;
+        let sb = self.enforce_egress(sb, &egress).await?;
         let (workdir, chrome) = match platform {
             Platform::Windows => (
                 self.opts.windows_workdir.clone(),
@@ -157,13 +170,14 @@ impl Orchestrator {
         &self,
         session: &str,
         platform: Platform,
+        egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let sb = match self.existing(&name).await? {
             Some(sb) => sb,
             None => {
-                self.create_sandbox(session, platform, &name, &labels)
+                self.create_sandbox(session, platform, &name, &labels, egress)
                     .await?
             }
         };
@@ -200,6 +214,7 @@ impl Orchestrator {
         platform: Platform,
         name: &str,
         labels: &std::collections::BTreeMap<String, String>,
+        egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
         // The view may have moved on since the plan: nothing would serve an ended session.
         let status = self.lock().queue.get(session).map(|e| e.session_status);
@@ -218,6 +233,7 @@ impl Orchestrator {
         spec.labels = labels.clone();
         spec.resources = self.opts.resources.clone();
         spec.archive_after = self.opts.archive_after;
+        spec.egress = egress.clone();
         // The session's files must survive its sleeps on every provider.
         spec.workspace = Some(crate::provider::Workspace {
             mount_path: match platform {

@@ -166,6 +166,8 @@ pub(super) struct ClaimInfo {
     pub token: Secret,
     pub gateway: Option<String>,
     pub sha: Option<String>,
+    /// The policy the claim answer carried (lists may omit it: specs §9 question 6).
+    pub network_policy: Option<Result<crate::api::network_policy::NetworkPolicy, String>>,
 }
 
 #[derive(Debug, Default)]
@@ -193,6 +195,8 @@ pub(super) struct Inner {
     pub sleepers: BTreeMap<String, super::plan::retention::Sleeper>,
     /// The outpost's sandboxes by state, from the janitor's last listing.
     pub fleet: super::sleep::Fleet,
+    /// Sessions not served because their network policy cannot be enforced.
+    pub refused: super::egress::Refusals,
 }
 
 pub struct Orchestrator {
@@ -481,6 +485,7 @@ impl Orchestrator {
                 "draining": inner.draining,
                 "cap": self.opts.limits.cap,
                 "sessions": sessions,
+                "refused": super::egress::refusals_json(&mut inner),
             })
         };
         if let Err(e) = self.state.save_status(&doc) {

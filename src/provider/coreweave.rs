@@ -43,6 +43,7 @@ use crate::api::coreweave::{CoreweaveClient, CoreweaveError, ErrorKind, pb};
 use crate::config::Config;
 
 mod mapping;
+mod network;
 mod workspace;
 
 pub use mapping::{
@@ -231,6 +232,10 @@ impl Provider for CoreweaveProvider {
             Some(sb) => Ok(to_info(&sb)),
             None => Err(ProviderError::NotFound(created.sandbox_id)),
         }
+    }
+
+    fn check_egress(&self, egress: &super::Egress) -> std::result::Result<(), String> {
+        network::options(egress).map(|_| ())
     }
 
     async fn get(&self, id_or_name: &str) -> Result<Option<SandboxInfo>> {

@@ -14,6 +14,7 @@
 //!   (`/process/session/entrypoint/logs`). Daytona keeps no other per-sandbox log we can read
 //!   with an API key alone.
 
+mod network;
 pub mod snapshot;
 pub mod windows_build;
 
@@ -25,8 +26,8 @@ use async_trait::async_trait;
 use futures::stream::{self, BoxStream, StreamExt};
 
 use super::{
-    Cmd, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError, ProviderKind,
-    Result, SandboxInfo, SandboxSpec, SandboxState, Source,
+    Cmd, Egress, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError,
+    ProviderKind, Result, SandboxInfo, SandboxSpec, SandboxState, Source,
 };
 use crate::api::daytona::{self as dapi, DaytonaClient, Toolbox};
 use crate::api::daytona_types::{
@@ -295,6 +296,7 @@ pub fn info(sb: &t::Sandbox) -> SandboxInfo {
             .and_then(crate::time::unix_seconds),
         error_reason: sb.error_reason.clone(),
         containers: Vec::new(),
+        egress: network::effective(sb),
     }
 }
 
@@ -430,8 +432,10 @@ impl Provider for DaytonaProvider {
             || r.disk_gib.is_some()
             || r.gpu.is_some()
             || r.gpu_type.is_some();
+        let network = network::create_fields(&spec.egress).map_err(ProviderError::Invalid)?;
         let mut body = CreateSandbox {
             name: Some(spec.name.clone()),
+            network,
             user: spec.user.clone(),
             env: Some(exposed(&spec.env)),
             labels: Some(spec.labels.clone()),
@@ -513,6 +517,23 @@ impl Provider for DaytonaProvider {
             self.start_main(&sb, argv).await?;
         }
         Ok(info(&sb))
+    }
+
+    fn check_egress(&self, egress: &Egress) -> std::result::Result<(), String> {
+        network::create_fields(egress).map(|_| ())
+    }
+
+    fn can_set_egress(&self) -> bool {
+        true
+    }
+
+    async fn set_egress(&self, id: &str, egress: &Egress) -> Result<()> {
+        let body = network::update_fields(egress).map_err(ProviderError::Invalid)?;
+        self.client
+            .update_network_settings(id, &body)
+            .await
+            .map_err(|e| map_err(e, id))?;
+        Ok(())
     }
 
     async fn get(&self, id_or_name: &str) -> Result<Option<SandboxInfo>> {

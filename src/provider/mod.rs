@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use futures::stream::BoxStream;
 use serde::Serialize;
 
+pub use crate::api::network_policy::Egress;
 use crate::secrets::Secret;
 
 pub mod coreweave;
@@ -152,6 +153,9 @@ pub struct SandboxSpec {
     /// Once stopped, may move to cheaper storage after this long (Daytona's archive; `None`:
     /// the provider's longest interval).
     pub archive_after: Option<Duration>,
+    /// Outbound network: `Open` sends nothing (the provider's default); `Only` restricts egress
+    /// from the start. Checked with [`Provider::check_egress`] first.
+    pub egress: Egress,
 }
 
 /// See [`SandboxSpec::workspace`].
@@ -176,6 +180,7 @@ impl SandboxSpec {
             user: None,
             workspace: None,
             archive_after: None,
+            egress: Egress::Open,
         }
     }
 }
@@ -202,6 +207,8 @@ pub struct SandboxInfo {
     pub created_at: Option<f64>,
     pub error_reason: Option<String>,
     pub containers: Vec<ContainerStatus>,
+    /// The outbound network the provider reports for it.
+    pub egress: Egress,
 }
 
 /// A command to run in a sandbox.
@@ -367,6 +374,29 @@ pub trait Provider: Send + Sync {
     async fn discard(&self, name: &str) -> Result<()> {
         let _ = name;
         Ok(())
+    }
+    /// Can this provider enforce `egress` on a new sandbox? `Err` says why not. Open egress is
+    /// always fine; restricting it is each provider's own business.
+    fn check_egress(&self, egress: &Egress) -> std::result::Result<(), String> {
+        match egress {
+            Egress::Only(_) => Err(format!(
+                "the {} provider cannot restrict a sandbox's network",
+                self.kind()
+            )),
+            _ => Ok(()),
+        }
+    }
+    /// Does [`Self::set_egress`] work on an existing sandbox?
+    fn can_set_egress(&self) -> bool {
+        false
+    }
+    /// Change a started sandbox's egress.
+    async fn set_egress(&self, id: &str, egress: &Egress) -> Result<()> {
+        let _ = (id, egress);
+        Err(ProviderError::Unsupported {
+            provider: self.kind(),
+            operation: "changing a sandbox's network policy",
+        })
     }
     /// Lines of the sandbox's main log (the main process for CoreWeave; the provider's
     /// sandbox log elsewhere).

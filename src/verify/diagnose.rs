@@ -302,6 +302,7 @@ mod tests {
             created_at: None,
             error_reason: Some("disk full".into()),
             containers: Vec::new(),
+            egress: crate::provider::Egress::Open,
         }
     }
 

@@ -49,18 +49,23 @@ fn a_good_setup_passes_every_check() {
     let r = env.run(&["doctor"]);
     r.ok();
     let lines: Vec<&str> = r.stdout.lines().take_while(|l| !l.is_empty()).collect();
-    assert_eq!(lines.len(), 10, "{}", r.stdout);
+    assert_eq!(lines.len(), 11, "{}", r.stdout);
     for l in &lines {
         assert!(l.starts_with('✔'), "not passed: {l}\n{}", r.stdout);
     }
     assert!(
-        r.stdout.contains("10 passed, 0 failed, 0 skipped"),
+        r.stdout.contains("11 passed, 0 failed, 0 skipped"),
         "{}",
         r.stdout
     );
     // Where each setting comes from.
     assert!(
         r.stdout.contains("OUTPOST_ID") && r.stdout.contains("(environment)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        line(&r, "network policy").contains("networkBlockAll"),
         "{}",
         r.stdout
     );

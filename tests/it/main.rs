@@ -38,6 +38,7 @@ mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_extras;
 mod orchestrator_local;
+mod orchestrator_network;
 mod orchestrator_sleep;
 mod outpost_crud;
 mod rel_crash;

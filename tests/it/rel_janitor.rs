@@ -340,6 +340,7 @@ fn build_world(emu: &Emulator, world: &FakeWorld, outpost: &str, rng: &mut StdRn
                 created_at,
                 error_reason: None,
                 containers: Vec::new(),
+                egress: outposts::provider::Egress::Open,
             },
         );
         planted.push(Planted {

@@ -136,9 +136,15 @@ pub(super) fn to_pb(e: &Entry) -> pb::Sandbox {
     } else {
         e.containers.clone()
     };
+    let (effective_egress, effective_dns_egress) =
+        super::network::effective(e.spec.network.as_ref());
     pb::Sandbox {
         sandbox_id: e.id.clone(),
-        spec: Some(e.spec.clone()),
+        // `network` is input-only: what is in force shows in the status.
+        spec: Some(pb::SandboxSpec {
+            network: None,
+            ..e.spec.clone()
+        }),
         display_name: e.display_name.clone(),
         status: Some(pb::SandboxStatus {
             state: e.phase.state() as i32,
@@ -156,6 +162,8 @@ pub(super) fn to_pb(e: &Entry) -> pb::Sandbox {
             },
             runner_id: "emulator".into(),
             runner_group_id: "emulator".into(),
+            effective_egress,
+            effective_dns_egress,
             ..Default::default()
         }),
         ..Default::default()

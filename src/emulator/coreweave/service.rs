@@ -102,6 +102,7 @@ fn validate(sandbox: Option<&pb::Sandbox>) -> Result<(pb::SandboxSpec, pb::Conta
             format!("must be between 0 and {MAX_LIFETIME_SECS}"),
         ));
     }
+    super::network::check(&spec)?;
     for (i, f) in container.files.iter().enumerate() {
         if !f.path.starts_with('/') {
             return Err(invalid(
@@ -211,9 +212,13 @@ impl SandboxService for EmuService {
             .clone()
             .try_lock_owned()
             .map_err(|_| Status::internal("a fresh lock is already held"))?;
+        let mut kept = spec.clone();
+        if cw.settings().ignore_network {
+            kept.network = None;
+        }
         let entry = Entry {
             id: id.clone(),
-            spec: spec.clone(),
+            spec: kept,
             display_name,
             phase: Phase::Creating,
             local_id: None,

@@ -33,6 +33,7 @@ mod archive;
 mod events;
 mod git;
 mod model;
+mod network;
 mod sandbox;
 mod snapshot;
 mod toolbox;
@@ -153,6 +154,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(sandbox::routes())
         .merge(archive::routes())
+        .merge(network::routes())
         .merge(snapshot::routes())
         .merge(toolbox::routes())
         .route(&format!("{API_PREFIX}/socket.io/"), get(events::socket))

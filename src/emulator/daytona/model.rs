@@ -99,6 +99,8 @@ pub struct SandboxRec {
     pub labels: BTreeMap<String, String>,
     pub public: bool,
     pub network_block_all: bool,
+    pub network_allow_list: Option<String>,
+    pub domain_allow_list: Option<String>,
     pub target: String,
     pub cpu: u32,
     pub gpu: u32,
@@ -156,6 +158,12 @@ impl SandboxRec {
         m.insert("labels".into(), json!(self.labels));
         m.insert("public".into(), json!(self.public));
         m.insert("networkBlockAll".into(), json!(self.network_block_all));
+        if let Some(l) = &self.network_allow_list {
+            m.insert("networkAllowList".into(), json!(l));
+        }
+        if let Some(l) = &self.domain_allow_list {
+            m.insert("domainAllowList".into(), json!(l));
+        }
         m.insert("target".into(), json!(self.target));
         m.insert("cpu".into(), json!(self.cpu));
         m.insert("gpu".into(), json!(self.gpu));

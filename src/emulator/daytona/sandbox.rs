@@ -171,6 +171,9 @@ async fn create(
             Err(e) => return bad(format!("invalid request body: {e}"), &path),
         }
     };
+    if let Err(m) = super::network::check(&req.network) {
+        return bad(m, &path);
+    }
     let has_resources =
         req.cpu.is_some() || req.gpu.is_some() || req.memory.is_some() || req.disk.is_some();
     if req.snapshot.is_some() && req.build_info.is_some() {
@@ -267,7 +270,7 @@ async fn create(
     } else {
         St::Unknown
     };
-    let rec = SandboxRec {
+    let mut rec = SandboxRec {
         id: id.clone(),
         name: req.name.clone().unwrap_or_else(|| id.clone()),
         snapshot: snapshot_name,
@@ -276,6 +279,8 @@ async fn create(
         labels: req.labels.clone().unwrap_or_default(),
         public: req.public.unwrap_or(false),
         network_block_all: false,
+        network_allow_list: None,
+        domain_allow_list: None,
         target: req.target.clone().unwrap_or_else(|| "us".into()),
         cpu,
         gpu,
@@ -295,6 +300,7 @@ async fn create(
         local: false,
         lock: Arc::new(tokio::sync::Mutex::new(())),
     };
+    super::network::apply(&mut rec, &req.network);
     s.daytona.org().sandboxes.insert(id.clone(), rec);
     journal(&s, &headers, "create", &id);
     let from_build = build_check.is_some();

@@ -6,6 +6,7 @@
 //! | `GET /_emulator/sessions` | | `[SessionInfo]` |
 //! | `GET /_emulator/sessions/{id}` | | `SessionInfo` |
 //! | `POST /_emulator/sessions/{id}/suspend` \| `resume` \| `terminate` | | `SessionInfo` |
+//! | `POST /_emulator/sessions/{id}/resume` | `{"network_policy": …}` (optional: the woken entry's policy) | `SessionInfo` |
 //! | `POST /_emulator/sessions/{id}/status` | `{"status": "running"}` | `SessionInfo` |
 //! | `POST /_emulator/sessions/{id}/blip` | `{"ms": 2000}` | `SessionInfo` |
 //! | `POST /_emulator/sessions/{id}/task` | `{"task": "…"}` | `TaskInfo` |
@@ -104,8 +105,22 @@ async fn suspend(State(s): State<AppState>, Path(id): Path<String>) -> Response 
     act(&s, &id, |q, now| q.suspend(&id, now))
 }
 
-async fn resume(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    act(&s, &id, |q, now| q.resume(&id, now))
+async fn resume(State(s): State<AppState>, Path(id): Path<String>, body: Bytes) -> Response {
+    let v = match json_body(&body) {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    // Absent: the woken entry keeps the policy it had; present (even null): this one.
+    let policy = v.get("network_policy").cloned();
+    act(&s, &id, |q, now| {
+        q.resume(&id, now)?;
+        if let Some(p) = policy
+            && let Some(i) = q.latest_index(&id)
+        {
+            q.rows[i].network_policy = Some(p).filter(|p| !p.is_null());
+        }
+        Ok(())
+    })
 }
 
 async fn terminate(State(s): State<AppState>, Path(id): Path<String>) -> Response {

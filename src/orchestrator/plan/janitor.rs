@@ -137,6 +137,7 @@ mod tests {
             created_at: None,
             error_reason: None,
             containers: vec![],
+            egress: crate::provider::Egress::Open,
         }
     }
 

@@ -22,6 +22,7 @@
 //! - At most `launches` provisionings run at once; the others wait, oldest first.
 
 pub mod janitor;
+pub mod network;
 pub mod retention;
 mod track;
 

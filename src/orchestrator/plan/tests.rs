@@ -964,3 +964,42 @@ fn a_clean_exit_with_the_session_suspended_sleeps_at_once() {
     assert_eq!(t.strikes, 0, "the blip is forgiven");
     assert!(step(&t, 101.5).is_empty());
 }
+
+#[test]
+fn a_policy_that_cannot_be_enforced_releases_and_cools_off_without_a_tight_loop() {
+    let mut t = held(RemoteState::Unknown);
+    apply(
+        &mut t,
+        Outcome::Provisioned(ProvisionResult::Failed(ProvisionFailure::Policy)),
+        100.0,
+    );
+    // First failure already cools off: the policy will not be enforceable next time either.
+    assert_eq!(t.retry_at, Some(100.0 + COOL_OFF));
+    assert_eq!(
+        step(&t, 100.0),
+        vec![Action::End {
+            session: sid(),
+            kind: EndKind::Failed,
+            sandbox: SandboxEnd::Stop,
+        }]
+    );
+    apply(
+        &mut t,
+        Outcome::Ended {
+            kind: EndKind::Failed,
+            sandbox_done: true,
+            released: Some(true),
+        },
+        101.0,
+    );
+    assert!(!t.held);
+    // Still pending in the queue: not claimed again until the cool-off ends.
+    let case = |now: f64, t: &Track| Case {
+        queue: vec![pending("s", 1.0)],
+        tracks: vec![("s", t.clone())],
+        now,
+        ..Case::default()
+    };
+    assert!(run(case(100.0 + COOL_OFF - 1.0, &t)).is_empty());
+    assert_eq!(run(case(100.0 + COOL_OFF, &t)), vec![claim("s")]);
+}

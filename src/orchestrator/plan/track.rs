@@ -10,8 +10,8 @@
 //!   forgive them; `terminated` is final.
 //! - A failed provisioning attempt or a crashed remote counts a failure and backs off
 //!   ([`backoff`]); a provisioning failure also ends the hold (release, sandbox stopped — left
-//!   alone when it is not ours); after [`MAX_FAILURES`], or for a foreign sandbox, the session
-//!   cools off for [`COOL_OFF`].
+//!   alone when it is not ours); after [`MAX_FAILURES`], for a foreign sandbox, or for a network
+//!   policy that cannot be enforced, the session cools off for [`COOL_OFF`].
 //! - Ending retries with backoff; a release that failed is retried after [`RELEASE_RETRY`].
 
 use crate::api::devin_types::SessionStatus;
@@ -126,6 +126,9 @@ pub enum ProvisionResult {
 pub enum ProvisionFailure {
     /// A sandbox under the session's name does not carry its labels.
     Foreign,
+    /// The session's network policy cannot be enforced (unreadable, not expressible by the
+    /// provider, or not in force after create): it will not be next time either.
+    Policy,
     /// Anything else (the reason is in the log and the event).
     Other,
 }
@@ -397,7 +400,8 @@ impl Track {
     fn provision_failed(&mut self, why: ProvisionFailure, now: f64) {
         self.failures += 1;
         self.remote = RemoteState::Unknown;
-        let cool = why == ProvisionFailure::Foreign || self.failures >= MAX_FAILURES;
+        let cool = matches!(why, ProvisionFailure::Foreign | ProvisionFailure::Policy)
+            || self.failures >= MAX_FAILURES;
         self.retry_at = Some(
             now + if cool {
                 COOL_OFF
@@ -407,7 +411,7 @@ impl Track {
         );
         self.failed = Some(match why {
             ProvisionFailure::Foreign => EndKind::Foreign,
-            ProvisionFailure::Other => EndKind::Failed,
+            ProvisionFailure::Other | ProvisionFailure::Policy => EndKind::Failed,
         });
     }
 

@@ -183,6 +183,7 @@ pub fn to_info(sb: &pb::Sandbox) -> SandboxInfo {
             .map(|t| t.seconds as f64 + f64::from(t.nanos) / 1e9),
         error_reason,
         containers,
+        egress: super::network::effective(&status),
     }
 }
 
@@ -307,11 +308,13 @@ pub fn build_sandbox(spec: &SandboxSpec) -> Result<pb::Sandbox> {
         .max_lifetime
         .map(|d| d.as_secs().clamp(1, MAX_LIFETIME_SECS) as i32)
         .unwrap_or(0);
+    let network = super::network::options(&spec.egress).map_err(ProviderError::Invalid)?;
     Ok(pb::Sandbox {
         spec: Some(pb::SandboxSpec {
             containers: vec![container],
             max_lifetime_seconds,
             tags,
+            network,
             ..Default::default()
         }),
         display_name: spec.name.clone(),

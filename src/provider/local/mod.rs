@@ -233,6 +233,10 @@ impl LocalProvider {
         extra: &SandboxOptions,
     ) -> Result<SandboxInfo> {
         checks::validate_spec(spec)?;
+        // Local sandboxes share the host's network: a restricted one would be served open.
+        if let Err(why) = self.check_egress(&spec.egress) {
+            return Err(ProviderError::Invalid(why));
+        }
         for (host, inside) in &extra.ro_binds {
             checks::validate_bind(host, inside)?;
         }
@@ -345,6 +349,17 @@ impl Provider for LocalProvider {
     async fn preflight(&self, _source: &Source) -> Result<()> {
         // Local sandboxes use the host's userland: only isolation can be missing.
         self.ready().await
+    }
+
+    fn check_egress(&self, egress: &crate::provider::Egress) -> std::result::Result<(), String> {
+        match egress {
+            crate::provider::Egress::Only(_) => Err(
+                "the network policy is enabled, and local sandboxes share the host's network: \
+                 the local provider does not enforce egress, so it does not serve the session"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
     }
 
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {

@@ -458,6 +458,8 @@ impl LocalProvider {
             created_at: Some(rec.created_at),
             error_reason,
             containers,
+            // The host's network: nothing restricts it (restricted sessions are refused).
+            egress: crate::provider::Egress::Open,
         })
     }
 }
