@@ -10,3 +10,4 @@ pub mod daytona_types;
 pub mod devin;
 pub mod devin_types;
 pub mod sse;
+pub mod telemetry;

@@ -265,6 +265,8 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         format!("the {kind} provider cannot run a sandbox, so no session was claimed")
     })?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
+    // Every API exchange of this process is timed into the orchestrator's metrics.
+    crate::api::telemetry::set_observer(orch.metrics.clone());
     let mut metrics_url = None;
     if let Some(addr) = a.metrics_addr {
         let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;

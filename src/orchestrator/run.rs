@@ -217,6 +217,8 @@ impl Orchestrator {
         let (events, _) = broadcast::channel(1024);
         let sleepers = state.sleepers();
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
+        let metrics = Arc::new(Metrics::new(provider.kind()));
+        let provider = super::metrics::instrument(provider, metrics.clone());
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -229,7 +231,7 @@ impl Orchestrator {
                 ..Inner::default()
             }),
             notify: Notify::new(),
-            metrics: Arc::new(Metrics::default()),
+            metrics,
             events,
         })
     }
@@ -244,6 +246,7 @@ impl Orchestrator {
             OrchEvent::Failed { session, error } => tracing::warn!(session = %session, "{error}"),
             other => tracing::info!("{}", serde_json::to_string(other).unwrap_or_default()),
         }
+        self.metrics.on_event(&ev);
         let _ = self.events.send(ev);
     }
 
@@ -309,6 +312,7 @@ impl Orchestrator {
                     Ok(_) => last_relist = Instant::now(),
                     Err(e) => {
                         self.count_error(&e);
+                        self.metrics.relisted(false);
                         tracing::warn!("relist failed, retrying: {e:#}");
                         self.lock().relist_due = true;
                         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -347,10 +351,7 @@ impl Orchestrator {
 
     fn plan_now(&self) -> Vec<Action> {
         let inner = self.lock();
-        let held = inner.tracks.values().filter(|t| t.held).count() as u64;
-        self.metrics
-            .active_sessions
-            .store(held, std::sync::atomic::Ordering::Relaxed);
+        self.metrics.observe_sessions(&inner);
         plan::plan(&Observed {
             now: now(),
             acceptor_id: &self.opts.acceptor_id,
@@ -367,6 +368,7 @@ impl Orchestrator {
     fn mark(&self, action: &Action) {
         let mut inner = self.lock();
         let session = action.session().to_string();
+        self.metrics.on_action(action, &inner);
         match action {
             Action::Claim { .. } => inner.claiming.insert(session),
             _ => inner.busy.insert(session),
@@ -384,6 +386,7 @@ impl Orchestrator {
             Action::Reread { .. } => self.reread(&session).await,
             Action::End { kind, sandbox, .. } => self.end(&session, *kind, *sandbox).await,
         };
+        self.metrics.on_outcome(&session, outcome.as_ref());
         // Claimed or served again: no longer asleep.
         if matches!(
             outcome,
