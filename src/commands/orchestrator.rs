@@ -50,11 +50,14 @@ Examples:
   outposts orchestrator status
   outposts orchestrator status --json | jq '.sessions[] | {session_id, sandbox_id}'
   STATE_DIR=/var/lib/outposts/replica-2 outposts orchestrator status
+  outposts orchestrator status --watch               # live table, redrawn every 2 s
 
 Reads the state dir only (no network): works whether or not the orchestrator runs.
 Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
 cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
-sandbox_id, …}]}. Exit 2 when the state dir holds no state for the outpost.";
+sandbox_id, …}]}. Exit 2 when the state dir holds no state for the outpost.
+--watch off a terminal (or with --json) prints that object once per refresh as NDJSON, with
+rows: [{session, phase, sandbox, state, age_seconds, last_event}]; Ctrl-C exits 130.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -119,6 +122,12 @@ pub struct StatusArgs {
     /// Outpost id [default: OUTPOST_ID].
     #[arg(long)]
     pub outpost: Option<String>,
+    /// Keep watching: a live table on a terminal, NDJSON snapshots otherwise (or with --json).
+    #[arg(long)]
+    pub watch: bool,
+    /// Seconds between refreshes of --watch.
+    #[arg(long, hide = true, default_value = "2", value_parser = crate::config::parse_duration)]
+    pub interval: Duration,
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
@@ -336,8 +345,51 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
 
 async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let outpost = outpost_id(ctx, a.outpost)?;
+    if a.watch {
+        return super::status_watch::watch(ctx, &outpost, a.interval).await;
+    }
+    let doc = status_doc(ctx, &outpost)?;
+    let sessions = doc["sessions"].clone();
+    let acceptor = doc["acceptor_id"].as_str().unwrap_or_default().to_string();
+    let running = doc["running"].as_bool().unwrap_or(false);
+    let cursor_age = doc["cursor_age_seconds"].as_f64();
+    ctx.printer.result(&doc, || {
+        let mut out = format!(
+            "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
+            if running { "yes" } else { "no" },
+            cursor_age
+                .map(|a| format!("{a:.0}s"))
+                .unwrap_or_else(|| "no cursor".into())
+        );
+        let list = sessions.as_array().cloned().unwrap_or_default();
+        if list.is_empty() {
+            out.push_str("sessions     none held\n");
+        } else {
+            out.push_str(&format!(
+                "{:<40} {:<20} {:<14} {}\n",
+                "SESSION", "STATUS", "REMOTE", "SANDBOX"
+            ));
+            for s in list {
+                let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+                out.push_str(&format!(
+                    "{:<40} {:<20} {:<14} {}\n",
+                    f("session_id"),
+                    f("session_status"),
+                    f("remote"),
+                    f("sandbox_id")
+                ));
+            }
+        }
+        out.push_str(&sleeping_table(&doc));
+        out
+    });
+    Ok(ExitStatus::Success)
+}
+
+/// The state dir's view of the outpost, as `status --json` prints it (no network).
+pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> {
     let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
-    let o = state_dir.outpost(&outpost)?;
+    let o = state_dir.outpost(outpost)?;
     let running = state_dir.is_locked();
     let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id"))
         .ok()
@@ -374,37 +426,7 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         "sandboxes": snapshot.get("sandboxes"),
         "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
     });
-    ctx.printer.result(&doc, || {
-        let mut out = format!(
-            "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
-            if running { "yes" } else { "no" },
-            cursor_age
-                .map(|a| format!("{a:.0}s"))
-                .unwrap_or_else(|| "no cursor".into())
-        );
-        let list = sessions.as_array().cloned().unwrap_or_default();
-        if list.is_empty() {
-            out.push_str("sessions     none held\n");
-        } else {
-            out.push_str(&format!(
-                "{:<40} {:<20} {:<14} {}\n",
-                "SESSION", "STATUS", "REMOTE", "SANDBOX"
-            ));
-            for s in list {
-                let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-                out.push_str(&format!(
-                    "{:<40} {:<20} {:<14} {}\n",
-                    f("session_id"),
-                    f("session_status"),
-                    f("remote"),
-                    f("sandbox_id")
-                ));
-            }
-        }
-        out.push_str(&sleeping_table(&doc));
-        out
-    });
-    Ok(ExitStatus::Success)
+    Ok(doc)
 }
 
 /// The sleeping sessions' part of `orchestrator status`: what sleep costs, and what the
