@@ -153,12 +153,18 @@ fn metrics_health_and_json_logs() {
         out
     };
     let metrics = get("/metrics");
-    assert!(metrics.contains("outposts_claims_total 1"), "{metrics}");
     assert!(
-        metrics.contains("outposts_sandboxes_created_total 1"),
+        metrics.contains("outposts_claims_total{result=\"won\"} 1"),
         "{metrics}"
     );
-    assert!(metrics.contains("outposts_active_sessions 1"), "{metrics}");
+    assert!(
+        metrics.contains("outposts_sandbox_transitions_total{transition=\"created\"} 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("outposts_sessions{phase=\"serving\"} 1"),
+        "{metrics}"
+    );
     assert!(get("/healthz").contains("ok"));
     // Every tracing line is JSON with --log-format json.
     let events: Vec<serde_json::Value> = log
