@@ -311,7 +311,10 @@ fn status_watch_redraws_on_a_terminal_and_streams_ndjson_off_one() {
             .and_then(|r| r.iter().find(|x| x["session"] == s.as_str()))
             .map(|x| x["phase"].as_str().unwrap_or_default().to_string())
     };
-    assert_eq!(phase(&docs[0]).as_deref(), Some("serving"), "{lines}");
+    assert!(
+        docs.iter().any(|d| phase(d).as_deref() == Some("serving")),
+        "{lines}"
+    );
     assert_eq!(
         phase(docs.last().unwrap()).as_deref(),
         Some("sleeping"),
