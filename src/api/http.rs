@@ -853,6 +853,9 @@ impl HttpClient {
 
     /// Tell the telemetry observer about one attempt (until the status line, for streams).
     fn record(&self, req: &ApiRequest, answer: Answer, started: Instant) {
+        if !super::telemetry::observing() {
+            return;
+        }
         super::telemetry::record(&super::telemetry::Exchange {
             api: req.service.api,
             operation: &super::telemetry::http_operation(req.method.as_str(), &req.url),

@@ -1,7 +1,7 @@
 //! What the API layer tells an observer about each exchange it has (every HTTP attempt of
 //! [`super::HttpClient`], every gRPC attempt of the CoreWeave client): which API, which
 //! operation, how it answered and how long it took. `orchestrator run` installs its metrics as
-//! the observer; without one, recording costs a read lock.
+//! the observer; without one, recording costs a read lock and nothing else.
 //!
 //! Labels stay bounded: an operation is named from the method and the URL path with every
 //! segment that is not one of the APIs' fixed words replaced by `{id}` — ids, names and hashes
@@ -77,6 +77,11 @@ static OBSERVER: RwLock<Option<Arc<dyn Observer>>> = RwLock::new(None);
 /// Install the process's observer (replacing any earlier one).
 pub fn set_observer(observer: Arc<dyn Observer>) {
     *OBSERVER.write().unwrap_or_else(|e| e.into_inner()) = Some(observer);
+}
+
+/// An observer is installed (callers skip building an [`Exchange`] otherwise).
+pub fn observing() -> bool {
+    OBSERVER.read().unwrap_or_else(|e| e.into_inner()).is_some()
 }
 
 pub fn record(e: &Exchange<'_>) {
