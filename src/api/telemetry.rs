@@ -123,6 +123,8 @@ const WORDS: &[&str] = &[
     "git",
     "clone",
     "_emulator",
+    // The emulator serves Daytona under this prefix.
+    "daytona",
 ];
 
 /// `GET /opbeta/outposts/devins/{id}/claim`: the method and the path, ids replaced.

@@ -152,23 +152,42 @@ fn table(doc: &Value, rows: &BTreeMap<String, Row>) -> String {
         doc["acceptor_id"].as_str().unwrap_or("-"),
         if running { "running" } else { "not running" }
     );
-    out.push_str(&format!(
-        "{:<40} {:<13} {:<40} {:<10} {:<6} {}\n",
-        "SESSION", "PHASE", "SANDBOX", "STATE", "AGE", "LAST EVENT"
-    ));
+    let mut lines = vec![[
+        "SESSION".to_string(),
+        "PHASE".into(),
+        "SANDBOX".into(),
+        "STATE".into(),
+        "AGE".into(),
+        "LAST EVENT".into(),
+    ]];
+    for r in rows.values() {
+        lines.push([
+            r.session.clone(),
+            r.phase.clone(),
+            r.sandbox.clone(),
+            r.state.clone(),
+            age(r.age_seconds),
+            r.last_event.clone(),
+        ]);
+    }
+    // Columns as wide as their widest cell, like `kubectl get`.
+    let mut widths = [0usize; 6];
+    for l in &lines {
+        for (w, cell) in widths.iter_mut().zip(l) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for l in &lines {
+        let cells: Vec<String> = l
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(cells.join("   ").trim_end());
+        out.push('\n');
+    }
     if rows.is_empty() {
         out.push_str("(no sessions held or asleep)\n");
-    }
-    for r in rows.values() {
-        out.push_str(&format!(
-            "{:<40} {:<13} {:<40} {:<10} {:<6} {}\n",
-            r.session,
-            r.phase,
-            r.sandbox,
-            r.state,
-            age(r.age_seconds),
-            r.last_event
-        ));
     }
     out
 }
@@ -187,7 +206,12 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
         let mut doc = super::orchestrator::status_doc(ctx, outpost)?;
         shown = advance(&shown, &doc, crate::time::now());
         if live {
-            let frame = table(&doc, &shown);
+            // Cut to the terminal's width: a wrapped line would throw the redraw's count off.
+            let width = console::Term::stdout().size().1.max(20) as usize;
+            let frame: String = table(&doc, &shown)
+                .lines()
+                .map(|l| format!("{}\n", console::truncate_str(l, width, "…")))
+                .collect();
             // Back over the previous frame, clear to the end of the screen, draw this one.
             let back = if drawn_lines > 0 {
                 format!("\x1b[{drawn_lines}F\x1b[J")

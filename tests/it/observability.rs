@@ -228,11 +228,13 @@ fn metrics_follow_a_session_through_serve_sleep_wake_and_terminate() {
 fn watch_cmd(env: &TestEnv, tty: bool, out: &std::path::Path) -> std::process::Child {
     let args = ["orchestrator", "status", "--watch", "--interval", "1"];
     let mut cmd = if tty {
+        // A wide terminal: the table is cut to the terminal's width.
         let line = std::iter::once(BIN)
             .chain(args)
             .map(|a| format!("'{a}'"))
             .collect::<Vec<_>>()
             .join(" ");
+        let line = format!("stty cols 250 rows 50; {line}");
         let mut c = Command::new("script");
         c.args(["-qfec", &line, "/dev/null"]);
         c
