@@ -393,10 +393,12 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;orchestrator;status'= {
             cand --outpost 'Outpost id [default: OUTPOST_ID]'
+            cand --interval 'Seconds between refreshes of --watch'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
             cand --log-format 'Format of log lines on stderr'
+            cand --watch 'Keep watching: a live table on a terminal, NDJSON snapshots otherwise (or with --json)'
             cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
             cand -q 'Print only results and errors'
             cand --quiet 'Print only results and errors'

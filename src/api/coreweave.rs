@@ -203,7 +203,19 @@ impl CoreweaveClient {
             let started = Instant::now();
             tracing::debug!("→ CoreWeave {method}");
             let fut = call(self.grpc(), self.request(msg.clone(), Some(deadline)));
-            let mut err = match tokio::time::timeout(deadline, fut).await {
+            let answer = tokio::time::timeout(deadline, fut).await;
+            let code = match &answer {
+                Ok(Ok(_)) => tonic::Code::Ok,
+                Ok(Err(status)) => status.code(),
+                Err(_) => tonic::Code::DeadlineExceeded,
+            };
+            super::telemetry::record(&super::telemetry::Exchange {
+                api: "coreweave",
+                operation: method,
+                answer: super::telemetry::Answer::Grpc(code),
+                took: started.elapsed(),
+            });
+            let mut err = match answer {
                 Ok(Ok(resp)) => {
                     tracing::debug!(
                         "← CoreWeave {method} OK ({} ms)",

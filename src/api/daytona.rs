@@ -30,6 +30,7 @@ const MAX_PAGES: usize = 10_000;
 /// The toolbox proxy, for messages and the 401 hint.
 pub const TOOLBOX: Service = Service(&ServiceInfo {
     name: "Daytona toolbox",
+    api: "daytona",
     auth_hint: "check DAYTONA_API_KEY; the toolbox proxy checks the same key as the API",
 });
 

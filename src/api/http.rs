@@ -20,6 +20,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 
+use super::telemetry::Answer;
 use crate::secrets::{Secret, redact};
 
 /// Who we are talking to, for messages and the 401 hint.
@@ -27,6 +28,8 @@ use crate::secrets::{Secret, redact};
 pub struct ServiceInfo {
     pub name: &'static str,
     pub auth_hint: &'static str,
+    /// The `api` label of its metrics ([`super::telemetry`]).
+    pub api: &'static str,
 }
 
 /// A pointer-sized handle to a [`ServiceInfo`], so errors stay small.
@@ -42,22 +45,27 @@ impl std::ops::Deref for Service {
 
 pub const DEVIN: Service = Service(&ServiceInfo {
     name: "Devin API",
+    api: "devin",
     auth_hint: "run `outposts connect` to get a fresh outpost token, or set DEVIN_OUTPOSTS_TOKEN",
 });
 pub const DAYTONA: Service = Service(&ServiceInfo {
     name: "Daytona API",
+    api: "daytona",
     auth_hint: "check DAYTONA_API_KEY (an API key from the Daytona dashboard)",
 });
 pub const COREWEAVE: Service = Service(&ServiceInfo {
     name: "CoreWeave Sandbox API",
+    api: "coreweave",
     auth_hint: "check CWSANDBOX_API_KEY, or WANDB_API_KEY and WANDB_ENTITY",
 });
 pub const STATIC: Service = Service(&ServiceInfo {
     name: "remote binary server",
+    api: "remote_download",
     auth_hint: "check DEVIN_WORKER_STATIC_BASE_URL",
 });
 pub const EMULATOR: Service = Service(&ServiceInfo {
     name: "emulator",
+    api: "emulator",
     auth_hint: "is `outposts emulator start` running on this port?",
 });
 
@@ -691,6 +699,7 @@ impl HttpClient {
         let resp = match builder.send().await {
             Ok(r) => r,
             Err(e) => {
+                self.record(req, Answer::Transport, started);
                 let detail = describe_reqwest_error(&e);
                 tracing::debug!(
                     "✗ {} {} after {} ms: {detail}",
@@ -716,6 +725,7 @@ impl HttpClient {
             }
         };
         let status = resp.status();
+        self.record(req, Answer::Http(status.as_u16()), started);
         tracing::debug!(
             "← {} {} {} ({} ms)",
             status.as_u16(),
@@ -839,6 +849,19 @@ impl HttpClient {
                 message,
             }),
         }
+    }
+
+    /// Tell the telemetry observer about one attempt (until the status line, for streams).
+    fn record(&self, req: &ApiRequest, answer: Answer, started: Instant) {
+        if !super::telemetry::observing() {
+            return;
+        }
+        super::telemetry::record(&super::telemetry::Exchange {
+            api: req.service.api,
+            operation: &super::telemetry::http_operation(req.method.as_str(), &req.url),
+            answer,
+            took: started.elapsed(),
+        });
     }
 
     fn pause_host(&self, host: &str, wait: Duration) {

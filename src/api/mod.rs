@@ -11,3 +11,4 @@ pub mod devin;
 pub mod devin_types;
 pub mod network_policy;
 pub mod sse;
+pub mod telemetry;

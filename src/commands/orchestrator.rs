@@ -50,12 +50,16 @@ Examples:
   outposts orchestrator status
   outposts orchestrator status --json | jq '.sessions[] | {session_id, sandbox_id}'
   STATE_DIR=/var/lib/outposts/replica-2 outposts orchestrator status
+  outposts orchestrator status --watch               # live table, redrawn every 2 s
 
 Reads the state dir only (no network): works whether or not the orchestrator runs.
 Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
 cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
 sandbox_id, …}], sleeping: [..], refused: [{session_id, reason, at, retry_at}]} (refused:
-sessions not served because their network policy cannot be enforced). Exit 2 when the state dir holds no state for the outpost.";
+sessions not served because their network policy cannot be enforced). Exit 2 when the state dir
+holds no state for the outpost.
+--watch off a terminal (or with --json) prints that object once per refresh as NDJSON, with
+rows: [{session, phase, sandbox, state, age_seconds, last_event}]; Ctrl-C exits 130.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -120,6 +124,12 @@ pub struct StatusArgs {
     /// Outpost id [default: OUTPOST_ID].
     #[arg(long)]
     pub outpost: Option<String>,
+    /// Keep watching: a live table on a terminal, NDJSON snapshots otherwise (or with --json).
+    #[arg(long)]
+    pub watch: bool,
+    /// Seconds between refreshes of --watch.
+    #[arg(long, hide = true, default_value = "2", value_parser = crate::config::parse_duration)]
+    pub interval: Duration,
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
@@ -269,6 +279,8 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         format!("the {kind} provider cannot run a sandbox, so no session was claimed")
     })?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
+    // Every API exchange of this process is timed into the orchestrator's metrics.
+    crate::api::telemetry::set_observer(orch.metrics.clone());
     let mut metrics_url = None;
     if let Some(addr) = a.metrics_addr {
         let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
@@ -338,45 +350,14 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
 
 async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let outpost = outpost_id(ctx, a.outpost)?;
-    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
-    let o = state_dir.outpost(&outpost)?;
-    let running = state_dir.is_locked();
-    let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id"))
-        .ok()
-        .map(|s| s.trim().to_string());
-    let Some(acceptor) = acceptor else {
-        return Err(CliError::usage(
-            format!(
-                "no orchestrator state for outpost {outpost} in {}",
-                state_dir.root().display()
-            ),
-            Some(
-                "start one with `outposts orchestrator run`, or point STATE_DIR at its state dir"
-                    .to_string(),
-            ),
-        )
-        .into());
-    };
-    let cursor_age = o.cursor().map(|(_, age)| age);
-    let snapshot = o.status().unwrap_or_else(|| serde_json::json!({}));
-    let sessions = snapshot
-        .get("sessions")
-        .cloned()
-        .unwrap_or_else(|| serde_json::json!([]));
-    let doc = serde_json::json!({
-        "outpost_id": outpost,
-        "acceptor_id": acceptor,
-        "running": running,
-        "pid": snapshot.get("pid"),
-        "state_dir": state_dir.root(),
-        "cursor_age_seconds": cursor_age,
-        "status_updated_at": snapshot.get("updated_at"),
-        "sessions": sessions,
-        "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
-        "sandboxes": snapshot.get("sandboxes"),
-        "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
-        "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
-    });
+    if a.watch {
+        return super::status_watch::watch(ctx, &outpost, a.interval).await;
+    }
+    let doc = status_doc(ctx, &outpost)?;
+    let sessions = doc["sessions"].clone();
+    let acceptor = doc["acceptor_id"].as_str().unwrap_or_default().to_string();
+    let running = doc["running"].as_bool().unwrap_or(false);
+    let cursor_age = doc["cursor_age_seconds"].as_f64();
     ctx.printer.result(&doc, || {
         let mut out = format!(
             "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
@@ -427,6 +408,50 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         out
     });
     Ok(ExitStatus::Success)
+}
+
+/// The state dir's view of the outpost, as `status --json` prints it (no network).
+pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> {
+    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
+    let o = state_dir.outpost(outpost)?;
+    let running = state_dir.is_locked();
+    let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id"))
+        .ok()
+        .map(|s| s.trim().to_string());
+    let Some(acceptor) = acceptor else {
+        return Err(CliError::usage(
+            format!(
+                "no orchestrator state for outpost {outpost} in {}",
+                state_dir.root().display()
+            ),
+            Some(
+                "start one with `outposts orchestrator run`, or point STATE_DIR at its state dir"
+                    .to_string(),
+            ),
+        )
+        .into());
+    };
+    let cursor_age = o.cursor().map(|(_, age)| age);
+    let snapshot = o.status().unwrap_or_else(|| serde_json::json!({}));
+    let sessions = snapshot
+        .get("sessions")
+        .cloned()
+        .unwrap_or_else(|| serde_json::json!([]));
+    let doc = serde_json::json!({
+        "outpost_id": outpost,
+        "acceptor_id": acceptor,
+        "running": running,
+        "pid": snapshot.get("pid"),
+        "state_dir": state_dir.root(),
+        "cursor_age_seconds": cursor_age,
+        "status_updated_at": snapshot.get("updated_at"),
+        "sessions": sessions,
+        "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
+        "sandboxes": snapshot.get("sandboxes"),
+        "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
+        "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
+    });
+    Ok(doc)
 }
 
 /// The sleeping sessions' part of `orchestrator status`: what sleep costs, and what the

@@ -2,7 +2,6 @@
 //! adopting a claim the server says is ours. The connect token stays here, in memory; the
 //! planner only learns whether one came.
 
-use super::metrics::Metrics;
 use super::plan::{self, ClaimResult, Outcome};
 use super::run::{ClaimInfo, OrchEvent, Orchestrator};
 use crate::api::devin::ClaimOutcome;
@@ -15,7 +14,6 @@ impl Orchestrator {
         crate::failpoint!("claim.after_response");
         let result = match outcome {
             Ok(ClaimOutcome::Won(entry)) => {
-                Metrics::inc(&self.metrics.claims);
                 let r = self.take_claim(session, &entry);
                 self.emit(OrchEvent::Claimed {
                     session: session.into(),
@@ -23,7 +21,6 @@ impl Orchestrator {
                 r
             }
             Ok(ClaimOutcome::Conflict { .. }) => {
-                Metrics::inc(&self.metrics.claim_conflicts);
                 self.emit(OrchEvent::ClaimConflict {
                     session: session.into(),
                 });
@@ -44,10 +41,7 @@ impl Orchestrator {
 
     pub(super) async fn renew(&self, session: &str) -> Option<Outcome> {
         let result = match self.devin.claim(session, &self.opts.acceptor_id).await {
-            Ok(ClaimOutcome::Won(entry)) => {
-                Metrics::inc(&self.metrics.renewals);
-                self.take_claim(session, &entry)
-            }
+            Ok(ClaimOutcome::Won(entry)) => self.take_claim(session, &entry),
             Ok(ClaimOutcome::Conflict { message }) => {
                 tracing::warn!(session, "lost the claim while renewing: {message}");
                 ClaimResult::Conflict

@@ -7,7 +7,6 @@
 //! more. Holding the claim also keeps other replicas from starting the sandbox while our stop is
 //! on its way.
 
-use super::metrics::Metrics;
 use super::plan::janitor;
 use super::plan::{EndKind, Outcome, SandboxEnd};
 use super::run::{OrchEvent, Orchestrator};
@@ -108,7 +107,6 @@ impl Orchestrator {
                 crate::failpoint!("delete.before");
                 match self.provider.delete(&id).await {
                     Ok(()) => {
-                        Metrics::inc(&self.metrics.sandboxes_deleted);
                         self.emit(OrchEvent::SandboxDeleted {
                             session: session.into(),
                             sandbox: id.clone(),
@@ -131,7 +129,6 @@ impl Orchestrator {
                 crate::failpoint!("stop.before");
                 match self.provider.stop(&id).await {
                     Ok(()) => {
-                        Metrics::inc(&self.metrics.sandboxes_stopped);
                         self.emit(OrchEvent::SandboxStopped {
                             session: session.into(),
                             sandbox: id.clone(),
@@ -155,7 +152,6 @@ impl Orchestrator {
         crate::failpoint!("release.after_response");
         let released = match outcome {
             Ok(ReleaseOutcome::Released(entry)) => {
-                Metrics::inc(&self.metrics.releases);
                 self.emit(OrchEvent::Released {
                     session: session.into(),
                 });

@@ -53,6 +53,7 @@ impl Orchestrator {
             ..ListQuery::default()
         };
         let list = self.devin.list(&q).await?;
+        self.metrics.relisted(true);
         let mut inner = self.lock();
         let fresh: BTreeMap<String, QueueEntry> = list
             .entries
@@ -115,6 +116,7 @@ impl Orchestrator {
                 }
                 WatchItem::Gap(gap) => {
                     tracing::debug!("watch gap: {}", gap.detail);
+                    self.metrics.watch_gap();
                     self.lock().relist_due = true;
                 }
             }

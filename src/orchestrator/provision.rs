@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use super::metrics::Metrics;
 use super::plan::{CheckResult, Outcome, ProvisionFailure, ProvisionResult};
 use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
 use super::run::{OrchEvent, Orchestrator};
@@ -61,7 +60,6 @@ impl Orchestrator {
                 };
                 let e = anyhow::Error::new(e);
                 self.count_error(&e);
-                Metrics::inc(&self.metrics.provision_failures);
                 self.emit(OrchEvent::Failed {
                     session: session.into(),
                     error: crate::secrets::redact(&format!("{e:#}")).into_owned(),
@@ -141,7 +139,6 @@ impl Orchestrator {
                 sandbox: sb.id.clone(),
             }),
             remote::Launched::Started { .. } => {
-                Metrics::inc(&self.metrics.remotes_launched);
                 if let Some(b) = &plan.build {
                     self.lock()
                         .claims
@@ -247,7 +244,6 @@ impl Orchestrator {
         crate::failpoint!("provision.after_create");
         match created {
             Ok(sb) => {
-                Metrics::inc(&self.metrics.sandboxes_created);
                 self.emit(OrchEvent::SandboxCreated {
                     session: session.into(),
                     sandbox: sb.id.clone(),
@@ -295,7 +291,6 @@ impl Orchestrator {
                 SandboxState::Stopped if !started_it => {
                     self.provider.start(&sb.id).await?;
                     started_it = true;
-                    Metrics::inc(&self.metrics.sandboxes_started);
                     self.emit(OrchEvent::SandboxStarted {
                         session: session.into(),
                         sandbox: sb.id.clone(),
@@ -385,7 +380,6 @@ impl Orchestrator {
                 Ok(other) => {
                     // The provider stopped or removed it under a live session: say so; the
                     // planner serves the session again (a wake of the same sandbox if it exists).
-                    Metrics::inc(&self.metrics.sandboxes_lost);
                     self.emit(OrchEvent::SandboxLost {
                         session: session.into(),
                         sandbox: sandbox.clone(),

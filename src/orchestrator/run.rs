@@ -223,6 +223,8 @@ impl Orchestrator {
         let (events, _) = broadcast::channel(1024);
         let sleepers = state.sleepers();
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
+        let metrics = Arc::new(Metrics::new(provider.kind()));
+        let provider = super::metrics::instrument(provider, metrics.clone());
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -235,7 +237,7 @@ impl Orchestrator {
                 ..Inner::default()
             }),
             notify: Notify::new(),
-            metrics: Arc::new(Metrics::default()),
+            metrics,
             events,
         })
     }
@@ -250,6 +252,7 @@ impl Orchestrator {
             OrchEvent::Failed { session, error } => tracing::warn!(session = %session, "{error}"),
             other => tracing::info!("{}", serde_json::to_string(other).unwrap_or_default()),
         }
+        self.metrics.on_event(&ev);
         let _ = self.events.send(ev);
     }
 
@@ -315,6 +318,7 @@ impl Orchestrator {
                     Ok(_) => last_relist = Instant::now(),
                     Err(e) => {
                         self.count_error(&e);
+                        self.metrics.relisted(false);
                         tracing::warn!("relist failed, retrying: {e:#}");
                         self.lock().relist_due = true;
                         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -353,10 +357,7 @@ impl Orchestrator {
 
     fn plan_now(&self) -> Vec<Action> {
         let inner = self.lock();
-        let held = inner.tracks.values().filter(|t| t.held).count() as u64;
-        self.metrics
-            .active_sessions
-            .store(held, std::sync::atomic::Ordering::Relaxed);
+        self.metrics.observe_sessions(&inner);
         plan::plan(&Observed {
             now: now(),
             acceptor_id: &self.opts.acceptor_id,
@@ -374,6 +375,7 @@ impl Orchestrator {
     fn mark(&self, action: &Action) {
         let mut inner = self.lock();
         let session = action.session().to_string();
+        self.metrics.on_action(action, &inner);
         match action {
             Action::Claim { .. } => inner.claiming.insert(session),
             Action::Provision { .. } => {
@@ -395,6 +397,7 @@ impl Orchestrator {
             Action::Reread { .. } => self.reread(&session).await,
             Action::End { kind, sandbox, .. } => self.end(&session, *kind, *sandbox).await,
         };
+        self.metrics.on_outcome(&session, outcome.as_ref());
         // Claimed or served again: no longer asleep.
         if matches!(
             outcome,

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
-use super::metrics::Metrics;
 use super::observe::saw_terminated;
 use super::plan::janitor::{self, Lookup, Seen, Verdict};
 use super::plan::{self};
@@ -30,6 +29,7 @@ impl Orchestrator {
         let sandboxes = match self.provider.list(&labels).await {
             Ok(s) => s,
             Err(e) => {
+                self.metrics.janitor_failed();
                 tracing::warn!("janitor: cannot list sandboxes: {e}");
                 return;
             }
@@ -46,6 +46,7 @@ impl Orchestrator {
                 janitor::decide(&sb, outpost, seen(&mut inner, &sb, &session, grace), None)
             };
             if cheap != Verdict::NeedsLookup {
+                self.metrics.janitor_verdict(&cheap);
                 continue;
             }
             let lookup = match self.devin.get(&session).await {
@@ -75,6 +76,7 @@ impl Orchestrator {
                 }
                 v
             };
+            self.metrics.janitor_verdict(&verdict);
             if !matches!(verdict, Verdict::Stop | Verdict::Delete) {
                 continue;
             }
@@ -93,7 +95,6 @@ impl Orchestrator {
                         if action == "deleted" {
                             self.forget_sleeper(&session);
                         }
-                        Metrics::inc(&self.metrics.janitor_actions);
                         self.emit(OrchEvent::Janitor {
                             session: session.clone(),
                             sandbox: sb.id.clone(),
@@ -101,6 +102,12 @@ impl Orchestrator {
                         });
                     }
                     Err(e) => {
+                        let action = if verdict == Verdict::Delete {
+                            "deleted"
+                        } else {
+                            "stopped"
+                        };
+                        self.metrics.janitor_action(action, false);
                         tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
                     }
                 }
@@ -108,6 +115,7 @@ impl Orchestrator {
             self.lock().busy.remove(&session);
         }
         self.review_sleepers(&sandboxes).await;
+        self.metrics.janitor_done(&self.lock(), &sandboxes, outpost);
     }
 }
 

@@ -231,6 +231,27 @@ fn readme_configuration_table_is_generated_from_env_rs() {
 }
 
 #[test]
+fn readme_metrics_table_is_generated_from_the_catalog() {
+    let text = readme();
+    let start = "<!-- metrics-table:start -->\n";
+    let end = "<!-- metrics-table:end -->";
+    let a = text.find(start).expect("metrics-table:start marker") + start.len();
+    let b = text[a..].find(end).expect("metrics-table:end marker") + a;
+    let table = outposts::orchestrator::metrics::catalog::markdown_table();
+    if std::env::var_os("UPDATE_README").is_some() && text[a..b] != table {
+        let updated = format!("{}{table}{}", &text[..a], &text[b..]);
+        std::fs::write(root().join("README.md"), updated).expect("write README.md");
+        return;
+    }
+    assert_eq!(
+        &text[a..b],
+        table,
+        "the README's metrics table drifted from src/orchestrator/metrics/catalog.rs: run \
+         `UPDATE_README=1 cargo test --test it docs::readme` to rewrite it"
+    );
+}
+
+#[test]
 fn readme_starts_with_the_two_commands_and_covers_every_command() {
     let text = readme();
     let first_block = text

@@ -91,6 +91,8 @@ pub const PROMETHEUS: Tool = program(
     "apt-get install -y prometheus",
 );
 pub const PROMTOOL: Tool = program("promtool", &["promtool"], "apt-get install -y prometheus");
+/// util-linux `script`: runs a command under a pseudo-terminal.
+pub const SCRIPT: Tool = program("script", &["script"], "apt-get install -y util-linux");
 
 const fn program(
     name: &'static str,

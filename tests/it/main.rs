@@ -33,6 +33,8 @@ mod json_walk;
 mod layering;
 mod local_provider;
 mod local_provider_procs;
+mod observability;
+mod observability_prometheus;
 mod orch_support;
 mod orchestrator_cli;
 mod orchestrator_daytona;

@@ -153,12 +153,23 @@ fn metrics_health_and_json_logs() {
         out
     };
     let metrics = get("/metrics");
-    assert!(metrics.contains("outposts_claims_total 1"), "{metrics}");
     assert!(
-        metrics.contains("outposts_sandboxes_created_total 1"),
+        metrics.contains("outposts_claims_total{result=\"won\"} 1"),
         "{metrics}"
     );
-    assert!(metrics.contains("outposts_active_sessions 1"), "{metrics}");
+    assert!(
+        metrics.contains("outposts_sandbox_transitions_total{transition=\"created\"} 1"),
+        "{metrics}"
+    );
+    // Held: serving, or provisioning while a liveness check is in doubt.
+    let held: u32 = ["provisioning", "serving"]
+        .iter()
+        .filter(|p| {
+            metrics.contains(&format!("outposts_sessions{{phase=\"{p}\"}} 1\r\n"))
+                || metrics.contains(&format!("outposts_sessions{{phase=\"{p}\"}} 1\n"))
+        })
+        .count() as u32;
+    assert_eq!(held, 1, "{metrics}");
     assert!(get("/healthz").contains("ok"));
     // Every tracing line is JSON with --log-format json.
     let events: Vec<serde_json::Value> = log

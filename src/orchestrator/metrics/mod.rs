@@ -1,0 +1,347 @@
+//! The orchestrator's metrics (`prometheus-client`, OpenMetrics text) and `/healthz`, served on
+//! `--metrics-addr` (off by default). Names, types and help come from [`catalog`]; the executor
+//! reports through the hooks in `hooks.rs`, the API layer through [`telemetry::Observer`], the
+//! provider through the wrapper in `provider.rs`. Labels are bounded: never a session or
+//! sandbox id.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::get;
+use prometheus_client::encoding::prometheus_text;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::{Metric, Registry};
+
+use crate::api::telemetry;
+use crate::provider::ProviderKind;
+
+pub mod catalog;
+mod hooks;
+mod provider;
+
+pub use provider::instrument;
+
+use catalog::Def;
+
+/// Label sets: a few fixed names, values from small fixed sets (or API operation templates).
+type Labels = Vec<(&'static str, String)>;
+type HistogramFamily = Family<Labels, Histogram, fn() -> Histogram>;
+type Seconds = Gauge<f64, AtomicU64>;
+
+/// Session latencies: half a second to half an hour.
+const LATENCY: [f64; 12] = [
+    0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0,
+];
+const API: [f64; 12] = [
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+const PROVIDER: [f64; 12] = [
+    0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0,
+];
+const RECONCILE: [f64; 9] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0];
+
+fn api_histogram() -> Histogram {
+    Histogram::new(API)
+}
+fn provider_histogram() -> Histogram {
+    Histogram::new(PROVIDER)
+}
+
+pub(super) fn labels(pairs: &[(&'static str, &str)]) -> Labels {
+    pairs.iter().map(|(k, v)| (*k, v.to_string())).collect()
+}
+
+/// The metrics of one orchestrator.
+pub struct Metrics {
+    registry: Registry,
+    claims: Family<Labels, Counter>,
+    renewals: Family<Labels, Counter>,
+    releases: Counter,
+    sessions: Family<Labels, Gauge>,
+    oldest_waiting: Seconds,
+    sandboxes: Family<Labels, Gauge>,
+    terminated_left: Gauge,
+    claim_wait: Histogram,
+    connect: Histogram,
+    wake: Histogram,
+    sleep: Histogram,
+    api_duration: HistogramFamily,
+    api_rejected: Family<Labels, Counter>,
+    api_failures: Family<Labels, Counter>,
+    provider_duration: HistogramFamily,
+    launches: Counter,
+    provision_failures: Family<Labels, Counter>,
+    transitions: Family<Labels, Counter>,
+    watch_reconnects: Counter,
+    relists: Family<Labels, Counter>,
+    janitor_runs: Family<Labels, Counter>,
+    janitor_success: Seconds,
+    janitor_verdicts: Family<Labels, Counter>,
+    janitor_actions: Family<Labels, Counter>,
+    reconcile: Histogram,
+    reconciled_at: Seconds,
+    /// Per session in flight: when its latencies started (ids stay here, never in labels).
+    timers: Mutex<HashMap<String, hooks::Timers>>,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+fn reg<M: Metric + Clone>(r: &mut Registry, d: &Def, m: M) -> M {
+    // The encoder ends help with a full stop itself.
+    r.register(d.name, d.help.trim_end_matches('.'), m.clone());
+    m
+}
+
+/// Create every listed label set at 0, so that each series exists from the first scrape
+/// (alerts on `increase(…)` then see a zero, not nothing).
+fn init(f: &Family<Labels, Counter>, key: &'static str, values: &[&str]) {
+    for v in values {
+        let _ = f.get_or_create(&labels(&[(key, v)]));
+    }
+}
+
+impl Metrics {
+    pub fn new(provider: ProviderKind) -> Self {
+        use catalog as c;
+        let mut r = Registry::with_prefix(c::PREFIX);
+        let build: Family<Labels, Gauge> = reg(&mut r, &c::BUILD_INFO, Family::default());
+        build
+            .get_or_create(&labels(&[
+                ("version", env!("CARGO_PKG_VERSION")),
+                ("provider", provider.as_str()),
+            ]))
+            .set(1);
+        let m = Metrics {
+            claims: reg(&mut r, &c::CLAIMS, Family::default()),
+            renewals: reg(&mut r, &c::RENEWALS, Family::default()),
+            releases: reg(&mut r, &c::RELEASES, Counter::default()),
+            sessions: reg(&mut r, &c::SESSIONS, Family::default()),
+            oldest_waiting: reg(&mut r, &c::OLDEST_WAITING, Seconds::default()),
+            sandboxes: reg(&mut r, &c::SANDBOXES, Family::default()),
+            terminated_left: reg(&mut r, &c::TERMINATED_LEFT, Gauge::default()),
+            claim_wait: reg(&mut r, &c::CLAIM_WAIT, Histogram::new(LATENCY)),
+            connect: reg(&mut r, &c::CONNECT, Histogram::new(LATENCY)),
+            wake: reg(&mut r, &c::WAKE, Histogram::new(LATENCY)),
+            sleep: reg(&mut r, &c::SLEEP, Histogram::new(LATENCY)),
+            api_duration: reg(
+                &mut r,
+                &c::API_DURATION,
+                Family::new_with_constructor(api_histogram as fn() -> Histogram),
+            ),
+            api_rejected: reg(&mut r, &c::API_REJECTED, Family::default()),
+            api_failures: reg(&mut r, &c::API_FAILURES, Family::default()),
+            provider_duration: reg(
+                &mut r,
+                &c::PROVIDER_DURATION,
+                Family::new_with_constructor(provider_histogram as fn() -> Histogram),
+            ),
+            launches: reg(&mut r, &c::LAUNCHES, Counter::default()),
+            provision_failures: reg(&mut r, &c::PROVISION_FAILURES, Family::default()),
+            transitions: reg(&mut r, &c::TRANSITIONS, Family::default()),
+            watch_reconnects: reg(&mut r, &c::WATCH_RECONNECTS, Counter::default()),
+            relists: reg(&mut r, &c::RELISTS, Family::default()),
+            janitor_runs: reg(&mut r, &c::JANITOR_RUNS, Family::default()),
+            janitor_success: reg(&mut r, &c::JANITOR_SUCCESS, Seconds::default()),
+            janitor_verdicts: reg(&mut r, &c::JANITOR_VERDICTS, Family::default()),
+            janitor_actions: reg(&mut r, &c::JANITOR_ACTIONS, Family::default()),
+            reconcile: reg(&mut r, &c::RECONCILE, Histogram::new(RECONCILE)),
+            reconciled_at: reg(&mut r, &c::RECONCILED_AT, Seconds::default()),
+            registry: r,
+            timers: Mutex::new(HashMap::new()),
+        };
+        init(&m.claims, "result", &["won", "lost", "gone", "failed"]);
+        init(&m.renewals, "result", &["ok", "lost", "failed"]);
+        for phase in hooks::PHASES {
+            let _ = m.sessions.get_or_create(&labels(&[("phase", phase)]));
+        }
+        for state in hooks::FLEET_STATES {
+            let _ = m.sandboxes.get_or_create(&labels(&[("state", state)]));
+        }
+        let apis: &[&str] = match provider {
+            ProviderKind::Daytona => &["devin", "daytona"],
+            ProviderKind::Coreweave => &["devin", "coreweave"],
+            ProviderKind::Local => &["devin"],
+        };
+        init(&m.api_rejected, "api", apis);
+        init(
+            &m.provision_failures,
+            "reason",
+            &["foreign", "policy", "other"],
+        );
+        init(
+            &m.transitions,
+            "transition",
+            &["created", "started", "stopped", "deleted", "lost"],
+        );
+        init(&m.relists, "result", &["ok", "failed"]);
+        init(&m.janitor_runs, "result", &["ok", "failed"]);
+        init(&m.janitor_verdicts, "verdict", &["skip", "stop", "delete"]);
+        for action in ["stopped", "deleted", "retention_deleted"] {
+            for result in ["ok", "failed"] {
+                let _ = m
+                    .janitor_actions
+                    .get_or_create(&labels(&[("action", action), ("result", result)]));
+            }
+        }
+        m
+    }
+
+    /// One reconcile pass took `took`.
+    pub fn reconciled(&self, took: Duration) {
+        self.reconcile.observe(took.as_secs_f64());
+        self.reconciled_at.set(crate::time::now());
+    }
+
+    /// An operation failed on an API error after retries (`None`: no HTTP status).
+    pub fn api_error(&self, status: Option<u16>) {
+        let class = status.map_or("transport", |s| telemetry::Answer::Http(s).class());
+        self.api_failures
+            .get_or_create(&labels(&[("status_class", class)]))
+            .inc();
+    }
+
+    /// The exposition: OpenMetrics text (ending in `# EOF`), or with `openmetrics` false the
+    /// Prometheus text format 0.0.4 (for `curl | promtool check metrics` and older scrapers).
+    pub fn render(&self, openmetrics: bool) -> String {
+        let mut out = String::new();
+        let done = if openmetrics {
+            encode(&mut out, &self.registry)
+        } else {
+            prometheus_text::encode(&mut out, &self.registry)
+        };
+        if let Err(e) = done {
+            tracing::warn!("cannot encode the metrics: {e}");
+        }
+        out
+    }
+}
+
+impl telemetry::Observer for Metrics {
+    fn exchange(&self, e: &telemetry::Exchange<'_>) {
+        self.api_duration
+            .get_or_create(&labels(&[
+                ("api", e.api),
+                ("operation", e.operation),
+                ("status_class", e.answer.class()),
+            ]))
+            .observe(e.took.as_secs_f64());
+        if e.answer.rejected_credentials() {
+            self.api_rejected
+                .get_or_create(&labels(&[("api", e.api)]))
+                .inc();
+        }
+    }
+}
+
+/// Serve `/metrics` and `/healthz` until the process exits.
+pub async fn serve(
+    addr: SocketAddr,
+    metrics: std::sync::Arc<Metrics>,
+) -> anyhow::Result<SocketAddr> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr} for metrics: {e}"))?;
+    let bound = listener.local_addr()?;
+    let app = Router::new()
+        .route(
+            "/metrics",
+            get(move |headers: axum::http::HeaderMap| {
+                let m = metrics.clone();
+                async move {
+                    // Content negotiation, as Prometheus's own clients do it.
+                    let openmetrics = headers
+                        .get_all(axum::http::header::ACCEPT)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok())
+                        .any(|v| v.contains("application/openmetrics-text"));
+                    let ctype = if openmetrics {
+                        "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                    } else {
+                        prometheus_text::CONTENT_TYPE
+                    };
+                    ([("content-type", ctype)], m.render(openmetrics))
+                }
+            }),
+        )
+        .route("/healthz", get(|| async { "ok\n" }));
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::warn!("metrics server stopped: {e}");
+        }
+    });
+    Ok(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalog_entry_is_exposed_once_and_nothing_else() {
+        let m = Metrics::new(ProviderKind::Daytona);
+        use telemetry::Observer;
+        m.exchange(&telemetry::Exchange {
+            api: "devin",
+            operation: "GET /opbeta/outposts/devins",
+            answer: telemetry::Answer::Http(401),
+            took: Duration::from_millis(3),
+        });
+        m.api_error(Some(503));
+        m.provider_call(ProviderKind::Daytona, "get", true, 0.02);
+        let text = m.render(true);
+        assert!(text.ends_with("# EOF\n"), "{text}");
+        let helps: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("# HELP "))
+            .map(|l| l.split(' ').next().unwrap_or_default())
+            .collect();
+        let want: Vec<String> = catalog::ALL
+            .iter()
+            .map(|d| format!("{}_{}", catalog::PREFIX, d.name))
+            .collect();
+        assert_eq!(helps, want);
+        for d in catalog::ALL {
+            let series = match d.kind {
+                catalog::Kind::Histogram => format!("{}_count", d.exposed()),
+                _ => d.exposed(),
+            };
+            assert!(text.contains(&format!("\n{series}")), "{series}:\n{text}");
+            // The catalog's label names are the ones on the series.
+            for l in d.labels {
+                let name = l.split(':').next().unwrap_or_default();
+                assert!(
+                    text.lines()
+                        .any(|s| s.starts_with(&series) && s.contains(&format!("{name}=\""))),
+                    "{series} has no {name} label:\n{text}"
+                );
+            }
+        }
+        assert!(text.contains("outposts_claims_total{result=\"won\"} 0\n"));
+        assert!(text.contains("outposts_api_credentials_rejected_total{api=\"devin\"} 1\n"));
+        assert!(text.contains("outposts_api_failures_total{status_class=\"5xx\"} 1\n"));
+        assert!(text.contains("outposts_build_info{version=\""));
+        let classic = m.render(false);
+        assert!(
+            classic.contains("# TYPE outposts_claims_total counter\n"),
+            "{classic}"
+        );
+        assert!(!classic.contains("# EOF"));
+        std::fs::write(
+            std::env::temp_dir().join("outposts-metrics-sample.txt"),
+            &classic,
+        )
+        .ok();
+    }
+}
