@@ -296,10 +296,13 @@ fn main() -> anyhow::Result<()> {
     let seq0 = launch.last().map(|r| r.seq).unwrap_or(req0);
     let (cpu0, _, _) = proc_usage(pid);
     let window_start = Instant::now();
+    let mut said = 0;
     while window_start.elapsed() < Duration::from_secs(steady) {
         std::thread::sleep(Duration::from_secs(1));
-        if window_start.elapsed().as_secs() % 60 == 0 {
-            eprintln!("  {}s", window_start.elapsed().as_secs());
+        let minute = window_start.elapsed().as_secs() / 60;
+        if minute > said {
+            said = minute;
+            eprintln!("  {}s", minute * 60);
         }
     }
     let (cpu1, _, _) = proc_usage(pid);
