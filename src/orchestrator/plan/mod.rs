@@ -51,6 +51,9 @@ pub struct Limits {
     pub liveness_every: f64,
     /// Seconds between status re-reads while counting strikes or after an exit.
     pub reread_every: f64,
+    /// Seconds between liveness checks while the session reads `suspended`: the remote's clean
+    /// exit, which usually follows within a moment, ends the session at once.
+    pub recheck_every: f64,
 }
 
 impl Default for Limits {
@@ -61,6 +64,7 @@ impl Default for Limits {
             renew_margin: 60.0,
             liveness_every: 120.0,
             reread_every: 2.0,
+            recheck_every: 0.5,
         }
     }
 }
@@ -301,9 +305,11 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
             // The remote's clean exit is the documented end of the session: with the session
             // suspended or gone, sleep now. The strikes are for blips while it still runs.
             RemoteState::Exited { code: 0, .. } => end(EndKind::Sleep),
-            // Has it exited? One check before counting more strikes.
+            // Has it exited? Checked before counting more strikes, and again every
+            // `recheck_every` while the status says suspended.
             RemoteState::Running { checked_at }
-                if t.last_strike.is_some_and(|s| *checked_at < s) =>
+                if t.last_strike.is_some_and(|s| *checked_at < s)
+                    || now - checked_at >= o.limits.recheck_every =>
             {
                 Some(Action::CheckRemote { session })
             }

@@ -438,10 +438,10 @@ fn ending_rules() {
         }),
         end(EndKind::Terminate)
     );
-    // Fewer than three strikes: re-read, do not stop.
+    // Fewer than three strikes, the remote checked a moment ago: re-read, do not stop.
     let two = Track {
         strikes: 2,
-        ..held(RemoteState::Running { checked_at: 99.0 })
+        ..held(RemoteState::Running { checked_at: 99.9 })
     };
     assert_eq!(
         s(two.clone()),
@@ -960,6 +960,25 @@ fn a_clean_exit_with_the_session_suspended_sleeps_at_once() {
     suspended(&mut t, 100.0);
     apply(&mut t, Outcome::Checked(CheckResult::Running), 100.1);
     assert_eq!(step(&t, 100.1), vec![Action::Reread { session: sid() }]);
+    apply(
+        &mut t,
+        Outcome::Reread(Some(Sighting {
+            status: Some(SessionStatus::Suspended),
+            holder: Holder::Me,
+            deadline: None,
+        })),
+        100.2,
+    );
+    assert!(
+        step(&t, 100.4).is_empty(),
+        "neither a check nor a read is due"
+    );
+    // Still suspended half a second after the last check: check again (it may exit now).
+    assert_eq!(
+        step(&t, 100.7),
+        vec![Action::CheckRemote { session: sid() }]
+    );
+    apply(&mut t, Outcome::Checked(CheckResult::Running), 100.7);
     seen(&mut t, Some(SessionStatus::Running), 101.5);
     assert_eq!(t.strikes, 0, "the blip is forgiven");
     assert!(step(&t, 101.5).is_empty());

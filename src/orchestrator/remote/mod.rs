@@ -69,6 +69,9 @@ pub enum RemoteError {
     Download(String),
     #[error("launching the remote failed (exit {code}): {output}")]
     Launch { code: i32, output: String },
+    /// The check printed none of its answers (a truncated or lost exec): no evidence either way.
+    #[error("the liveness check answered nothing it can print (exit {code}): {output:?}")]
+    Unanswered { code: i32, output: String },
     #[error(transparent)]
     Api(#[from] crate::api::ApiError),
     #[error(transparent)]
@@ -265,10 +268,11 @@ pub async fn check(
     let out = provider
         .exec(sandbox_id, &exec(linux::CHECK, safe_env(session_id)))
         .await?;
-    Ok(parse_liveness(&out.stdout))
+    liveness(&out)
 }
 
-pub fn parse_liveness(out: &str) -> Liveness {
+/// The check's answer, or `None` when its output holds none (never read as "absent").
+pub fn parse_liveness(out: &str) -> Option<Liveness> {
     let line = out
         .lines()
         .rev()
@@ -277,14 +281,26 @@ pub fn parse_liveness(out: &str) -> Liveness {
         .trim();
     let mut parts = line.split_whitespace();
     match (parts.next(), parts.next().map(str::parse::<i64>)) {
-        (Some("running"), Some(Ok(pid))) => Liveness::Running(pid.clamp(0, u32::MAX as i64) as u32),
-        (Some("exited"), Some(Ok(code))) => {
-            Liveness::Exited(code.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+        (Some("running"), Some(Ok(pid))) => {
+            Some(Liveness::Running(pid.clamp(0, u32::MAX as i64) as u32))
         }
+        (Some("exited"), Some(Ok(code))) => Some(Liveness::Exited(
+            code.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        )),
         // An exit file without a number (killed mid-write) is a crash.
-        (Some("exited"), _) => Liveness::Exited(-1),
-        _ => Liveness::Absent,
+        (Some("exited"), _) => Some(Liveness::Exited(-1)),
+        (Some("absent"), None) => Some(Liveness::Absent),
+        _ => None,
     }
+}
+
+/// [`parse_liveness`] of an exec's output, as the check's result.
+pub(super) fn liveness(out: &crate::provider::ExecOutput) -> Result<Liveness, RemoteError> {
+    parse_liveness(&out.stdout).ok_or_else(|| RemoteError::Unanswered {
+        code: out.exit_code,
+        output: crate::secrets::redact(out.stdout.chars().take(200).collect::<String>().trim())
+            .into_owned(),
+    })
 }
 
 /// The last `lines` lines of the remote's log (for diagnostics).

@@ -39,11 +39,13 @@ fn safe_ids_are_bounded_and_distinct() {
 
 #[test]
 fn liveness_parsing() {
-    assert_eq!(parse_liveness("running 42\n"), Liveness::Running(42));
-    assert_eq!(parse_liveness("exited 0"), Liveness::Exited(0));
-    assert_eq!(parse_liveness("exited \n"), Liveness::Exited(-1));
-    assert_eq!(parse_liveness("absent"), Liveness::Absent);
-    assert_eq!(parse_liveness(""), Liveness::Absent);
+    assert_eq!(parse_liveness("running 42\n"), Some(Liveness::Running(42)));
+    assert_eq!(parse_liveness("exited 0"), Some(Liveness::Exited(0)));
+    assert_eq!(parse_liveness("exited \n"), Some(Liveness::Exited(-1)));
+    assert_eq!(parse_liveness("absent"), Some(Liveness::Absent));
+    // Nothing, or noise, is no evidence that the remote is gone.
+    assert_eq!(parse_liveness(""), None);
+    assert_eq!(parse_liveness("sh: 1: cannot fork"), None);
 }
 
 fn plan(mode: LaunchMode) -> LaunchPlan {

@@ -181,5 +181,5 @@ pub async fn check(
         timeout: Some(std::time::Duration::from_secs(60)),
     };
     let out = provider.exec(sandbox_id, &req).await?;
-    Ok(parse_liveness(&out.stdout))
+    super::liveness(&out)
 }
