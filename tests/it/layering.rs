@@ -372,3 +372,41 @@ fn each_rule_catches_what_it_forbids() {
         assert!(line(file, text).is_empty(), "{file}: `{text}`");
     }
 }
+
+/// The orchestrator's timing wrapper must forward every `Provider` method, defaults included:
+/// a method it forgets silently runs the trait's default instead of the real provider's (that
+/// once turned off every provider's network-policy support).
+#[test]
+fn the_timed_provider_forwards_every_provider_method() {
+    let root = src_root();
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect(p);
+    let names = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| {
+                let l = l.trim_start();
+                let l = l.strip_prefix("async ").unwrap_or(l);
+                let rest = l.strip_prefix("fn ")?;
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                (!name.is_empty()).then_some(name)
+            })
+            .collect()
+    };
+    let provider = read("provider/mod.rs");
+    let start = provider
+        .find("pub trait Provider")
+        .expect("the Provider trait");
+    // The trait body ends at the first line that is a lone closing brace.
+    let body = &provider[start..];
+    let end = body.find("\n}\n").expect("end of the trait");
+    let wanted = names(&body[..end]);
+    assert!(wanted.len() > 10, "{wanted:?}");
+    let forwarded = names(&read("orchestrator/metrics/provider.rs"));
+    let missing: Vec<_> = wanted.iter().filter(|m| !forwarded.contains(m)).collect();
+    assert!(
+        missing.is_empty(),
+        "orchestrator/metrics/provider.rs does not forward {missing:?}"
+    );
+}

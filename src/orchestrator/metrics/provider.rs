@@ -11,8 +11,8 @@ use futures::stream::BoxStream;
 
 use super::{Metrics, labels};
 use crate::provider::{
-    ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderKind, Result, SandboxInfo,
-    SandboxSpec, Source,
+    Egress, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderKind, Result,
+    SandboxInfo, SandboxSpec, Source,
 };
 
 /// `provider`, timed into `metrics`.
@@ -122,6 +122,16 @@ impl Provider for Timed {
     async fn discard(&self, name: &str) -> Result<()> {
         let t = Instant::now();
         self.done("discard", t, self.inner.discard(name).await)
+    }
+    fn check_egress(&self, egress: &Egress) -> std::result::Result<(), String> {
+        self.inner.check_egress(egress)
+    }
+    fn can_set_egress(&self) -> bool {
+        self.inner.can_set_egress()
+    }
+    async fn set_egress(&self, id: &str, egress: &Egress) -> Result<()> {
+        let t = Instant::now();
+        self.done("set_egress", t, self.inner.set_egress(id, egress).await)
     }
     async fn logs(
         &self,
