@@ -14,7 +14,8 @@
 //!   `--sleepers` sessions;
 //! - the orchestrator process's peak RSS (VmHWM) and its CPU seconds in the steady window.
 //!
-//! Every interval is the orchestrator's default; only the cap is raised to N.
+//! Every interval is the orchestrator's default; only the cap is raised to N. `--keep` leaves
+//! the temporary HOME (emulator and orchestrator logs) in place and prints where it is.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -231,7 +232,7 @@ fn main() -> anyhow::Result<()> {
     eprintln!("== orchestrator run --provider daytona (cap {n})");
     let orch_log = b.log("orchestrator.log");
     let orch = Proc(
-        b.cmd(&["orchestrator", "run", "--provider", "daytona"])
+        b.cmd(&["-v", "orchestrator", "run", "--provider", "daytona"])
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&orch_log)?)
             .spawn()?,
@@ -378,6 +379,9 @@ fn main() -> anyhow::Result<()> {
     let (_, hwm, _) = proc_usage(pid);
     drop(orch);
     drop(emu);
+    if std::env::args().any(|a| a == "--keep") {
+        eprintln!("logs kept in {}", b.home.keep().display());
+    }
 
     let mib = |k: u64| k as f64 / 1024.0;
     println!(
