@@ -24,8 +24,27 @@ use crate::secrets::Secret;
 
 const MAX_LIFETIME_SECS: i32 = 30 * 24 * 3600;
 /// List page size when the request leaves it at 0, and the most one page holds.
-pub(super) const DEFAULT_PAGE: usize = 100;
-pub(super) const MAX_PAGE: usize = 1000;
+const DEFAULT_PAGE: usize = 100;
+const MAX_PAGE: usize = 1000;
+
+/// A list request's position and page size: `page_token` is `<prefix><number>` as this server
+/// issued it (empty: the start), `page_size` 0 means the default and is capped.
+pub(super) fn paging(token: &str, prefix: char, size: i32) -> Result<(u64, usize), Status> {
+    let at = if token.is_empty() {
+        0
+    } else {
+        token
+            .strip_prefix(prefix)
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| invalid("page_token", "is not a token this server issued"))?
+    };
+    let size = match size {
+        n if n < 0 => return Err(invalid("page_size", "must not be negative")),
+        0 => DEFAULT_PAGE,
+        n => (n as usize).min(MAX_PAGE),
+    };
+    Ok((at, size))
+}
 
 pub struct EmuService {
     pub(super) shared: AppState,
@@ -271,19 +290,8 @@ impl SandboxService for EmuService {
         request: Request<pb::ListSandboxesRequest>,
     ) -> Result<Response<pb::ListSandboxesResponse>, Status> {
         let req = request.into_inner();
-        let offset: usize = if req.page_token.is_empty() {
-            0
-        } else {
-            req.page_token
-                .strip_prefix("o")
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| invalid("page_token", "is not a token this server issued"))?
-        };
-        let page_size = match req.page_size {
-            n if n < 0 => return Err(invalid("page_size", "must not be negative")),
-            0 => DEFAULT_PAGE,
-            n => (n as usize).min(MAX_PAGE),
-        };
+        let (offset, page_size) = paging(&req.page_token, 'o', req.page_size)?;
+        let offset = offset as usize;
         let mut ids: Vec<(SystemTime, String)> = {
             let st = self.shared.coreweave.lock();
             st.sandboxes

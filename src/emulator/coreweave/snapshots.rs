@@ -20,7 +20,7 @@ use tonic::Status;
 
 use super::CwState;
 use super::lifecycle::{Phase, local, not_found as sandbox_not_found, ts};
-use super::service::{DEFAULT_PAGE, MAX_PAGE, invalid};
+use super::service::{invalid, paging};
 use super::volumes::{self, Scratch};
 use crate::api::coreweave::error::{REASON_REQUEST_ID_CONFLICT, status_with_reason};
 use crate::api::coreweave::pb;
@@ -400,19 +400,7 @@ pub fn list(
     shared: &AppState,
     req: &pb::ListFileSystemSnapshotsRequest,
 ) -> Result<pb::ListFileSystemSnapshotsResponse, Status> {
-    let after: u64 = if req.page_token.is_empty() {
-        0
-    } else {
-        req.page_token
-            .strip_prefix('s')
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| invalid("page_token", "is not a token this server issued"))?
-    };
-    let page_size = match req.page_size {
-        n if n < 0 => return Err(invalid("page_size", "must not be negative")),
-        0 => DEFAULT_PAGE,
-        n => (n as usize).min(MAX_PAGE),
-    };
+    let (after, page_size) = paging(&req.page_token, 's', req.page_size)?;
     let st = shared.coreweave.lock();
     let mut all: Vec<&SnapRec> = st
         .snapshots

@@ -20,7 +20,7 @@ use axum::routing::post;
 use super::API_PREFIX;
 use super::Authed;
 use super::model::{d, now_ms};
-use super::sandbox::{bad, find_id, in_progress, journal, lock_of, not_found, ok_dto, update};
+use super::sandbox::{bad, change, in_progress, journal, lock_of, ok_dto, update};
 use crate::api::daytona_types::{SandboxDesiredState as Desired, SandboxState as St};
 use crate::emulator::AppState;
 use crate::provider::Provider;
@@ -46,25 +46,19 @@ async fn archive(
     headers: HeaderMap,
 ) -> Response {
     let path = uri.path();
-    let id = {
-        let mut org = s.daytona.org();
-        let Some(id) = find_id(&org, &key) else {
-            return not_found(&key, path);
-        };
-        let Some(r) = org.sandboxes.get_mut(&id) else {
-            return not_found(&key, path);
-        };
-        match (r.stored, r.desired) {
-            (St::Stopped, Desired::Stopped) => {
-                r.desired = Desired::Archived;
-                r.updated_ms = now_ms();
-            }
-            (st, _) if st.is_error() => return bad("Sandbox is not stopped", path),
-            (St::Archived, Desired::Archived) => return bad("Sandbox is not stopped", path),
-            (st, desired) if st.as_str() != desired.as_str() => return in_progress(path),
-            _ => return bad("Sandbox is not stopped", path),
+    let (id, ()) = match change(&s, &key, path, |r| match (r.stored, r.desired) {
+        (St::Stopped, Desired::Stopped) => {
+            r.desired = Desired::Archived;
+            r.updated_ms = now_ms();
+            Ok(())
         }
-        id
+        (st, desired) if !st.is_error() && st.as_str() != desired.as_str() => {
+            Err(in_progress(path))
+        }
+        _ => Err(bad("Sandbox is not stopped", path)),
+    }) {
+        Ok(x) => x,
+        Err(answer) => return answer,
     };
     journal(&s, &headers, "archive", &id);
     tokio::spawn(run_archive(s.clone(), id.clone()));

@@ -60,6 +60,24 @@ fn toolbox(s: &AppState) -> String {
     DaytonaEmu::toolbox_url(&s.base_url)
 }
 
+/// Apply `change` to the sandbox `key` names (id or name) under the org lock: its id and what
+/// `change` returned, or the answer to send instead (404, or what `change` refused with).
+pub(super) fn change<T>(
+    s: &AppState,
+    key: &str,
+    path: &str,
+    change: impl FnOnce(&mut super::model::SandboxRec) -> Result<T, Response>,
+) -> Result<(String, T), Response> {
+    let mut org = s.daytona.org();
+    let Some(id) = find_id(&org, key) else {
+        return Err(not_found(key, path));
+    };
+    let Some(r) = org.sandboxes.get_mut(&id) else {
+        return Err(not_found(key, path));
+    };
+    change(r).map(|t| (id, t))
+}
+
 pub(super) fn not_found(key: &str, path: &str) -> Response {
     api_error(
         StatusCode::NOT_FOUND,
@@ -547,29 +565,25 @@ async fn start(
 ) -> Response {
     let path = uri.path();
     let settings = s.daytona.settings();
-    let (id, restore) = {
-        let mut org = s.daytona.org();
-        let Some(id) = find_id(&org, &key) else {
-            return not_found(&key, path);
-        };
-        let Some(r) = org.sandboxes.get_mut(&id) else {
-            return not_found(&key, path);
-        };
+    let (id, restore) = match change(&s, &key, path, |r| {
         let restore = match (r.stored, r.desired) {
             (St::Started, Desired::Started) => {
-                return axum::Json(r.dto(&toolbox(&s))).into_response();
+                return Err(axum::Json(r.dto(&toolbox(&s))).into_response());
             }
             (St::Archived, Desired::Archived) => {
                 r.stored = St::Restoring;
                 true
             }
             (St::Stopped, Desired::Stopped | Desired::Archived) => false,
-            (st, _) if st.is_error() => return bad("Sandbox is in an errored state", path),
-            _ => return in_progress(path),
+            (st, _) if st.is_error() => return Err(bad("Sandbox is in an errored state", path)),
+            _ => return Err(in_progress(path)),
         };
         r.desired = Desired::Started;
         r.updated_ms = now_ms();
-        (id, restore)
+        Ok(restore)
+    }) {
+        Ok(x) => x,
+        Err(answer) => return answer,
     };
     journal(&s, &headers, "start", &id);
     if restore {
@@ -609,26 +623,20 @@ async fn stop(
     headers: HeaderMap,
 ) -> Response {
     let path = uri.path();
-    let id = {
-        let mut org = s.daytona.org();
-        let Some(id) = find_id(&org, &key) else {
-            return not_found(&key, path);
-        };
-        let Some(r) = org.sandboxes.get_mut(&id) else {
-            return not_found(&key, path);
-        };
-        match (r.stored, r.desired) {
-            (St::Started, Desired::Started) => {
-                r.desired = Desired::Stopped;
-                r.updated_ms = now_ms();
-            }
-            (St::Stopped | St::Archived, Desired::Stopped | Desired::Archived) => {
-                return bad("Sandbox is not in a stoppable state", path);
-            }
-            (st, _) if st.is_error() => return bad("Sandbox is not in a stoppable state", path),
-            _ => return in_progress(path),
+    let (id, ()) = match change(&s, &key, path, |r| match (r.stored, r.desired) {
+        (St::Started, Desired::Started) => {
+            r.desired = Desired::Stopped;
+            r.updated_ms = now_ms();
+            Ok(())
         }
-        id
+        (St::Stopped | St::Archived, Desired::Stopped | Desired::Archived) => {
+            Err(bad("Sandbox is not in a stoppable state", path))
+        }
+        (st, _) if st.is_error() => Err(bad("Sandbox is not in a stoppable state", path)),
+        _ => Err(in_progress(path)),
+    }) {
+        Ok(x) => x,
+        Err(answer) => return answer,
     };
     journal(&s, &headers, "stop", &id);
     tokio::spawn(run_stop(s.clone(), id.clone()));
