@@ -121,6 +121,17 @@ pub struct StartArgs {
     /// the server (`404` unknown path, `405` method not allowed).
     #[arg(long, value_enum, default_value = "served", value_name = "MODE")]
     pub outpost_get_route: GetRouteMode,
+    /// The gateway URL claim answers carry (default: the emulator's own). A URL the fake remote
+    /// cannot use (e.g. `wss://…`) makes it exit 2 at once, with the reason in its log.
+    #[arg(long, value_name = "URL")]
+    pub gateway_url: Option<String>,
+    /// Most rows one queue list page serves, whatever `first` asks (pages overlap by one row).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub page_size: Option<u16>,
+    /// How far before its cursor a watch replays rows (at-least-once delivery); 0s turns the
+    /// replay off.
+    #[arg(long, value_parser = parse_duration, default_value = "50ms", value_name = "DURATION")]
+    pub watch_replay: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -189,6 +200,9 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
             GetRouteMode::NotFound => OutpostGetRoute::NotFound,
             GetRouteMode::MethodNotAllowed => OutpostGetRoute::MethodNotAllowed,
         },
+        gateway_url: a.gateway_url,
+        page_size: a.page_size.map(usize::from),
+        watch_replay: a.watch_replay,
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {
