@@ -9,6 +9,7 @@ use clap::Subcommand;
 use super::Ctx;
 use crate::config::parse_duration;
 use crate::emulator::client::EmulatorClient;
+use crate::emulator::devin::remote::RemoteForm;
 use crate::emulator::{Emulator, EmulatorOptions, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
@@ -117,6 +118,11 @@ pub struct StartArgs {
     /// How long a released suspended/terminated session's row lingers before it is swept.
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub sweep_delay: Duration,
+    /// What `devin-remote` is for Linux: `binary` (a real executable, the running process is
+    /// the file) or `script` (a POSIX shell script that behaves the same; its process is the
+    /// shell).
+    #[arg(long, value_enum, default_value_t = RemoteForm::Binary)]
+    pub remote_form: RemoteForm,
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
@@ -171,6 +177,7 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         max_stream: a.max_stream,
         keepalive: a.keepalive,
         sweep_delay: a.sweep_delay,
+        remote_form: a.remote_form,
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {

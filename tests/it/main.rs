@@ -45,6 +45,7 @@ mod orchestrator_sleep;
 mod outpost_crud;
 mod rel_crash;
 mod rel_faults;
+mod rel_identity;
 mod rel_janitor;
 mod rel_restart;
 mod rel_scale;
