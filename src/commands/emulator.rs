@@ -9,6 +9,7 @@ use clap::Subcommand;
 use super::Ctx;
 use crate::config::parse_duration;
 use crate::emulator::client::EmulatorClient;
+use crate::emulator::devin::remote::RemoteForm;
 use crate::emulator::{Emulator, EmulatorOptions, OutpostGetRoute, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
@@ -117,6 +118,11 @@ pub struct StartArgs {
     /// How long a released suspended/terminated session's row lingers before it is swept.
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub sweep_delay: Duration,
+    /// What `devin-remote` is for Linux: `binary` (a real executable, the running process is
+    /// the file) or `script` (a POSIX shell script that behaves the same; its process is the
+    /// shell).
+    #[arg(long, value_enum, default_value_t = RemoteForm::Binary)]
+    pub remote_form: RemoteForm,
     /// How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition's model of
     /// the server (`404` unknown path, `405` method not allowed).
     #[arg(long, value_enum, default_value = "served", value_name = "MODE")]
@@ -195,6 +201,7 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         max_stream: a.max_stream,
         keepalive: a.keepalive,
         sweep_delay: a.sweep_delay,
+        remote_form: a.remote_form,
         outpost_get_route: match a.outpost_get_route {
             GetRouteMode::Served => OutpostGetRoute::Served,
             GetRouteMode::NotFound => OutpostGetRoute::NotFound,

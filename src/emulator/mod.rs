@@ -50,6 +50,8 @@ pub struct EmulatorOptions {
     pub keepalive: Duration,
     /// How long a released suspended/terminated row lingers before it is swept (tombstoned).
     pub sweep_delay: Duration,
+    /// What the remote distribution serves under the Linux names.
+    pub remote_form: devin::remote::RemoteForm,
     /// How `GET /opbeta/outposts/{id}` answers: the get-one route is documented but absent from
     /// Cognition's model of the server (specs/devin-outposts-api.md §5.6).
     pub outpost_get_route: OutpostGetRoute,
@@ -84,6 +86,7 @@ impl Default for EmulatorOptions {
             max_stream: Duration::from_secs(300),
             keepalive: Duration::from_secs(15),
             sweep_delay: Duration::from_secs(5),
+            remote_form: devin::remote::RemoteForm::Binary,
             outpost_get_route: OutpostGetRoute::Served,
             gateway_url: None,
             page_size: None,

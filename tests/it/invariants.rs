@@ -567,3 +567,24 @@ pub fn summary(w: &World) -> String {
         peak_claims(w)
     )
 }
+
+/// I9: one remote per session generation — the emulator saw at most one remote attach
+/// (`connect`) for each (session, generation). A second one means a live remote was judged
+/// absent and launched again. Opt-in (not in [`check`]): a test that kills remotes on purpose
+/// legitimately sees a relaunch.
+pub fn i9_one_remote_per_generation(w: &World) -> Vec<Violation> {
+    attaches(w)
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|((s, g), n)| v("I9", format!("{s} generation {g}: {n} remote attaches")))
+        .collect()
+}
+
+/// Remote attaches per (session, generation).
+pub fn attaches(w: &World) -> BTreeMap<(String, u32), usize> {
+    let mut out = BTreeMap::new();
+    for h in w.history.iter().filter(|h| h.event == "connect") {
+        *out.entry((h.session_id.clone(), h.generation)).or_insert(0) += 1;
+    }
+    out
+}

@@ -48,6 +48,7 @@ mod outpost_lookup;
 mod queue_model;
 mod rel_crash;
 mod rel_faults;
+mod rel_identity;
 mod rel_janitor;
 mod rel_restart;
 mod rel_scale;

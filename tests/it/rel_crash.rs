@@ -298,7 +298,10 @@ fn crash_at(c: &mut Cluster, p: &Point, kills: usize) -> (usize, Vec<f64>) {
 }
 
 fn t1(points: &[&str], name: &str) {
-    let kills = knob("T1_KILLS", 10);
+    t1_with(points, name, "binary", knob("T1_KILLS", 10));
+}
+
+fn t1_with(points: &[&str], name: &str, form: &str, kills: usize) {
     let seed = seed();
     let mut c = Cluster::start(
         name,
@@ -306,6 +309,7 @@ fn t1(points: &[&str], name: &str) {
         ClusterOpts {
             cap: 4,
             janitor_grace: "1",
+            emulator_args: vec!["--remote-form".into(), form.into()],
             ..ClusterOpts::default()
         },
     );
@@ -335,6 +339,7 @@ fn t1(points: &[&str], name: &str) {
         "{}",
         c.replicas[0].all_logs()
     );
+    c.assert_one_remote_per_generation(&w);
     c.stop_all();
     let w = c.world();
     c.assert_invariants(&w, Quiesce::Yes);
@@ -369,5 +374,21 @@ fn t1_crash_during_launch_stop_delete_release_and_janitor() {
             "janitor.before_act",
         ],
         "T1b",
+    );
+}
+
+/// T1 at the launch and sleep steps with the emulator's remote as a shell script.
+#[test]
+fn t1_crash_around_launch_with_a_script_remote() {
+    crate::host::require!(crate::host::BWRAP);
+    t1_with(
+        &[
+            "provision.after_launch",
+            "release.in_flight",
+            "stop.in_flight",
+        ],
+        "T1-script",
+        "script",
+        knob("T1_SCRIPT_KILLS", 4),
     );
 }

@@ -58,13 +58,23 @@ fn wait_stopped(c: &Cluster, ids: &[String]) {
 /// or relaunched for sessions already served.
 #[test]
 fn t5_restarts_reattach_without_recreating_anything() {
+    t5("T5", "binary", knob("T5_RESTARTS", 10));
+}
+
+/// T5 with the emulator's remote as a shell script: its process is the shell, not the file.
+#[test]
+fn t5_restarts_reattach_a_script_remote() {
+    t5("T5-script", "script", knob("T5_SCRIPT_RESTARTS", 6));
+}
+
+fn t5(name: &str, form: &str, restarts: usize) {
     crate::host::require!(crate::host::BWRAP);
-    let restarts = knob("T5_RESTARTS", 10);
     let mut c = Cluster::start(
-        "T5",
+        name,
         seed(),
         ClusterOpts {
             cap: 20,
+            emulator_args: vec!["--remote-form".into(), form.into()],
             ..ClusterOpts::default()
         },
     );
@@ -123,13 +133,14 @@ fn t5_restarts_reattach_without_recreating_anything() {
         .map(|m| format!("{} {}", m.op, m.name))
         .collect();
     assert!(new_ops.is_empty(), "mutations during restarts: {new_ops:?}");
+    c.assert_one_remote_per_generation(&w);
     c.stop_all();
     let w = c.world();
     c.assert_invariants(&w, Quiesce::Yes);
-    figure("T5", "restarts", restarts);
-    figure("T5", "reattach", percentiles(reattach));
-    figure("T5", "sigterm_exit", percentiles(term_exit));
-    figure("T5", "creates_deletes_stops_relaunches", 0);
+    figure(name, "restarts", restarts);
+    figure(name, "reattach", percentiles(reattach));
+    figure(name, "sigterm_exit", percentiles(term_exit));
+    figure(name, "creates_deletes_stops_relaunches", 0);
 }
 
 fn outpost_dir(r: &Replica) -> std::path::PathBuf {

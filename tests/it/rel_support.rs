@@ -582,6 +582,43 @@ impl Cluster {
     }
 
     /// Stop every replica (SIGTERM) so logs are complete.
+    /// I9 (one remote attach per session generation); panics with the offenders' history.
+    pub fn assert_one_remote_per_generation(&self, w: &World) {
+        let found = invariants::i9_one_remote_per_generation(w);
+        if found.is_empty() {
+            return;
+        }
+        let mut story = String::new();
+        for v in found.iter().take(5) {
+            let sid = v.detail.split(' ').next().unwrap_or_default();
+            for h in w.history.iter().filter(|h| h.session_id == sid) {
+                story.push_str(&format!(
+                    "  {} {} {:?} g{} {:?}\n",
+                    h.at_ms, h.event, h.acceptor_id, h.generation, h.detail
+                ));
+            }
+        }
+        panic!(
+            "{} (seed {}): {} double remote(s): {found:?}\n{story}\n{}",
+            self.name,
+            self.seed,
+            found.len(),
+            self.replicas
+                .iter()
+                .map(|r| r.all_logs())
+                .collect::<Vec<_>>()
+                .join("\n")
+                .lines()
+                .rev()
+                .take(80)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+
     pub fn stop_all(&mut self) {
         for r in &mut self.replicas {
             let _ = r.terminate(Duration::from_secs(35));

@@ -1,16 +1,17 @@
 //! The remote distribution under `/static/devin-rs/remote/` (spec §8), serving the fake remote.
 //!
 //! - `latest_<suffix>` → [`CURRENT_SHA`] and a newline.
-//! - `devin-remote_<sha>_<suffix>` → the fake remote — a real executable for the Linux names, a
-//!   script for the others — naming `<sha>`, so every sha has its own checksum. Any 7–64 hex sha
-//!   is served.
+//! - `devin-remote_<sha>_<suffix>` → the fake remote — for the Linux names a real executable, or
+//!   with `--remote-form script` a POSIX shell script with the same observable behaviour (its
+//!   running process is the shell, not the file); a script for the others — naming `<sha>`, so
+//!   every sha has its own checksum. Any 7–64 hex sha is served.
 //! - `devin-remote_<sha>_<suffix>.sha256` → the bare hex SHA-256 of that file and a newline,
 //!   except for [`CORRUPT_SHA`], whose checksum deliberately does not match (checksum tests).
 //!
 //! Suffixes: `linux_x64`, `linux_arm64`, `macos_arm64`, `windows_x64.exe` (the latest pointer is
 //! served both as `latest_windows_x64` and `latest_windows_x64.exe`). Anything else is 404.
 
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
@@ -22,7 +23,17 @@ pub const CORRUPT_SHA: &str = "badc0ffee0";
 
 pub const SUFFIXES: &[&str] = &["linux_x64", "linux_arm64", "macos_arm64", "windows_x64.exe"];
 
-/// The fake remote for Windows and macOS names (the emulator's sandboxes are Linux: nothing
+/// What the Linux names serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum RemoteForm {
+    /// A real executable: the running process is the downloaded file.
+    #[default]
+    Binary,
+    /// A `#!/bin/sh` script: the running process is the shell (`/proc/<pid>/exe` names `sh`).
+    Script,
+}
+
+/// The fake remote for Windows and macOS names, and for Linux ones in [`RemoteForm::Script`] (the emulator's sandboxes are Linux: nothing
 /// runs these, but clients download and verify them).
 const SCRIPT: &str = include_str!("fake_remote.sh");
 
@@ -33,9 +44,9 @@ const EXECUTABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/fake-remote"
 
 /// The fake remote's bytes for `sha` and `suffix`: the executable with a trailer naming the
 /// build (so every sha has its own checksum; loaders ignore bytes past the ELF's sections), or
-/// the script for non-Linux names.
-pub fn artifact(sha: &str, suffix: &str) -> Vec<u8> {
-    if suffix.starts_with("linux_") {
+/// the script for non-Linux names and for the script form.
+pub fn artifact(sha: &str, suffix: &str, form: RemoteForm) -> Vec<u8> {
+    if suffix.starts_with("linux_") && form == RemoteForm::Binary {
         let mut b = EXECUTABLE.to_vec();
         b.extend_from_slice(
             format!("\n#outposts-fake-remote sha={sha} target={suffix}\n").as_bytes(),
@@ -50,8 +61,8 @@ pub fn artifact(sha: &str, suffix: &str) -> Vec<u8> {
 }
 
 /// Hex SHA-256 of the fake remote for `sha`/`suffix`.
-pub fn checksum(sha: &str, suffix: &str) -> String {
-    hex::encode(Sha256::digest(artifact(sha, suffix)))
+pub fn checksum(sha: &str, suffix: &str, form: RemoteForm) -> String {
+    hex::encode(Sha256::digest(artifact(sha, suffix, form)))
 }
 
 enum Artifact {
@@ -80,7 +91,11 @@ fn parse(file: &str) -> Option<Artifact> {
     Some(Artifact::Binary(sha.to_string(), suffix_of(tail)?))
 }
 
-pub async fn serve(Path(file): Path<String>) -> Response {
+pub async fn serve(
+    State(app): State<crate::emulator::AppState>,
+    Path(file): Path<String>,
+) -> Response {
+    let form = app.opts.remote_form;
     let text = |body: String| {
         ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
     };
@@ -90,7 +105,7 @@ pub async fn serve(Path(file): Path<String>) -> Response {
             let sum = if sha.eq_ignore_ascii_case(CORRUPT_SHA) {
                 hex::encode(Sha256::digest(format!("corrupt {sha}").as_bytes()))
             } else {
-                checksum(&sha, suffix)
+                checksum(&sha, suffix, form)
             };
             text(format!("{sum}\n"))
         }
@@ -102,7 +117,7 @@ pub async fn serve(Path(file): Path<String>) -> Response {
                     "attachment; filename=\"devin-remote\"",
                 ),
             ],
-            artifact(&sha, suffix),
+            artifact(&sha, suffix, form),
         )
             .into_response(),
         None => (
@@ -140,14 +155,18 @@ mod tests {
 
     #[test]
     fn each_sha_has_its_own_checksum() {
+        let bin = RemoteForm::Binary;
         assert_ne!(
-            checksum("412f0e9b19", "linux_x64"),
-            checksum(CURRENT_SHA, "linux_x64")
+            checksum("412f0e9b19", "linux_x64", bin),
+            checksum(CURRENT_SHA, "linux_x64", bin)
         );
-        let linux = artifact("412f0e9b19", "linux_x64");
+        let linux = artifact("412f0e9b19", "linux_x64", bin);
         assert!(linux.starts_with(b"\x7fELF"), "a real executable");
         assert!(linux.ends_with(b"#outposts-fake-remote sha=412f0e9b19 target=linux_x64\n"));
-        let windows = String::from_utf8(artifact("412f0e9b19", "windows_x64.exe")).unwrap();
+        let windows = String::from_utf8(artifact("412f0e9b19", "windows_x64.exe", bin)).unwrap();
         assert!(windows.contains("DEVIN_REMOTE_SHA='412f0e9b19'"));
+        let script = artifact("412f0e9b19", "linux_x64", RemoteForm::Script);
+        assert!(script.starts_with(b"#!/bin/sh\n"), "a shell script");
+        assert!(String::from_utf8_lossy(&script).contains("DEVIN_REMOTE_TARGET='linux_x64'"));
     }
 }

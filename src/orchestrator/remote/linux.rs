@@ -4,21 +4,58 @@
 //! what happened on one structured line the executor parses.
 //!
 //! Every value reaches the script through the exec's environment, never in its text; the
-//! connect token is never on a command line. The recorded pid is the remote's own process, so
-//! `/proc/<pid>/exe` is the binary that was verified (the PID-reuse guard).
+//! connect token is never on a command line.
+//!
+//! The PID-reuse guard identifies the *process*, not a file: the launch records the remote's pid
+//! and its start time (field 22 of `/proc/<pid>/stat`, in clock ticks since boot), and adoption
+//! and liveness compare both. A pid reused by another process has another start time; a remote
+//! that is a script (its `/proc/<pid>/exe` is the shell) or whose cached file was replaced or
+//! deleted while it runs (`… (deleted)`) is still the same process. The executable path is only
+//! a diagnostic, written to the remote's log.
+
+/// Shell functions both scripts use. `started PID` prints the process's start time, or fails
+/// when it is gone or a zombie. The command name (field 2) may hold spaces and parentheses, so
+/// the fields are split after the *last* `)`: field 3 (state) comes first, field 22 is the 20th.
+macro_rules! identity_fns {
+    () => {
+        r#"started() {
+  s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  s=${s##*\)}
+  set -- $s
+  [ $# -ge 20 ] && [ "$1" != Z ] || return 1
+  shift 19
+  echo "$1"
+}
+# Ours: the recorded pid still has the recorded start time. A run dir written by an older
+# launcher records no start time; there the executable is all we have (its former guard).
+ours() {
+  [ -n "$1" ] || return 1
+  if [ -n "$2" ]; then
+    [ "$(started "$1" || true)" = "$2" ]
+  else
+    [ -n "$3" ] && [ "$(readlink "/proc/$1/exe" 2>/dev/null || true)" = "$3" ]
+  fi
+}
+"#
+    };
+}
 
 /// Env: OUTPOSTS_SAFE_ID, OUTPOSTS_WORKDIR, OUTPOSTS_LAUNCH (`remote` | `cli`); for `remote`
 /// OUTPOSTS_REMOTE_SHA, OUTPOSTS_REMOTE_BASE and OUTPOSTS_SHA256_<suffix> per Linux suffix;
 /// plus the remote's own variables. Prints `outposts-launch result=… …` last.
-pub(super) const LAUNCH: &str = r#"set -eu
-run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
+pub(super) const LAUNCH: &str = concat!(
+    "set -eu\n",
+    identity_fns!(),
+    r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
 mkdir -p "$run"
 say() { echo "outposts-launch $*"; }
-# A live remote of ours is never launched twice: the recorded pid still runs the recorded binary.
-if [ -f "$run/remote.pid" ] && [ -f "$run/remote.bin" ]; then
+# A live remote of ours is never launched twice: the recorded pid is still the process we started.
+if [ -f "$run/remote.pid" ]; then
   pid=$(cat "$run/remote.pid" 2>/dev/null || true)
+  start=$(cat "$run/remote.start" 2>/dev/null || true)
   old=$(cat "$run/remote.bin" 2>/dev/null || true)
-  if [ -n "$pid" ] && [ -n "$old" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$old" ]; then
+  if ours "$pid" "$start" "$old"; then
+    echo "outposts: adopted the running remote pid=$pid start=$start exe=$(readlink "/proc/$pid/exe" 2>/dev/null || echo '?') launched-from=$old" >> "$run/remote.log"
     say "result=running pid=$pid"
     exit 0
   fi
@@ -71,8 +108,8 @@ else
     mv -f "$part" "$bin"
   fi
 fi
-# /proc/<pid>/exe names the resolved file; the process still starts under its own name (a
-# multi-call binary decides by argv[0]).
+# The resolved file, for the log (a diagnostic: the guard is the start time); the process still
+# starts under its own name (a multi-call binary decides by argv[0]).
 exe=$(readlink -f "$bin")
 workdir="$OUTPOSTS_WORKDIR"
 # A state dir of its own per session (the shared fallbacks would mix sessions).
@@ -83,7 +120,7 @@ if [ "$mode" = cli ]; then
   export DEVIN_WORKER_CACHE_DIR
 fi
 mkdir -p "$workdir" "$DEVIN_REMOTE_STATE_DIR"
-rm -f "$run/remote.exit" "$run/remote.pid"
+rm -f "$run/remote.exit" "$run/remote.pid" "$run/remote.start"
 echo "$exe" > "$run/remote.bin"
 cd "$workdir"
 # Only the documented variables reach the remote; everything else would leak into the agent's
@@ -97,28 +134,39 @@ for v in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
     *) unset "$v" 2>/dev/null || true ;;
   esac
 done
-# A small wrapper records the remote's own pid and, when it ends, its exit code.
+# A small wrapper records the remote's own pid and start time — the start time first, and each
+# file by rename, so a pid file is never without its identity — and, when it ends, its exit code.
+# shellcheck disable=SC2016
+wrap='r=$1; shift; "$@" & p=$!
+s=$(cat "/proc/$p/stat" 2>/dev/null || true); s=${s##*\)}; set -- $s
+if [ $# -ge 20 ]; then shift 19; echo "$1" > "$r/remote.start.tmp" && mv -f "$r/remote.start.tmp" "$r/remote.start"; fi
+echo $p > "$r/remote.pid.tmp" && mv -f "$r/remote.pid.tmp" "$r/remote.pid"
+wait $p; echo $? > "$r/remote.exit"'
 if [ "$mode" = cli ]; then
-  nohup sh -c '"$0" worker start --session "$2" & p=$!; echo $p > "$1/remote.pid"; wait $p; echo $? > "$1/remote.exit"' "$bin" "$run" "$DEVIN_OUTPOST_SESSION_ID" >> "$run/remote.log" 2>&1 < /dev/null &
+  nohup sh -c "$wrap" wrapper "$run" "$bin" worker start --session "$DEVIN_OUTPOST_SESSION_ID" >> "$run/remote.log" 2>&1 < /dev/null &
 else
-  nohup sh -c '"$0" serve & p=$!; echo $p > "$1/remote.pid"; wait $p; echo $? > "$1/remote.exit"' "$bin" "$run" >> "$run/remote.log" 2>&1 < /dev/null &
+  nohup sh -c "$wrap" wrapper "$run" "$bin" serve >> "$run/remote.log" 2>&1 < /dev/null &
 fi
 i=0
 while [ ! -s "$run/remote.pid" ] && [ "$i" -lt 100 ]; do
   sleep 0.05
   i=$((i + 1))
 done
-say "result=launched pid=$(cat "$run/remote.pid" 2>/dev/null || echo 0) cached=$cached"
-"#;
+pid=$(cat "$run/remote.pid" 2>/dev/null || echo 0)
+echo "outposts: launched the remote pid=$pid start=$(cat "$run/remote.start" 2>/dev/null || echo '?') binary=$exe" >> "$run/remote.log"
+say "result=launched pid=$pid cached=$cached"
+"#
+);
 
-/// Prints `running <pid>`, `exited <code>` or `absent`. A pid counts only while its
-/// `/proc/<pid>/exe` is the binary recorded at launch (the PID-reuse guard). Env:
-/// OUTPOSTS_SAFE_ID.
-pub(super) const CHECK: &str = r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
-bin=$(cat "$run/remote.bin" 2>/dev/null || true)
+/// Prints `running <pid>`, `exited <code>` or `absent`. A pid counts only while it has the start
+/// time recorded at launch (the PID-reuse guard, see the module doc). Env: OUTPOSTS_SAFE_ID.
+pub(super) const CHECK: &str = concat!(
+    identity_fns!(),
+    r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
 pid=$(cat "$run/remote.pid" 2>/dev/null || true)
-alive() { [ -n "$pid" ] && [ -n "$bin" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$bin" ]; }
-if alive; then
+start=$(cat "$run/remote.start" 2>/dev/null || true)
+bin=$(cat "$run/remote.bin" 2>/dev/null || true)
+if ours "$pid" "$start" "$bin"; then
   echo "running $pid"
   exit 0
 fi
@@ -129,7 +177,8 @@ if [ -f "$run/remote.exit" ]; then
 else
   echo absent
 fi
-"#;
+"#
+);
 
 /// The last lines of the remote's log. Env: OUTPOSTS_SAFE_ID, OUTPOSTS_LINES.
 pub(super) const LOG_TAIL: &str = r#"tail -n "$OUTPOSTS_LINES" "$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID/remote.log" 2>/dev/null || true"#;

@@ -121,10 +121,94 @@ fn linux_scripts_take_values_from_the_environment_only() {
         linux::LAUNCH.contains("unset"),
         "the remote gets a clean environment"
     );
-    // The PID guard compares the process's executable, not its command line.
+    // The PID guard compares the process's start time, not its executable.
     for s in [linux::LAUNCH, linux::CHECK] {
-        assert!(s.contains("/proc/$pid/exe"), "{s}");
+        assert!(s.contains("/proc/$1/stat"), "{s}");
     }
+}
+
+/// Run one of the Linux scripts with `sh`, as the sandbox would, with HOME and PATH under `dir`.
+fn run_script(script: &str, dir: &std::path::Path, extra: &[(&str, &str)]) -> String {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env_clear()
+        .env("HOME", dir.join("home"))
+        .env(
+            "PATH",
+            format!("{}:/usr/local/bin:/usr/bin:/bin", dir.join("bin").display()),
+        )
+        .env("OUTPOSTS_SAFE_ID", "s1")
+        .envs(extra.iter().copied())
+        .output()
+        .expect("sh");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn launch_cli(dir: &std::path::Path) -> String {
+    let workdir = dir.join("work").to_string_lossy().into_owned();
+    run_script(
+        linux::LAUNCH,
+        dir,
+        &[
+            ("OUTPOSTS_LAUNCH", "cli"),
+            ("OUTPOSTS_WORKDIR", &workdir),
+            ("DEVIN_OUTPOST_SESSION_ID", "devin-1"),
+        ],
+    )
+}
+
+/// The launch adopts the process it started — a script whose `/proc/<pid>/exe` is the shell,
+/// named with spaces and parentheses, even after its file was replaced and then deleted — and
+/// only that process: a different start time (a reused pid) is not ours.
+#[test]
+fn the_guard_identifies_the_process_not_the_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    // The command name (stat field 2) of a script is its file name: make it hostile.
+    let odd = dir.join("bin").join("x) (y z");
+    std::fs::write(&odd, "#!/bin/sh\nsleep 30\n").unwrap();
+    let devin = dir.join("bin").join("devin");
+    std::fs::write(&devin, "#!/bin/sh\nexec \"$(dirname \"$0\")/x) (y z\"\n").unwrap();
+    for f in [&odd, &devin] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let first = launch_cli(dir);
+    let (r, pairs) = linux::parse_launch(&first).expect("launch line");
+    assert_eq!(r, "launched", "{first}");
+    let pid = pairs.iter().find(|(k, _)| k == "pid").unwrap().1.clone();
+    let run = dir.join("home/.devin-outposts/s1");
+    let start = std::fs::read_to_string(run.join("remote.start")).unwrap();
+    assert!(start.trim().parse::<u64>().is_ok(), "start time {start:?}");
+    let check = || parse_liveness(&run_script(linux::CHECK, dir, &[]));
+    let pid_n: u32 = pid.parse().unwrap();
+    assert_eq!(check(), Some(Liveness::Running(pid_n)));
+    // The file replaced, then deleted, while it runs: still the same process, adopted.
+    std::fs::write(&devin, "#!/bin/sh\nexit 1\n").unwrap();
+    let again = launch_cli(dir);
+    assert_eq!(linux::parse_launch(&again).unwrap().0, "running", "{again}");
+    std::fs::remove_file(&devin).unwrap();
+    std::fs::remove_file(&odd).unwrap();
+    assert_eq!(check(), Some(Liveness::Running(pid_n)));
+    let log = std::fs::read_to_string(run.join("remote.log")).unwrap();
+    assert!(log.contains("adopted the running remote"), "{log}");
+    // Another start time under the same pid (what a reused pid looks like): not ours.
+    std::fs::write(run.join("remote.start"), "1\n").unwrap();
+    assert_ne!(check(), Some(Liveness::Running(pid_n)));
+    std::fs::write(run.join("remote.start"), &start).unwrap();
+    // SAFETY: kill(2) of the test's own child's pid.
+    unsafe { libc::kill(pid_n as i32, libc::SIGKILL) };
+    let t0 = std::time::Instant::now();
+    while check() == Some(Liveness::Running(pid_n)) && t0.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(
+        matches!(check(), Some(Liveness::Exited(_))),
+        "{:?}",
+        check()
+    );
 }
 
 #[test]
