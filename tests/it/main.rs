@@ -43,6 +43,8 @@ mod orchestrator_local;
 mod orchestrator_network;
 mod orchestrator_sleep;
 mod outpost_crud;
+mod proc_leaks;
+mod rel_chaos;
 mod rel_crash;
 mod rel_faults;
 mod rel_identity;
