@@ -493,6 +493,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--max-stream', '--max-stream', [CompletionResultType]::ParameterName, 'Longest a watch stream stays open')
             [CompletionResult]::new('--keepalive', '--keepalive', [CompletionResultType]::ParameterName, 'Interval of keepalive comments on idle watch streams')
             [CompletionResult]::new('--sweep-delay', '--sweep-delay', [CompletionResultType]::ParameterName, 'How long a released suspended/terminated session''s row lingers before it is swept')
+            [CompletionResult]::new('--remote-form', '--remote-form', [CompletionResultType]::ParameterName, 'What `devin-remote` is for Linux: `binary` (a real executable, the running process is the file) or `script` (a POSIX shell script that behaves the same; its process is the shell)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
@@ -504,8 +505,8 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break

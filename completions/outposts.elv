@@ -454,6 +454,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --max-stream 'Longest a watch stream stays open'
             cand --keepalive 'Interval of keepalive comments on idle watch streams'
             cand --sweep-delay 'How long a released suspended/terminated session''s row lingers before it is swept'
+            cand --remote-form 'What `devin-remote` is for Linux: `binary` (a real executable, the running process is the file) or `script` (a POSIX shell script that behaves the same; its process is the shell)'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -465,8 +466,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
             cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
             cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

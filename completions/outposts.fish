@@ -360,6 +360,8 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l max-stream -d 'Longest a watch stream stays open' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l keepalive -d 'Interval of keepalive comments on idle watch streams' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sweep-delay -d 'How long a released suspended/terminated session\'s row lingers before it is swept' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l remote-form -d 'What `devin-remote` is for Linux: `binary` (a real executable, the running process is the file) or `script` (a POSIX shell script that behaves the same; its process is the shell)' -r -f -a "binary\t'A real executable: the running process is the downloaded file'
+script\t'A `#!/bin/sh` script: the running process is the shell (`/proc/<pid>/exe` names `sh`)'"
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -371,7 +373,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -s q -l quiet -d 'Print only results and errors'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from env" -l port -d 'Port of the running emulator [default: OUTPOSTS_EMULATOR_PORT or 8790]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from env" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
