@@ -28,6 +28,11 @@ fn chaos_kills_with_sleeps_wakes_and_terminations_and_a_script_remote() {
         ClusterOpts {
             cap: 8,
             emulator_args: vec!["--remote-form".into(), "script".into()],
+            // A terminated session's row must outlive an orchestrator restart, or the restarted
+            // orchestrator can only take the absent session for a sleeper and keep its sandbox
+            // (by design: absent = suspended; SLEEP_RETENTION reclaims those). Devin keeps rows
+            // far longer than the 1 s other scenarios use.
+            sweep_delay: "15s",
             ..ClusterOpts::default()
         },
     );
