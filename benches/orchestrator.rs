@@ -57,20 +57,30 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
-/// A child that is SIGTERMed, then killed, when dropped.
-struct Proc(Child);
+/// A child that is SIGTERMed, then killed, when dropped; with a sandbox root, whatever sandbox
+/// process under it outlived the child is killed too (the benchmark leaves nothing running).
+struct Proc(Child, Option<std::path::PathBuf>);
 
 impl Drop for Proc {
     fn drop(&mut self) {
         unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let mut ended = false;
         for _ in 0..100 {
             if let Ok(Some(_)) = self.0.try_wait() {
-                return;
+                ended = true;
+                break;
             }
             std::thread::sleep(Duration::from_millis(100));
         }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        if !ended {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+        if let Some(root) = &self.1 {
+            let left = outposts::provider::local::processes_under_root(root).len();
+            outposts::provider::local::kill_under_root(root, Duration::from_secs(10));
+            eprintln!("sandbox processes left running after the emulator exited: {left}");
+        }
     }
 }
 
@@ -209,12 +219,13 @@ fn main() -> anyhow::Result<()> {
             .ok_or_else(|| anyhow::anyhow!("no stdout"))?,
     )
     .read_line(&mut line)?;
-    let emu = Proc(emu);
+    let mut emu = Proc(emu, None);
     let ready: serde_json::Value = serde_json::from_str(line.trim())
         .map_err(|e| anyhow::anyhow!("emulator ready line {line:?}: {e}"))?;
     let base = ready["base_url"].as_str().unwrap_or_default().to_string();
     let admin = EmulatorClient::new(HttpClient::new(HttpOptions::default())?, &base);
     let info = rt.block_on(admin.info())?;
+    emu.1 = Some(info.data_dir.join("sandboxes"));
     for (k, v) in &info.env {
         b.vars.insert(k.clone(), v.clone());
     }
@@ -236,6 +247,7 @@ fn main() -> anyhow::Result<()> {
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&orch_log)?)
             .spawn()?,
+        None,
     );
     let pid = orch.0.id();
     let read_log = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();

@@ -58,6 +58,10 @@ impl EnvVar {
     }
 }
 
+/// `WORKDIR`'s default on CoreWeave, where its guide works and proves: `/workspace`, the
+/// volume snapshotted across sleep (the declared default is Daytona's, also the local one).
+pub const WORKDIR_COREWEAVE: &str = "/workspace";
+
 macro_rules! env_vars {
     ($( $(#[doc = $doc:literal])+ $name:ident : $group:ident $(= $default:literal)? $(( $($alias:literal),* ))? $([$secret:ident])? ; )*) => {
         $(
@@ -128,7 +132,8 @@ env_vars! {
     ACCEPTOR_ID: Orchestrator;
     /// Orchestrator state: acceptor ids, watch cursors, the lock. Created 0700.
     STATE_DIR: Orchestrator = "~/.devin-outposts-orchestrator";
-    /// Directory inside Linux sandboxes that holds the session's repositories.
+    /// Directory inside Linux sandboxes that holds the session's repositories (on CoreWeave the
+    /// default is `/workspace`, the snapshotted volume).
     WORKDIR: Orchestrator = "/home/daytona/workspace";
     /// Repositories cloned into `WORKDIR` before the remote starts (comma- or space-separated URLs).
     REPOS: Orchestrator;

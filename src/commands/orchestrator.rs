@@ -55,10 +55,12 @@ Examples:
 Reads the state dir only (no network): works whether or not the orchestrator runs.
 Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
 cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
-sandbox_id, …}], sleeping: [..], refused: [{session_id, reason, at, retry_at}], given_up:
-[{session_id, reason, retry_at, last_log}]} (refused: sessions not served because their network
-policy cannot be enforced; given_up: released and cooling off, e.g. a remote that kept exiting
-at once). Exit 2 when the state dir
+sandbox_id, …}], sleeping: [..], sleep_keeps, refused: [{session_id, reason, at, retry_at}],
+given_up: [{session_id, reason, retry_at, last_log}]} (sleep_keeps: what a sleeping session keeps
+on this provider — the whole disk on Daytona and local; the home and working directory on
+CoreWeave; refused: sessions not served because their network policy cannot be enforced;
+given_up: released and cooling off, e.g. a remote that kept exiting at once). Exit 2 when the
+state dir
 holds no state for the outpost.
 --watch off a terminal (or with --json) prints that object once per refresh as NDJSON, with
 rows: [{session, phase, sandbox, state, age_seconds, last_event}]; Ctrl-C exits 130.";
@@ -223,7 +225,12 @@ pub fn run_options(
         source,
         windows_source,
         resources: Resources::default(),
-        workdir: config.value(&env::WORKDIR).unwrap_or_default(),
+        // The default follows the provider; a value set anywhere wins.
+        workdir: match config.get(&env::WORKDIR) {
+            Some(r) if !matches!(r.source, crate::config::Source::Default) => r.value,
+            _ if kind == ProviderKind::Coreweave => env::WORKDIR_COREWEAVE.into(),
+            _ => env::WORKDIR.default_str().into(),
+        },
         windows_workdir: config.value(&env::WINDOWS_WORKDIR).unwrap_or_default(),
         repos,
         git_username: config.value(&env::GIT_USERNAME).unwrap_or_default(),
@@ -475,6 +482,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> 
         "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
         "sandboxes": snapshot.get("sandboxes"),
         "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
+        "sleep_keeps": snapshot.get("sleep_keeps"),
         "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
         "given_up": snapshot.get("given_up").cloned().unwrap_or_else(|| serde_json::json!([])),
     });
@@ -506,6 +514,9 @@ fn sleeping_table(doc: &serde_json::Value) -> String {
         .unwrap_or_default();
     if list.is_empty() {
         return out;
+    }
+    if let Some(keeps) = doc.get("sleep_keeps").and_then(|v| v.as_str()) {
+        out.push_str(&format!("sleep keeps  {keeps}\n"));
     }
     let retention = doc.get("sleep_retention_seconds").and_then(|v| v.as_f64());
     out.push_str(&format!(

@@ -237,6 +237,7 @@ impl Orchestrator {
                 Platform::Windows => self.opts.windows_workdir.clone(),
                 _ => self.opts.workdir.clone(),
             },
+            keep_home: true,
             restore: None,
         });
         crate::failpoint!("provision.before_create");

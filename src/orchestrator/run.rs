@@ -486,6 +486,7 @@ impl Orchestrator {
                 "sleeping": sleeping,
                 "sandboxes": inner.fleet,
                 "sleep_retention_seconds": retention,
+                "sleep_keeps": self.provider.kind().sleep_keeps(),
                 "outpost_id": self.opts.outpost_id,
                 "acceptor_id": self.opts.acceptor_id,
                 "updated_at": now(),

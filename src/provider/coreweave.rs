@@ -173,6 +173,31 @@ impl CoreweaveProvider {
     }
 }
 
+impl CoreweaveProvider {
+    /// Copy the image's home into the new, empty home on the volume ([`workspace::SEED_HOME`]).
+    /// A failure leaves a working but empty home: logged, not fatal.
+    async fn seed_home(&self, id: &str) {
+        let req = super::ExecRequest {
+            cmd: super::Cmd::Shell(workspace::SEED_HOME.into()),
+            cwd: None,
+            env: Default::default(),
+            timeout: Some(Duration::from_secs(120)),
+        };
+        match self.exec(id, &req).await {
+            Ok(out) if out.exit_code == 0 => {
+                tracing::debug!(sandbox = %id, "home: {}", out.stdout.trim())
+            }
+            Ok(out) => tracing::warn!(
+                sandbox = %id,
+                "cannot seed the home from the image's (exit {}): {}",
+                out.exit_code,
+                crate::secrets::redact(out.stderr.trim())
+            ),
+            Err(e) => tracing::warn!(sandbox = %id, "cannot seed the home from the image's: {e}"),
+        }
+    }
+}
+
 #[async_trait]
 impl Provider for CoreweaveProvider {
     fn kind(&self) -> ProviderKind {
@@ -195,10 +220,15 @@ impl Provider for CoreweaveProvider {
 
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
         let mut sandbox = build_sandbox(spec)?;
+        // A brand-new home on the volume is seeded from the image's once the sandbox runs.
+        let mut seed_home = false;
         if let Some(ws) = &spec.workspace {
             let restored = workspace::attach(&self.client, &mut sandbox, &spec.name, ws).await?;
-            if let Some(id) = restored {
-                tracing::info!(name = %spec.name, snapshot = %id, "restoring the workspace");
+            match restored {
+                Some(id) => {
+                    tracing::info!(name = %spec.name, snapshot = %id, "restoring the workspace")
+                }
+                None => seed_home = ws.keep_home,
             }
         }
         if let Some(existing) = self.find_by_name(&spec.name).await?
@@ -229,7 +259,13 @@ impl Provider for CoreweaveProvider {
             .wait_for(&created.sandbox_id, START_WAIT, |s| !is_coming_up(s))
             .await?
         {
-            Some(sb) => Ok(to_info(&sb)),
+            Some(sb) => {
+                let info = to_info(&sb);
+                if seed_home && info.state == super::SandboxState::Started {
+                    self.seed_home(&info.id).await;
+                }
+                Ok(info)
+            }
             None => Err(ProviderError::NotFound(created.sandbox_id)),
         }
     }

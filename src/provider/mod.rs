@@ -35,6 +35,19 @@ impl ProviderKind {
         }
     }
 
+    /// What a sleeping session keeps on this provider (README "Sleeping sessions").
+    pub fn sleep_keeps(self) -> &'static str {
+        match self {
+            ProviderKind::Coreweave => {
+                "the session's home directory and working directory (one snapshotted volume); \
+                 never /tmp or system packages"
+            }
+            ProviderKind::Daytona | ProviderKind::Local => {
+                "the whole disk: every file the session wrote"
+            }
+        }
+    }
+
     pub fn parse(s: &str) -> Result<Self, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "daytona" => Ok(ProviderKind::Daytona),
@@ -162,6 +175,10 @@ pub struct SandboxSpec {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     pub mount_path: String,
+    /// Keep the session's home directory with it (where a sleep drops the sandbox's disk:
+    /// CoreWeave puts `HOME` on the same volume, seeded from the image's own home at the first
+    /// create). The other providers keep the whole disk anyway.
+    pub keep_home: bool,
     /// Restore this snapshot (instead of the newest one kept for the sandbox's name).
     pub restore: Option<String>,
 }

@@ -316,6 +316,7 @@ pub fn sandbox_spec(w: &WorkerSpec, name: &str, mode: Mode) -> SandboxSpec {
     spec.resources = w.resources.clone();
     spec.workspace = Some(crate::provider::Workspace {
         mount_path: WORKSPACE.into(),
+        keep_home: false,
         restore: w.restore.clone(),
     });
     spec.max_lifetime = w.max_lifetime;

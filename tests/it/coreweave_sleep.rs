@@ -189,3 +189,90 @@ fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
     r.code(2);
     assert!(r.stderr.contains("CoreWeave"), "{}", r.stderr);
 }
+
+/// Everything a session wrote survives sleep on CoreWeave (issue 21): files in `/workspace` (the
+/// default `WORKDIR` there), in its working directory and under `$HOME` (where Devin installs
+/// tools); and a brand-new session's home holds what the image ships in its own home.
+#[test]
+fn a_coreweave_session_keeps_its_home_and_working_directory_across_sleep() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
+    // No WORKDIR: the provider's default.
+    let env = orch_env(&emu);
+    let orch = Orch::start(&env, &["--provider", "coreweave", "--image", IMAGE]);
+    let cw = Cw::new(&emu, &env);
+    let s = new_session(
+        &emu,
+        Some(
+            "sh: mkdir -p \"$HOME/.local/bin\" && echo home > \"$HOME/.local/bin/sleep-proof\" \
+             && echo ws > /workspace/sleep-proof.txt && echo wd > \"$PWD/workdir-proof.txt\" \
+             && pwd > /workspace/workdir-path.txt && echo \"$HOME\" > /workspace/home-path.txt \
+             && cat \"$HOME/.profile\" > /workspace/image-home.txt"
+                .into(),
+        ),
+    );
+    let name = sandbox_name(&s);
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let first = cw.live(&name).expect("a running sandbox");
+    let read = |id: &str, p: &str| cw.read(id, p).unwrap_or_default();
+    assert_eq!(
+        read(&first.id, "/workspace/workdir-path.txt").trim(),
+        "/workspace"
+    );
+    let home = read(&first.id, "/workspace/home-path.txt")
+        .trim()
+        .to_string();
+    assert!(
+        home.starts_with("/workspace/"),
+        "HOME on the volume: {home}"
+    );
+    assert!(
+        read(&first.id, "/workspace/image-home.txt").contains("shipped by the emulated"),
+        "the image's own home was seeded into the new home"
+    );
+
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the sleep (snapshot, then delete)",
+        || {
+            cw.live(&name).is_none()
+                && cw.snapshots().iter().any(|x| {
+                    x.source_sandbox_id == first.id && x.state == pb::SnapshotState::Ready as i32
+                })
+        },
+        || orch.log(),
+    );
+    // While it sleeps, `orchestrator status` says what is kept.
+    let st = env.run(&["--json", "orchestrator", "status"]);
+    let keeps = st.json()["sleep_keeps"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        keeps.contains("home directory and working directory"),
+        "{keeps}"
+    );
+
+    block_on(emu.client().resume(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the wake",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "connect" && h.generation == 2)
+        },
+        || orch.log(),
+    );
+    let second = cw.live(&name).expect("a sandbox after the wake");
+    assert_ne!(second.id, first.id);
+    assert_eq!(read(&second.id, "/workspace/sleep-proof.txt"), "ws\n");
+    assert_eq!(read(&second.id, "/workspace/workdir-proof.txt"), "wd\n");
+    assert_eq!(
+        read(&second.id, &format!("{home}/.local/bin/sleep-proof")),
+        "home\n"
+    );
+    assert!(read(&second.id, &format!("{home}/.profile")).contains("shipped by the emulated"));
+}

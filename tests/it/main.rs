@@ -46,6 +46,8 @@ mod orchestrator_sleep;
 mod outpost_crud;
 mod outpost_lookup;
 mod queue_model;
+mod proc_leaks;
+mod rel_chaos;
 mod rel_crash;
 mod rel_faults;
 mod rel_identity;

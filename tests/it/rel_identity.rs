@@ -136,7 +136,7 @@ fn kill_restart_adopt(name: &str, form: &str, tamper: bool) {
         assert!(
             ok.is_some(),
             "{name} restart {round}: not reattached\n{}\n{}",
-            c.replicas[0].log(),
+            c.replicas[0].all_logs(),
             launch_records(&c)
         );
         // Give a wrongly judged-absent remote the time to be launched and attach.
@@ -144,7 +144,7 @@ fn kill_restart_adopt(name: &str, form: &str, tamper: bool) {
     }
     // The adopted remotes still serve their sessions.
     for s in &ids {
-        block_on(c.emu.client().add_task(s, "run true")).expect("add task");
+        block_on(c.emu.client().add_task(s, "sh: true")).expect("add task");
     }
     let ok = time_until(WAIT, || {
         ids.iter()

@@ -231,19 +231,60 @@ impl Emu {
     }
 }
 
+impl Emu {
+    /// Send `sig` to the emulator process.
+    pub fn signal(&mut self, sig: i32) {
+        // A reaped child's pid may belong to someone else by now.
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return;
+        }
+        unsafe {
+            libc::kill(self.child.id() as i32, sig);
+        }
+    }
+
+    /// Wait up to `limit` for the emulator to exit; whether it did.
+    pub fn wait_exit(&mut self, limit: Duration) -> bool {
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    /// Processes of this emulator's sandboxes that are running now.
+    pub fn sandbox_processes(&self) -> Vec<i32> {
+        outposts::provider::local::processes_under_root(&self.info.data_dir.join("sandboxes"))
+    }
+}
+
 impl Drop for Emu {
     fn drop(&mut self) {
-        // SIGTERM first so it cleans up its sandboxes; then make sure.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        // SIGTERM first so it ends its sandboxes itself; then make sure.
+        self.signal(libc::SIGTERM);
+        if !self.wait_exit(Duration::from_millis(2500)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Whatever ended the emulator (a SIGKILL, a crash), none of its sandboxes' processes
+        // outlives the test.
+        outposts::provider::local::kill_under_root(
+            &self.info.data_dir.join("sandboxes"),
+            Duration::from_secs(5),
+        );
+    }
+}
+
+/// The local sandboxes a test's orchestrator made under its temporary HOME (`orch_env`'s
+/// `OUTPOSTS_LOCAL_ROOT`) end with the test, whatever happened to the orchestrator.
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        outposts::provider::local::kill_under_root(
+            &self.home.path().join("sandboxes"),
+            Duration::from_secs(5),
+        );
     }
 }

@@ -338,6 +338,11 @@ pub(super) struct Boot {
 
 /// Mount directories, restores, files, then the gate: everything the main command may expect
 /// to find when it starts.
+/// A file every emulated image ships in its (root) user's home.
+pub const IMAGE_HOME_FILE: &str = "/root/.profile";
+const IMAGE_HOME_CONTENT: &[u8] =
+    b"# shipped by the emulated CoreWeave image\nexport PATH=\"$HOME/.local/bin:$PATH\"\n";
+
 async fn furnish(provider: &LocalProvider, local_id: &str, boot: &Boot) -> Result<(), String> {
     if !boot.volumes.is_empty() {
         let tree = provider
@@ -348,6 +353,14 @@ async fn furnish(provider: &LocalProvider, local_id: &str, boot: &Boot) -> Resul
         tokio::task::spawn_blocking(move || volumes::prepare(&tree, &volumes, &restores))
             .await
             .map_err(|e| format!("the volumes were not prepared: {e}"))??;
+    }
+    // The emulated images run as root and ship a home of their own, as real images do
+    // (dotfiles, preinstalled tools): a client that mounts a volume over it must not lose it.
+    if boot.spec.user.is_none() {
+        provider
+            .write_file(local_id, IMAGE_HOME_FILE, IMAGE_HOME_CONTENT)
+            .await
+            .map_err(|e| format!("cannot lay out the image's home: {e}"))?;
     }
     for f in &boot.files {
         provider

@@ -142,10 +142,15 @@ s=$(cat "/proc/$p/stat" 2>/dev/null || true); s=${s##*\)}; set -- $s
 if [ $# -ge 20 ]; then shift 19; echo "$1" > "$r/remote.start.tmp" && mv -f "$r/remote.start.tmp" "$r/remote.start"; fi
 echo $p > "$r/remote.pid.tmp" && mv -f "$r/remote.pid.tmp" "$r/remote.pid"
 wait $p; echo $? > "$r/remote.exit"'
+# A session of its own (setsid, where the image has it): the remote must outlive this exec even
+# when the exec is cancelled with its process group (the orchestrator died mid-launch) — else a
+# remote that already attached dies, and the next launch attaches a second one.
+detach=nohup
+if command -v setsid >/dev/null 2>&1; then detach="setsid nohup"; fi
 if [ "$mode" = cli ]; then
-  nohup sh -c "$wrap" wrapper "$run" "$bin" worker start --session "$DEVIN_OUTPOST_SESSION_ID" >> "$run/remote.log" 2>&1 < /dev/null &
+  $detach sh -c "$wrap" wrapper "$run" "$bin" worker start --session "$DEVIN_OUTPOST_SESSION_ID" >> "$run/remote.log" 2>&1 < /dev/null &
 else
-  nohup sh -c "$wrap" wrapper "$run" "$bin" serve >> "$run/remote.log" 2>&1 < /dev/null &
+  $detach sh -c "$wrap" wrapper "$run" "$bin" serve >> "$run/remote.log" 2>&1 < /dev/null &
 fi
 i=0
 while [ ! -s "$run/remote.pid" ] && [ "$i" -lt 100 ]; do

@@ -6,6 +6,14 @@
 //! its source volume's name, so the snapshots of a name are found again by any replica, after
 //! any restart, without state of our own. A stop that cannot snapshot does not delete: the
 //! sandbox keeps running (it costs compute, but no workspace is ever lost).
+//!
+//! The session's home lives on the same volume ([`home_path`], `HOME` in the container's
+//! environment), so one snapshot keeps both what the session wrote in its working directory and
+//! what it installed under `$HOME` (Devin's tools go to `~/.local/bin`). A fresh volume would
+//! hide the image's dotfiles and preinstalled tools, so the first create copies the image's own
+//! home (its user's `passwd` entry) into it ([`SEED_HOME`]); a wake restores it with the rest.
+//! Nothing else survives a sleep: `/tmp`, system packages and the rest of the root file system
+//! go with the deleted sandbox.
 
 use std::time::Duration;
 
@@ -21,6 +29,24 @@ use super::mapping::err;
 const SNAPSHOT_WAIT: Duration = Duration::from_secs(600);
 /// Size asked for the scratch volume.
 const VOLUME_SIZE: &str = "20Gi";
+
+/// Where the session's home lives on the workspace volume mounted at `mount`.
+pub fn home_path(mount: &str) -> String {
+    format!("{}/.home", mount.trim_end_matches('/'))
+}
+
+/// Run once in a new sandbox (no snapshot restored): fill the empty home on the volume from the
+/// image's own home, so the image's dotfiles and tools are not hidden by it. Never overwrites
+/// a home that has files (an earlier seed, or a restore).
+pub const SEED_HOME: &str = r#"set -eu
+image_home=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f6 || true)
+[ -n "$image_home" ] || image_home=/root
+mkdir -p "$HOME"
+if [ "$image_home" != "$HOME" ] && [ -d "$image_home" ] && [ -z "$(ls -A "$HOME" 2>/dev/null)" ]; then
+  cp -a "$image_home/." "$HOME/"
+  echo "seeded $HOME from $image_home"
+fi
+"#;
 
 /// The workspace volume of the sandbox named `name`.
 pub fn volume_name(name: &str) -> String {
@@ -95,6 +121,10 @@ pub async fn attach(
             mount_path: ws.mount_path.clone(),
             ..Default::default()
         });
+        if ws.keep_home {
+            c.environment_variables
+                .insert("HOME".into(), home_path(&ws.mount_path));
+        }
     }
     Ok(restore)
 }

@@ -43,7 +43,7 @@ use futures::stream::BoxStream;
 
 pub use checks::{default_root, options_from_config};
 pub use isolation::{BWRAP_PACKAGE, Isolation, Unready, usable};
-pub use procs::MARKER;
+pub use procs::{MARKER, kill_under_root, under_root as processes_under_root};
 
 use crate::config::Config;
 use crate::provider::{
@@ -329,7 +329,18 @@ impl LocalProvider {
         self.info(&self.require(&rec.id)?)
     }
 
-    /// Stop every sandbox under the root (the emulator is exiting). Errors are logged.
+    /// End every sandbox process under the root at once (the owner is exiting, perhaps on a
+    /// signal, with a supervisor's SIGKILL a few seconds away): SIGKILL, one pass over `/proc`
+    /// per round whatever the number of sandboxes. Records stay as they are (a later start
+    /// boots them again). Returns how many processes were killed.
+    pub async fn kill_all(&self) -> usize {
+        let root = self.store.root.clone();
+        tokio::task::spawn_blocking(move || procs::kill_under_root(&root, Duration::from_secs(5)))
+            .await
+            .unwrap_or(0)
+    }
+
+    /// Stop every sandbox under the root, gracefully and one by one. Errors are logged.
     pub async fn stop_all(&self) {
         let Ok(all) = self.store.all() else { return };
         for rec in all {

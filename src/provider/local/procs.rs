@@ -33,6 +33,66 @@ pub(super) fn members(id: &str) -> Vec<i32> {
     out
 }
 
+/// Pids (other than ours) carrying the marker of any sandbox under `root` (its sub-directories
+/// are the sandboxes' ids): one pass over `/proc`, however many sandboxes there are.
+pub fn under_root(root: &std::path::Path) -> Vec<i32> {
+    let ids: std::collections::BTreeSet<Vec<u8>> = std::fs::read_dir(root)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().to_str().map(|n| n.as_bytes().to_vec()))
+                .collect()
+        })
+        .unwrap_or_default();
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let prefix = format!("{MARKER}=");
+    let me = std::process::id() as i32;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
+            continue;
+        };
+        let ours = env.split(|b| *b == 0).any(|kv| {
+            kv.strip_prefix(prefix.as_bytes())
+                .is_some_and(|id| ids.contains(id))
+        });
+        if pid != me && ours {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// SIGKILL every process of the sandboxes under `root` until none is left (at most about
+/// `limit`). A bubblewrap sandbox's pid 1 carries the marker and takes every process of its
+/// namespace with it, so a process that cleared its environment still goes. Returns how many
+/// processes were killed.
+pub fn kill_under_root(root: &std::path::Path, limit: Duration) -> usize {
+    let start = std::time::Instant::now();
+    let mut killed = std::collections::BTreeSet::new();
+    loop {
+        let pids: Vec<i32> = under_root(root)
+            .into_iter()
+            .filter(|p| !is_zombie(*p))
+            .collect();
+        if pids.is_empty() || start.elapsed() >= limit {
+            return killed.len();
+        }
+        for p in pids {
+            signal(p, libc::SIGKILL);
+            killed.insert(p);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn has_marker(pid: i32, needle: &str) -> bool {
     std::fs::read(format!("/proc/{pid}/environ"))
         .map(|env| env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()))
