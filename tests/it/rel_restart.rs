@@ -58,7 +58,7 @@ fn wait_stopped(c: &Cluster, ids: &[String]) {
 /// or relaunched for sessions already served.
 #[test]
 fn t5_restarts_reattach_without_recreating_anything() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let restarts = knob("T5_RESTARTS", 10);
     let mut c = Cluster::start(
         "T5",
@@ -146,7 +146,7 @@ fn outpost_dir(r: &Replica) -> std::path::PathBuf {
 /// session's sandbox; corrupt identities are an operator-visible error, not a new identity.
 #[test]
 fn t6_state_dir_lost_or_corrupted() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let kills = knob("T6_KILLS", 20);
     let mut c = Cluster::start(
         "T6",
@@ -299,7 +299,7 @@ fn now_ms() -> u64 {
 /// within 2 s.
 #[test]
 fn t15_graceful_shutdown_and_drain() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let runs = knob("T15_RUNS", 3);
     let mut c = Cluster::start(
         "T15",
