@@ -299,8 +299,8 @@ complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fi
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l windows-snapshot -d 'Snapshot Windows sessions\' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l image -d 'Image new sandboxes start from, instead of a snapshot' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l metrics-addr -d 'Serve Prometheus `/metrics` and `/healthz` here (off by default)' -r
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l janitor-grace -d 'Seconds a new sandbox is safe from the janitor' -r
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l ready-timeout -d 'Longest wait for a sandbox to start' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l janitor-grace -d 'How long a new sandbox is safe from the janitor (e.g. 90s, 5m; bare numbers are seconds)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l ready-timeout -d 'Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -467,7 +467,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l secret -d 'Take the outpost token from this provider secret-store entry (mapped to DEVIN_OUTPOSTS_TOKEN) instead of DEVIN_OUTPOSTS_TOKEN' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l tag -d 'Label the sandboxes: NAME or KEY=VALUE (repeatable)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l env -d 'Extra environment of the worker (repeatable; not for secrets)' -r
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l wait-timeout -d 'Longest wait for each worker to reach the queue' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l wait-timeout -d 'Longest wait for each worker to reach the queue (e.g. 90s, 3m; bare numbers are seconds)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l restore -d 'Start the worker\'s /workspace from this file-system snapshot (the one `worker stop` printed; CoreWeave only: elsewhere a stopped worker keeps its disk)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -537,7 +537,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l timeout -d 'Longest the command may run' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l timeout -d 'Longest the command may run (e.g. 90s, 5m; bare numbers are seconds)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -599,8 +599,8 @@ complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l platform -d 'Which image: Linux (Dockerfile) or Windows (provisioner script)' -r -f -a "linux\t''
 windows\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l cpu -d 'vCPUs of sandboxes created from the snapshot' -r
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l memory -d 'Memory in GiB' -r
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l disk -d 'Disk in GiB' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l memory -d 'Memory of sandboxes created from the snapshot, whole GiB (e.g. 16Gi, or 16)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l disk -d 'Disk of sandboxes created from the snapshot, whole GiB (e.g. 20Gi, or 20)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l name -d 'Snapshot name (wins over SNAPSHOT_NAME and the derived name)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l region -d 'Daytona region [default: DAYTONA_TARGET, else the organization\'s default]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l timeout -d 'Give up following the build after this long (the build continues on Daytona)' -r

@@ -48,32 +48,35 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Help screens list these apart from the command's own options.
+const GLOBAL: &str = "Global options";
+
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
     /// Print only results and errors.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(short, long, global = true, help_heading = GLOBAL, conflicts_with = "verbose")]
     pub quiet: bool,
     /// More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, help_heading = GLOBAL, action = clap::ArgAction::Count)]
     pub verbose: u8,
     /// When to use colour. NO_COLOR in the environment means never.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Read settings from this .env file instead of ./.env.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
     /// Read settings from this outposts.toml instead of the default
     /// ($XDG_CONFIG_HOME/outposts/outposts.toml).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, help_heading = GLOBAL, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Answer yes to confirmations (required for destructive commands without a terminal).
-    #[arg(short = 'y', long, global = true)]
+    #[arg(short = 'y', long, global = true, help_heading = GLOBAL)]
     pub yes: bool,
     /// Format of log lines on stderr.
-    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 }
 
@@ -125,6 +128,8 @@ impl Command {
             || matches!(self, Command::Orchestrator(a) if a.is_daemon())
             // connect must not lose a token minted just before a Ctrl-C.
             || matches!(self, Command::Connect(_))
+            // snapshot build says on Ctrl-C whether the remote build goes on.
+            || matches!(self, Command::Snapshot(a) if a.is_build())
     }
 
     /// Commands that create the `--env-file` they are given (so it need not exist yet).

@@ -208,6 +208,29 @@ impl Config {
         }
     }
 
+    /// Keys of the `.env` file that no setting reads but that look like one of ours (keys of
+    /// other tools that share the file are left alone).
+    pub fn dotenv_misspelt(&self) -> Vec<Misspelt> {
+        let Some((path, _)) = &self.dotenv else {
+            return Vec::new();
+        };
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Vec::new();
+        };
+        secrets::dotenv::key_lines(&text)
+            .into_iter()
+            .filter(|(k, _)| env::find(k).is_none())
+            .filter_map(|(key, line)| {
+                env::closest(&key).map(|did_you_mean| Misspelt {
+                    path: path.clone(),
+                    line,
+                    key,
+                    did_you_mean,
+                })
+            })
+            .collect()
+    }
+
     /// The `.env` file in use, if any.
     pub fn dotenv_path(&self) -> Option<&Path> {
         self.dotenv.as_ref().map(|(p, _)| p.as_path())
@@ -389,21 +412,8 @@ impl Config {
     }
 }
 
-/// Accept `90`, `90s`, `2m`, `1h 30m`.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    if let Ok(secs) = s.parse::<u64>() {
-        return Ok(Duration::from_secs(secs));
-    }
-    if let Ok(secs) = s.parse::<f64>()
-        && secs.is_finite()
-        && secs >= 0.0
-    {
-        return Ok(Duration::from_secs_f64(secs));
-    }
-    humantime::parse_duration(s)
-        .map_err(|_| format!("`{s}` is not a duration (use seconds, or e.g. `90s`, `5m`, `1h`)"))
-}
+/// Durations have one parser, shared by every flag and variable.
+pub use crate::units::parse_duration;
 
 /// Check an http(s) base URL and strip trailing slashes (and `/opbeta` when asked).
 pub fn normalize_base_url(raw: &str, strip_opbeta: bool) -> Result<String, String> {
@@ -476,12 +486,24 @@ fn read_dotenv(
 fn dotenv_error(path: &Path, e: dotenvy::Error) -> ConfigError {
     let problem = match &e {
         // The parser reports the offending line; never echo it whole, it may hold a secret.
-        dotenvy::Error::LineParse(line, idx) => {
+        dotenvy::Error::LineParse(line, _) => {
             let key: String = line.chars().take_while(|c| *c != '=').take(40).collect();
-            format!(
-                "cannot parse the line starting `{}` (at character {idx})",
+            let at = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| secrets::dotenv::line_of(&t, line));
+            let problem = format!(
+                "cannot parse the line starting `{}`",
                 secrets::redact(key.trim())
-            )
+            );
+            if let Some(line) = at {
+                // `file:line`, as editors and terminals link it.
+                return ConfigError::File {
+                    path: PathBuf::from(format!("{}:{line}", path.display())),
+                    problem,
+                    hint: DOTENV_HINT.into(),
+                };
+            }
+            problem
         }
         dotenvy::Error::Io(io) => io.to_string(),
         other => secrets::redact(&other.to_string()).into_owned(),
@@ -489,7 +511,31 @@ fn dotenv_error(path: &Path, e: dotenvy::Error) -> ConfigError {
     ConfigError::File {
         path: path.to_path_buf(),
         problem,
-        hint: "each line must be KEY=VALUE (quote values with spaces or #); fix the file or pass another with --env-file".into(),
+        hint: DOTENV_HINT.into(),
+    }
+}
+
+const DOTENV_HINT: &str = "each line must be KEY=VALUE (quote values with spaces or #); fix the file or pass another with --env-file";
+
+/// A `.env` key no setting reads but one is spelt much like it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misspelt {
+    pub path: PathBuf,
+    pub line: usize,
+    pub key: String,
+    pub did_you_mean: &'static str,
+}
+
+impl std::fmt::Display for Misspelt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}: {} is not a setting outposts reads (ignored); did you mean {}?",
+            self.path.display(),
+            self.line,
+            self.key,
+            self.did_you_mean
+        )
     }
 }
 

@@ -107,8 +107,9 @@ env_vars! {
     DAYTONA_TARGET: Daytona;
     /// Snapshot sandboxes start from; defaults to the content-hashed name `snapshot name` prints.
     SNAPSHOT_NAME: Daytona;
-    /// Seconds to wait for a Daytona sandbox to reach `started` (create, start) or `stopped` (stop).
-    DAYTONA_START_TIMEOUT: Daytona = "300";
+    /// How long to wait for a Daytona sandbox to reach `started` (create, start) or `stopped`
+    /// (stop); a duration (e.g. 90s, 10m; bare numbers are seconds).
+    DAYTONA_START_TIMEOUT: Daytona = "5m";
     /// CoreWeave Sandbox API key, sent as a bearer token.
     CWSANDBOX_API_KEY: CoreWeave [secret];
     /// CoreWeave Sandbox API base URL (scheme and host only).
@@ -147,10 +148,10 @@ env_vars! {
     WINDOWS_WORKDIR: Orchestrator = "C:\\repos";
     /// Chrome path handed to `devin-remote` on Windows.
     DEVIN_WINDOWS_CHROME_PATH: Orchestrator;
-    /// Seconds between full relists of the queue.
-    RECONCILE_INTERVAL: Orchestrator = "30";
-    /// Seconds between janitor sweeps.
-    JANITOR_INTERVAL: Orchestrator = "60";
+    /// Time between full relists of the queue; a duration (e.g. 30s; bare numbers are seconds).
+    RECONCILE_INTERVAL: Orchestrator = "30s";
+    /// Time between janitor sweeps; a duration (e.g. 1m; bare numbers are seconds).
+    JANITOR_INTERVAL: Orchestrator = "1m";
     /// How long a sleeping session's stopped Daytona sandbox stays on the stopped tier before
     /// Daytona archives it to cheaper storage (a wake then restores it first, which takes
     /// longer than a start). Whole minutes; `0` = Daytona's maximum. Default: a day.
@@ -159,16 +160,19 @@ env_vars! {
     /// absent from the queue this long — an abandoned sleeper. Off when unset: a sleeping
     /// session's workspace is its data, and only `terminated` deletes it otherwise.
     SLEEP_RETENTION: Orchestrator;
-    /// Seconds before `claim_deadline` at which a held claim is renewed (but no sooner than half the TTL the server granted, never twice within 2 s; a TTL too short for the margin is logged once).
-    CLAIM_RENEW_MARGIN: Orchestrator = "60";
+    /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
+    /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
+    /// once); a duration (e.g. 1m; bare numbers are seconds).
+    CLAIM_RENEW_MARGIN: Orchestrator = "1m";
     /// Path of `outposts.toml`; default `$XDG_CONFIG_HOME/outposts/outposts.toml`.
     OUTPOSTS_CONFIG: General;
     /// Most attempts for one HTTP request (1 turns retries off).
     OUTPOSTS_HTTP_ATTEMPTS: General = "5";
-    /// Seconds to wait for a TCP/TLS connection.
-    OUTPOSTS_CONNECT_TIMEOUT: General = "10";
-    /// Seconds without a byte from the server before a request fails (streams included).
-    OUTPOSTS_READ_TIMEOUT: General = "30";
+    /// How long to wait for a TCP/TLS connection; a duration (e.g. 10s; bare numbers are seconds).
+    OUTPOSTS_CONNECT_TIMEOUT: General = "10s";
+    /// How long without a byte from the server before a request fails (streams included); a
+    /// duration (e.g. 30s; bare numbers are seconds).
+    OUTPOSTS_READ_TIMEOUT: General = "30s";
     /// Set to `1` to never touch the OS keyring (headless hosts, CI, tests).
     OUTPOSTS_NO_KEYRING: General;
     /// Local port `outposts connect` listens on for Devin's redirect
@@ -190,12 +194,42 @@ env_vars! {
     /// `PATH`); a symlinked `devin` has its target bound too. `outposts emulator env` points it
     /// at the emulator's fake CLI.
     OUTPOSTS_DEVIN_CLI_DIR: General;
-    /// Longest `Retry-After` wait honoured, in seconds; longer requests are clamped to it.
-    OUTPOSTS_RETRY_AFTER_CAP: General = "120";
+    /// Longest `Retry-After` wait honoured; longer requests are clamped to it. A duration (e.g.
+    /// 2m; bare numbers are seconds).
+    OUTPOSTS_RETRY_AFTER_CAP: General = "2m";
     /// Debug builds only (ignored by release builds): failpoints that crash or pause the
     /// orchestrator at named steps for reliability tests, e.g. `claim.after=kill`
     /// (see `src/failpoint.rs`).
     OUTPOSTS_FAILPOINTS: General;
+}
+
+/// The declared name closest to a key nobody reads (`DEVIN_APIURL` → `DEVIN_API_URL`), when it
+/// is close enough to be a typo of it: a few edits, case ignored.
+pub fn closest(key: &str) -> Option<&'static str> {
+    let key = key.to_ascii_uppercase();
+    let limit = (key.len() / 5).clamp(1, 3);
+    ALL.iter()
+        .flat_map(|v| std::iter::once(v.name).chain(v.aliases.iter().copied()))
+        .map(|n| (edit_distance(&key, n), n))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| find(n).map_or(n, |v| v.name))
+}
+
+/// Levenshtein distance over bytes (the names are ASCII).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 /// Look a variable up by its name or one of its aliases.

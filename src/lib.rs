@@ -20,5 +20,6 @@ pub mod provider;
 pub mod secrets;
 pub(crate) mod shell;
 pub(crate) mod time;
+pub mod units;
 pub(crate) mod verify;
 pub mod worker;

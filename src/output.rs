@@ -16,6 +16,8 @@ use serde::Serialize;
 
 use crate::secrets::redact;
 
+pub mod table;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum ColorChoice {
     #[default]
@@ -94,6 +96,12 @@ impl Printer {
     /// Prompts only on a real terminal, outside CI and JSON mode.
     pub fn can_prompt(&self) -> bool {
         self.stdin_tty && std::io::stderr().is_terminal() && !self.json && !self.ci
+    }
+
+    /// The terminal's width when stdout is one (tables fit it); `None` for pipes and files.
+    pub fn width(&self) -> Option<usize> {
+        let term = console::Term::stdout();
+        (!self.json && term.is_term()).then(|| term.size().1.max(20) as usize)
     }
 
     /// Print the command's result: `value` as JSON with `--json`, else `human()` as text.

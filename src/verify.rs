@@ -97,8 +97,24 @@ pub enum ResolveError {
         "sandbox {0} disappeared while we waited (was the session terminated and its sandbox deleted?)"
     )]
     Vanished(String),
+    /// Neither a sandbox nor a queue entry: the session does not exist on this account (or it
+    /// ended and its sandbox is gone), so waiting cannot help.
+    #[error("no session {0}: it is not in the outpost's queue and no sandbox serves it")]
+    NoSession(String),
     #[error(transparent)]
     Provider(#[from] ProviderError),
+}
+
+/// Fail at once when a session named by `--session` has no sandbox yet and the fleet API does
+/// not know it either. An unanswered lookup proves nothing, so it lets the wait go on.
+pub async fn check_session_known(
+    devin: &crate::api::devin::DevinClient,
+    session: &str,
+) -> Result<(), ResolveError> {
+    match tokio::time::timeout(Duration::from_secs(30), devin.get(session)).await {
+        Ok(Ok(None)) => Err(ResolveError::NoSession(session.to_string())),
+        _ => Ok(()),
+    }
 }
 
 /// The sandbox to read: by id/name, or a session's: the orchestrator's name for it, else the one
@@ -202,6 +218,11 @@ pub enum Waiting<'a> {
     NoSandbox { name: &'a str },
     /// The sandbox exists; the file does not, yet.
     NoFile { sandbox: &'a SandboxInfo },
+    /// The file holds something else (an earlier proof, a half-written value): not yet.
+    Other {
+        sandbox: &'a SandboxInfo,
+        found: &'a str,
+    },
     /// A read failed in a way that may pass (sandbox starting, an API hiccup).
     Retrying {
         sandbox: &'a SandboxInfo,
@@ -214,7 +235,8 @@ pub enum Waiting<'a> {
 pub struct Waited {
     /// The sandbox read (or last seen); `None` when a session's sandbox never appeared.
     pub sandbox: Option<SandboxInfo>,
-    /// The file's bytes; `None` when `wait` ran out first.
+    /// The file's bytes: the proof as soon as it appears; otherwise, when `wait` ran out, the
+    /// last other content seen (`None` when there never was a file).
     pub contents: Option<Vec<u8>>,
     pub elapsed: Duration,
     /// The last transient read error, for the diagnosis.
@@ -245,13 +267,16 @@ async fn read_once(
 }
 
 /// Wait for the proof file: find the session's sandbox when it appears, then read `path` with
-/// backoff (1 s doubling to 10 s) until it exists or `wait` runs out. `found` is what
-/// [`locate`] returned. `tick` hears each unsuccessful attempt with the elapsed time.
+/// backoff (1 s doubling to 10 s) until it holds `expected` or `wait` runs out. Other content
+/// (an earlier verification's proof — a fixed worker serves many sessions from one sandbox, and
+/// a session can be verified twice) means "not yet": Devin may not have written the new value.
+/// `found` is what [`locate`] returned. `tick` hears each unsuccessful attempt.
 pub async fn wait_for_proof(
     provider: &dyn Provider,
     target: &Target,
     found: Option<SandboxInfo>,
     path: &str,
+    expected: &str,
     wait: Duration,
     mut tick: impl FnMut(Duration, Waiting<'_>),
 ) -> Result<Waited, ResolveError> {
@@ -259,6 +284,7 @@ pub async fn wait_for_proof(
     let mut delay = Duration::from_secs(1);
     let mut sandbox = found;
     let mut last_error = None;
+    let mut other: Option<Vec<u8>> = None;
     let looked_for = match target {
         Target::Session(s) => sandbox_name(s),
         Target::Sandbox(id) => id.clone(),
@@ -272,7 +298,9 @@ pub async fn wait_for_proof(
             Some(sb) => {
                 match read_once(provider, &sb.id, path, wait.saturating_sub(start.elapsed())).await
                 {
-                    Ok(Some(bytes)) => {
+                    Ok(Some(bytes))
+                        if matches!(compare(expected, &bytes), Comparison::Match { .. }) =>
+                    {
                         return Ok(Waited {
                             sandbox,
                             contents: Some(bytes),
@@ -280,7 +308,21 @@ pub async fn wait_for_proof(
                             last_error,
                         });
                     }
-                    Ok(None) => tick(start.elapsed(), Waiting::NoFile { sandbox: sb }),
+                    Ok(Some(bytes)) => {
+                        let text = String::from_utf8_lossy(&bytes).into_owned();
+                        tick(
+                            start.elapsed(),
+                            Waiting::Other {
+                                sandbox: sb,
+                                found: &text,
+                            },
+                        );
+                        other = Some(bytes);
+                    }
+                    Ok(None) => {
+                        other = None;
+                        tick(start.elapsed(), Waiting::NoFile { sandbox: sb });
+                    }
                     Err(ProviderError::NotFound(_)) => {
                         return Err(ResolveError::Vanished(sb.name.clone()));
                     }
@@ -303,7 +345,7 @@ pub async fn wait_for_proof(
         if left.is_zero() {
             return Ok(Waited {
                 sandbox,
-                contents: None,
+                contents: other,
                 elapsed: start.elapsed(),
                 last_error,
             });

@@ -5,9 +5,10 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::Ctx;
-use crate::config::parse_duration;
+use crate::config::{ConfigError, parse_duration};
 use crate::doctor::{self, Check, Report, Status};
 use crate::error::{CliError, ExitStatus};
+use crate::output::Printer;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -44,16 +45,21 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
     Ok(d)
 }
 
-fn mark(ctx: &Ctx, s: Status) -> String {
+fn mark(printer: &Printer, s: Status) -> String {
     match s {
-        Status::Pass => ctx.printer.mark(true),
-        Status::Fail => ctx.printer.mark(false),
+        Status::Pass => printer.mark(true),
+        Status::Fail => printer.mark(false),
         Status::Skip => "–".into(),
     }
 }
 
-fn line(ctx: &Ctx, c: &Check, width: usize) -> String {
-    let mut out = format!("{} {:<width$}  {}", mark(ctx, c.status), c.title, c.message);
+fn line(printer: &Printer, c: &Check, width: usize) -> String {
+    let mut out = format!(
+        "{} {:<width$}  {}",
+        mark(printer, c.status),
+        c.title,
+        c.message
+    );
     if let Some(fix) = &c.fix
         && c.status == Status::Fail
     {
@@ -62,11 +68,11 @@ fn line(ctx: &Ctx, c: &Check, width: usize) -> String {
     out
 }
 
-fn render(ctx: &Ctx, r: &Report) -> String {
+fn render(printer: &Printer, r: &Report) -> String {
     let width = r.checks.iter().map(|c| c.title.len()).max().unwrap_or(8);
     let mut out = String::new();
     for c in &r.checks {
-        out.push_str(&line(ctx, c, width));
+        out.push_str(&line(printer, c, width));
         out.push('\n');
     }
     out.push_str(&format!(
@@ -104,7 +110,20 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     if let Some(p) = progress {
         p.finish(None);
     }
-    ctx.printer.result(&report, || render(ctx, &report));
+    ctx.printer
+        .result(&report, || render(&ctx.printer, &report));
+    verdict(&report)
+}
+
+/// The configuration itself cannot be loaded: report that as the failed settings check, in the
+/// same shape (a JSON document on stdout with --json), and exit 3 like any failed check.
+pub fn unloadable(printer: &Printer, e: &ConfigError) -> Result<ExitStatus> {
+    let report = doctor::unloadable(e);
+    printer.result(&report, || render(printer, &report));
+    verdict(&report)
+}
+
+fn verdict(report: &Report) -> Result<ExitStatus> {
     if report.ok {
         return Ok(ExitStatus::Success);
     }

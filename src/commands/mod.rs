@@ -92,7 +92,19 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
             .filter(|p| p.exists() || !cli.command.creates_env_file()),
         config_file: cli.global.config.clone(),
     };
-    let config = Config::load(&opts)?;
+    let config = match Config::load(&opts) {
+        Ok(c) => c,
+        Err(e) if matches!(cli.command, Command::Doctor(_)) => {
+            return doctor::unloadable(&printer, &e);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    // A misspelt key would be ignored in silence; doctor reports it as a failed check.
+    if !matches!(cli.command, Command::Doctor(_)) {
+        for m in config.dotenv_misspelt() {
+            printer.warn(&m.to_string());
+        }
+    }
     let ctx = Ctx::new(cli.global, printer, config);
     match cli.command {
         Command::Connect(args) => connect::run(&ctx, args).await,

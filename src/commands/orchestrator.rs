@@ -115,11 +115,11 @@ pub struct RunArgs {
     /// Serve Prometheus `/metrics` and `/healthz` here (off by default).
     #[arg(long, value_name = "ADDR")]
     pub metrics_addr: Option<SocketAddr>,
-    /// Seconds a new sandbox is safe from the janitor.
-    #[arg(long, default_value = "300", value_parser = crate::config::parse_duration)]
+    /// How long a new sandbox is safe from the janitor (e.g. 90s, 5m; bare numbers are seconds).
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::config::parse_duration)]
     pub janitor_grace: Duration,
-    /// Longest wait for a sandbox to start.
-    #[arg(long, default_value = "300", value_parser = crate::config::parse_duration)]
+    /// Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds).
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::config::parse_duration)]
     pub ready_timeout: Duration,
 }
 

@@ -22,7 +22,8 @@ Examples:
   outposts session verify --session devin-0a1b2c   # a session served by `orchestrator run`
   outposts session verify --sandbox 4f9c…          # a fixed worker's sandbox
 
-Exit codes: 0 the proof matched · 1 it did not appear in time · 3 another value was found.";
+Exit codes: 0 the proof matched · 1 it did not appear in time · 2 no such sandbox or session ·
+3 another value was still there when the wait ran out.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -46,7 +47,10 @@ verify makes a unique, non-secret proof value (or takes --proof) and prints the 
 give Devin, and the same task as a Slack line for the outpost. It then finds the sandbox — by
 --sandbox, or the orchestrator's sandbox of --session (hashed name, checked label) — and reads
 the file through the provider (polling with backoff) until it exists or --wait runs out. The
-contents must equal the proof exactly; one trailing newline is tolerated and reported.";
+contents must equal the proof exactly; one trailing newline is tolerated and reported. Other
+contents (an earlier verification's proof) mean `not yet`: verify keeps reading until the proof
+appears or --wait runs out. A --session that has no sandbox and is not in the outpost's queue
+fails at once.";
 
 const VERIFY_HELP: &str = "\
 Examples:
@@ -68,7 +72,8 @@ DEVIN_OUTPOSTS_TOKEN is set, else a placeholder <OUTPOST-NAME> to replace.
 
 Exit codes: 0 match · 1 timed out (the diagnosis says why: the sandbox's state, the last remote
 or worker log lines, and the session's queue state when a Devin token is configured) · 2 bad
-input · 3 mismatch (both values shown) · 4 credentials rejected.
+input, or no such sandbox or session · 3 mismatch: the file still held another value when
+--wait ran out (both values shown) · 4 credentials rejected.
 
 Scripting: --json prints one object on stdout at the end:
   {\"result\": \"match\"|\"mismatch\"|\"timeout\"|\"printed\", \"exit_code\", \"proof\", \"path\",
@@ -270,6 +275,14 @@ fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> 
 /// Errors of finding or reading the sandbox, with the exit code each deserves.
 fn resolve_error(e: ResolveError, kind: ProviderKind) -> anyhow::Error {
     match e {
+        ResolveError::NoSession(s) => CliError::usage(
+            format!(
+                "no session {} on this outpost: it is not in the queue and no sandbox on the {kind} provider serves it",
+                show(&s)
+            ),
+            Some("check the id against the outpost's queue: outposts queue list".to_string()),
+        )
+        .into(),
         ResolveError::NoSandbox(id) => CliError::usage(
             format!("no sandbox {} on the {kind} provider", show(&id)),
             Some(
@@ -370,6 +383,14 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     let found = verify::locate(provider.as_ref(), &target)
         .await
         .map_err(|e| resolve_error(e, kind))?;
+    // A mistyped session id would otherwise wait the whole --wait for a sandbox never made.
+    if found.is_none()
+        && let (Target::Session(s), Some(client)) = (&target, devin.as_ref())
+    {
+        verify::check_session_known(client, s)
+            .await
+            .map_err(|e| resolve_error(e, kind))?;
+    }
     announce(ctx, &task, &slack, &name, false);
 
     let waiting_for = match (&found, &target) {
@@ -388,6 +409,7 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         &target,
         found,
         &a.path,
+        &proof,
         a.wait,
         |elapsed, w| {
             let at = format!("{}s of {wait_limit}", elapsed.as_secs());
@@ -398,6 +420,12 @@ async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
                 Waiting::NoFile { sandbox } => {
                     format!("waiting for {} in sandbox {} ({at})", a.path, sandbox.name)
                 }
+                Waiting::Other { sandbox, found } => format!(
+                    "waiting for the proof in {} in sandbox {} ({at}; it holds {} for now, an earlier value?)",
+                    a.path,
+                    sandbox.name,
+                    show(found)
+                ),
                 Waiting::Retrying { sandbox, error } => format!(
                     "waiting for {} in sandbox {} ({at}; retrying after: {error})",
                     a.path, sandbox.name
@@ -484,8 +512,9 @@ fn verdict(
             doc["found_bytes"] = json!(bytes.len());
             p.result(doc, || {
                 format!(
-                    "{} mismatch: {path} in sandbox {where_} does not hold the proof\n  expected: {}\n  found:    {}{network}",
+                    "{} mismatch: {path} in sandbox {where_} still did not hold the proof after {}\n  expected: {}\n  found:    {}{network}",
                     p.mark(false),
+                    humantime::format_duration(Duration::from_secs(waited.elapsed.as_secs())),
                     show(&expected),
                     show(&found)
                 )

@@ -26,18 +26,19 @@ Examples:
   outposts snapshot build --write-env           # build (or reuse) and record SNAPSHOT_NAME in .env
   outposts snapshot name                        # the content-hashed name, no network
   outposts snapshot dockerfile > Dockerfile     # start a custom image from the default
-  outposts snapshot build --dockerfile Dockerfile --cpu 4 --memory 16
+  outposts snapshot build --dockerfile Dockerfile --cpu 4 --memory 16Gi
   outposts snapshot list --json
   outposts snapshot delete devin-outposts-default-1a2b3c4d --yes
 
 Names: devin-outposts-default-<first 8 hex of sha256(Dockerfile)> (Windows:
 devin-outposts-windows-<sha8(provisioner)>), so a changed image gets a new name and an unchanged
-one is reused. --name or SNAPSHOT_NAME overrides the derived name.";
+one is reused. --name or SNAPSHOT_NAME overrides the derived name; with an explicit --dockerfile
+a SNAPSHOT_NAME that is not that file's name is an error (pass --name to build under it).";
 
 const BUILD_HELP: &str = "\
 Examples:
   outposts snapshot build                       # the embedded default image
-  outposts snapshot build --dockerfile ./Dockerfile --cpu 4 --memory 16 --disk 20
+  outposts snapshot build --dockerfile ./Dockerfile --cpu 4 --memory 16Gi --disk 20Gi
   outposts snapshot build --platform windows    # provisions a windows-medium sandbox
   outposts snapshot build --json --write-env    # CI: one JSON document on stdout
 
@@ -113,11 +114,11 @@ pub struct BuildArgs {
     /// vCPUs of sandboxes created from the snapshot.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub cpu: u32,
-    /// Memory in GiB.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Memory of sandboxes created from the snapshot, whole GiB (e.g. 16Gi, or 16).
+    #[arg(long, value_name = "SIZE", default_value = "8Gi", value_parser = crate::units::parse_whole_gib)]
     pub memory: u32,
-    /// Disk in GiB.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Disk of sandboxes created from the snapshot, whole GiB (e.g. 20Gi, or 20).
+    #[arg(long, value_name = "SIZE", default_value = "10Gi", value_parser = crate::units::parse_whole_gib)]
     pub disk: u32,
     /// Snapshot name (wins over SNAPSHOT_NAME and the derived name).
     #[arg(long)]
@@ -146,9 +147,57 @@ pub struct DeleteArgs {
     pub name: String,
 }
 
+impl Args {
+    /// `snapshot build` handles Ctrl-C itself (see [`interrupted`]).
+    pub fn is_build(&self) -> bool {
+        matches!(self.command, SnapshotCommand::Build(_))
+    }
+}
+
+/// What a Ctrl-C leaves behind: the snapshot Daytona is building, and the spinner to clear.
+#[derive(Default)]
+struct Following {
+    name: std::sync::Mutex<Option<String>>,
+    progress: std::sync::Mutex<Option<crate::output::Progress>>,
+}
+
+impl Following {
+    fn start(&self, name: &str, progress: &crate::output::Progress) {
+        if let Ok(mut n) = self.name.lock() {
+            *n = Some(name.to_string());
+        }
+        if let Ok(mut p) = self.progress.lock() {
+            *p = Some(progress.clone());
+        }
+    }
+}
+
+/// Ctrl-C stops following, never the build: say so, and how to look at it.
+fn interrupted(ctx: &Ctx, following: &Following) -> Result<ExitStatus> {
+    if let Some(p) = following.progress.lock().ok().and_then(|mut p| p.take()) {
+        p.finish(None);
+    }
+    match following.name.lock().ok().and_then(|n| n.clone()) {
+        Some(name) => ctx.printer.warn(&format!(
+            "stopped following; the build of snapshot {name} goes on on Daytona (Ctrl-C does \
+             not cancel it). See its state: outposts snapshot list --name {name}"
+        )),
+        None => ctx
+            .printer
+            .warn("stopped before Daytona was following any build of ours"),
+    }
+    Err(CliError::Interrupted.into())
+}
+
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
-        SnapshotCommand::Build(a) => build(ctx, a).await,
+        SnapshotCommand::Build(a) => {
+            let following = Following::default();
+            tokio::select! {
+                r = build(ctx, a, &following) => r,
+                _ = tokio::signal::ctrl_c() => interrupted(ctx, &following),
+            }
+        }
         SnapshotCommand::Name(a) => name_cmd(ctx, a),
         SnapshotCommand::Dockerfile(a) => {
             let bytes = definition_default(a.platform);
@@ -227,7 +276,7 @@ fn client(ctx: &Ctx) -> Result<DaytonaClient> {
     Ok(client_from_config(&ctx.config, ctx.http()?)?)
 }
 
-async fn build(ctx: &Ctx, a: BuildArgs) -> Result<ExitStatus> {
+async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitStatus> {
     let platform = a.platform.platform;
     let bytes = definition(a.dockerfile.as_deref(), platform)?;
     if platform == Platform::Linux {
@@ -241,6 +290,25 @@ async fn build(ctx: &Ctx, a: BuildArgs) -> Result<ExitStatus> {
     }
     let derived = snap::derived_name(platform, &bytes);
     let (name, origin) = resolve_name(ctx, a.name.as_deref(), &derived)?;
+    if origin == "SNAPSHOT_NAME"
+        && name != derived
+        && let Some(file) = &a.dockerfile
+    {
+        // Building the pin would reuse an image that is not this Dockerfile: in CI the job
+        // would pass with the old image.
+        let file = crate::shell::posix_quote(&file.display().to_string());
+        return Err(CliError::usage(
+            format!(
+                "SNAPSHOT_NAME={name} is pinned, but {file} builds {derived}; building the pin \
+                 would not build this Dockerfile"
+            ),
+            Some(format!(
+                "build it under its own name and move the pin to it: outposts snapshot build \
+                 --dockerfile {file} --name {derived} --write-env"
+            )),
+        )
+        .into());
+    }
     if origin == "SNAPSHOT_NAME" && name != derived {
         ctx.printer.warn(&format!(
             "SNAPSHOT_NAME={name} overrides the content-hashed name {derived}; unset it (or pass \
@@ -266,7 +334,7 @@ async fn build(ctx: &Ctx, a: BuildArgs) -> Result<ExitStatus> {
                 "snapshot {name} exists but is inactive; activating it"
             ));
             let s = client.activate_snapshot(&s.id).await?;
-            (follow(ctx, &client, s, a.timeout).await?, false)
+            (follow(ctx, &client, s, a.timeout, following).await?, false)
         }
         Some(s) if s.state().is_failed() => {
             let reason = s
@@ -286,7 +354,7 @@ async fn build(ctx: &Ctx, a: BuildArgs) -> Result<ExitStatus> {
                 "snapshot {name} is already {}; following it",
                 s.state()
             ));
-            (follow(ctx, &client, s, a.timeout).await?, false)
+            (follow(ctx, &client, s, a.timeout, following).await?, false)
         }
         None => match platform {
             Platform::Linux => {
@@ -318,7 +386,7 @@ async fn build(ctx: &Ctx, a: BuildArgs) -> Result<ExitStatus> {
                     }
                     Err(e) => return Err(quota_hint(e)),
                 };
-                (follow(ctx, &client, s, a.timeout).await?, true)
+                (follow(ctx, &client, s, a.timeout, following).await?, true)
             }
             Platform::Windows => {
                 let progress = ctx
@@ -411,10 +479,12 @@ async fn follow(
     client: &DaytonaClient,
     s: Snapshot,
     timeout: Duration,
+    following: &Following,
 ) -> Result<BuildOutcome> {
     let progress = ctx
         .printer
         .spinner(&format!("building snapshot {}", s.name));
+    following.start(&s.name, &progress);
     let result = snap::follow_build(client, s, timeout, |e| render_event(&progress, &e)).await;
     progress.finish(None);
     result.map_err(follow_error)

@@ -13,6 +13,7 @@ use super::Ctx;
 use crate::config::parse_duration;
 use crate::env;
 use crate::error::ExitStatus;
+use crate::output::table::Table;
 use crate::provider::ProviderKind;
 use crate::worker::{LogLine, WorkerStatus, WorkerView, Workers};
 
@@ -151,8 +152,8 @@ pub struct ExecArgs {
     pub id: String,
     #[command(flatten)]
     pub provider: ProviderArg,
-    /// Longest the command may run.
-    #[arg(long, default_value = "300", value_parser = parse_duration)]
+    /// Longest the command may run (e.g. 90s, 5m; bare numbers are seconds).
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// The command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -212,27 +213,40 @@ fn age(created_at: Option<f64>) -> String {
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     let workers = workers(ctx, &a.provider).await?;
     let all: Vec<WorkerView> = workers.list(a.outpost.as_deref()).await?;
+    let mut hidden = String::new();
     ctx.printer.result(&all, || {
         if all.is_empty() {
             return String::new();
         }
-        let mut out = format!(
-            "{:<36} {:<42} {:<20} {:<10} {:<8} {}\n",
-            "ID", "NAME", "OUTPOST", "STATE", "RESTARTS", "AGE"
-        );
+        let mut t = Table::new(&["ID", "NAME", "OUTPOST", "STATE", "RESTARTS", "AGE"])
+            .optional("NAME")
+            .optional("OUTPOST");
         for w in &all {
-            out.push_str(&format!(
-                "{:<36} {:<42} {:<20} {:<10} {:<8} {}\n",
-                w.id,
-                w.name,
-                w.outpost.as_deref().unwrap_or("-"),
-                w.state.as_str(),
-                w.restart_count,
-                age(w.created_at)
-            ));
+            t.row(vec![
+                w.id.clone(),
+                w.name.clone(),
+                w.outpost.as_deref().unwrap_or("-").to_string(),
+                w.state.as_str().to_string(),
+                w.restart_count.to_string(),
+                age(w.created_at),
+            ]);
         }
-        out
+        let r = t.render(ctx.printer.width());
+        if !r.dropped.is_empty() {
+            hidden = r.dropped.join(", ");
+        }
+        r.text
     });
+    if !hidden.is_empty() {
+        // The same selection, so the command runs as printed.
+        let mut again = format!("outposts worker list --json --provider {}", workers.kind());
+        if let Some(o) = &a.outpost {
+            again.push_str(&format!(" --outpost {}", crate::shell::posix_quote(o)));
+        }
+        ctx.printer.note(&format!(
+            "{hidden} left out to fit the terminal; every field: {again}"
+        ));
+    }
     if all.is_empty() {
         ctx.printer.note(&format!(
             "no workers on {}{}",

@@ -77,8 +77,8 @@ pub struct LaunchArgs {
     /// Return once the sandboxes exist, without waiting for the workers.
     #[arg(long)]
     pub no_wait: bool,
-    /// Longest wait for each worker to reach the queue.
-    #[arg(long, default_value = "180", value_parser = parse_duration)]
+    /// Longest wait for each worker to reach the queue (e.g. 90s, 3m; bare numbers are seconds).
+    #[arg(long, value_name = "DURATION", default_value = "3m", value_parser = parse_duration)]
     pub wait_timeout: Duration,
     /// Start the worker's /workspace from this file-system snapshot (the one `worker stop`
     /// printed; CoreWeave only: elsewhere a stopped worker keeps its disk).

@@ -35,10 +35,22 @@ pub fn settings_list(config: &Config) -> Vec<Setting> {
         .collect()
 }
 
+pub(super) const SETTINGS_ID: &str = "settings";
+
+/// The settings check when the configuration cannot even be loaded (an unparsable `.env`).
+pub fn settings_unloadable(e: &ConfigError) -> Check {
+    Check::fail(
+        SETTINGS_ID,
+        SETTINGS_ID,
+        e.to_string(),
+        e.hint().to_string(),
+    )
+}
+
 /// Every typed setting parses; the summary says which files are in use.
 pub fn settings(config: &Config) -> Check {
-    const ID: &str = "settings";
-    const TITLE: &str = "settings";
+    const ID: &str = SETTINGS_ID;
+    const TITLE: &str = SETTINGS_ID;
     let mut errors: Vec<ConfigError> = Vec::new();
     let mut keep = |r: Result<(), ConfigError>| {
         if let Err(e) = r {
@@ -114,6 +126,26 @@ pub fn settings(config: &Config) -> Check {
             TITLE,
             other.join("; "),
             format!("fix the value named in: {first}"),
+        );
+    }
+    // A misspelt key is silently ignored by every command: say so here, where it is asked.
+    let misspelt = config.dotenv_misspelt();
+    if let Some(first) = misspelt.first() {
+        return Check::fail(
+            ID,
+            TITLE,
+            misspelt
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+            format!(
+                "rename {} to {} on line {} of {}",
+                first.key,
+                first.did_you_mean,
+                first.line,
+                first.path.display()
+            ),
         );
     }
     Check::pass(ID, TITLE, format!("{set} set, every value valid ({files})"))

@@ -190,6 +190,21 @@ pub(crate) async fn bounded(
     }
 }
 
+/// The report when the configuration cannot be loaded: the one failed check that says why (no
+/// other check can run without settings), so `doctor --json` is still a document.
+pub fn unloadable(e: &crate::config::ConfigError) -> Report {
+    Report {
+        ok: false,
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        checks: vec![local::settings_unloadable(e)],
+        settings: Vec::new(),
+        env_file: None,
+        config_file: None,
+    }
+}
+
 /// Run every check.
 pub async fn run(config: &Config, opts: &Options) -> Report {
     let provider = provider_choice(config);

@@ -415,6 +415,30 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Each key of a `.env` text with the 1-based line it starts on, in file order.
+pub fn key_lines(text: &str) -> Vec<(String, usize)> {
+    let mut line = 1;
+    let mut out = Vec::new();
+    for c in chunks(text) {
+        if let Some(k) = c.key {
+            out.push((k, line));
+        }
+        line += c.text.matches('\n').count();
+    }
+    out
+}
+
+/// The 1-based line of a `.env` text where `fragment` (a line the parser rejected, perhaps
+/// with the lines after it) starts.
+pub fn line_of(text: &str, fragment: &str) -> Option<usize> {
+    let first = fragment.lines().next().unwrap_or(fragment).trim_end();
+    if first.is_empty() {
+        return None;
+    }
+    let at = text.find(fragment).or_else(|| text.find(first))?;
+    Some(text[..at].matches('\n').count() + 1)
+}
+
 /// The values of a `.env` file as [`crate::config`] reads them (`None` when it does not
 /// exist). Errors never echo a line: it may hold a secret.
 pub fn read_values(path: &Path) -> Result<Option<BTreeMap<String, String>>, DotEnvError> {
@@ -434,8 +458,13 @@ fn read_error(path: &Path, e: &dotenvy::Error) -> DotEnvError {
     let detail = match e {
         dotenvy::Error::LineParse(line, _) => {
             let key: String = line.chars().take_while(|c| *c != '=').take(40).collect();
+            let at = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| line_of(&t, line))
+                .map(|n| format!("line {n}: "))
+                .unwrap_or_default();
             format!(
-                "cannot parse the line starting `{}`",
+                "{at}cannot parse the line starting `{}`",
                 crate::secrets::redact(key.trim())
             )
         }

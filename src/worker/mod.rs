@@ -222,24 +222,8 @@ pub fn parse_cpu(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Memory in GiB: `4Gi`, `512Mi`, `4G`, `4` (GiB).
-pub fn parse_memory_gib(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    let (num, scale) = [
-        ("Gi", 1.0),
-        ("G", 1e9 / 1073741824.0),
-        ("Mi", 1.0 / 1024.0),
-        ("M", 1e6 / 1073741824.0),
-        ("Ti", 1024.0),
-    ]
-    .iter()
-    .find_map(|(suffix, scale)| t.strip_suffix(suffix).map(|n| (n, *scale)))
-    .unwrap_or((t, 1.0));
-    match num.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && n > 0.0 && n * scale <= 65536.0 => Ok(n * scale),
-        _ => Err(format!("`{s}` is not a memory size (e.g. 4Gi or 512Mi)")),
-    }
-}
+/// Memory in GiB: sizes have one parser ([`crate::units::parse_size_gib`]).
+pub use crate::units::parse_size_gib as parse_memory_gib;
 
 /// `--gpu COUNT[:TYPE]`.
 pub fn parse_gpu(s: &str) -> Result<(u32, Option<String>), String> {

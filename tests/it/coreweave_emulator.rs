@@ -63,7 +63,7 @@ async fn wait_state(c: &CoreweaveClient, id: &str, want: pb::State) -> pb::Sandb
 
 #[test]
 fn create_is_idempotent_per_request_id_and_echoes_the_spec() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let body = sandbox(&["idem"], &["sleep", "60"]);
@@ -90,7 +90,7 @@ fn create_is_idempotent_per_request_id_and_echoes_the_spec() {
 
 #[test]
 fn list_filters_by_all_tags_hides_finished_ones_and_pages() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let mut ids = Vec::new();
@@ -160,7 +160,7 @@ fn list_filters_by_all_tags_hides_finished_ones_and_pages() {
 
 #[test]
 fn not_found_delete_and_lifetime() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let err = c.get_sandbox("sb-doesnotexist").await.unwrap_err();
@@ -215,7 +215,7 @@ fn not_found_delete_and_lifetime() {
 
 #[test]
 fn connect_sandbox_is_unimplemented_and_exec_is_cancelled_with_its_call() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let sb = c
@@ -298,7 +298,7 @@ fn connect_sandbox_is_unimplemented_and_exec_is_cancelled_with_its_call() {
 
 #[test]
 fn secret_store_references_need_provisioned_values() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (_env, emu, c) = setup();
     let mut body = sandbox(
         &[],

@@ -10,7 +10,13 @@
 //! ```
 //!
 //! With `OUTPOSTS_TEST_STRICT=1` (`.ci/run` sets it) a missing tool fails the test with the
-//! same text instead, so CI never loses coverage silently. `grep -c 'outposts-test: SKIP'` over
+//! same text instead, so CI never loses coverage silently.
+//!
+//! Most tests that run sandboxes need isolation only for safety, not for what they test: they
+//! start with `require!(host::SANDBOXES)`. Without bubblewrap (and outside strict mode) they
+//! run anyway, unisolated, as `outposts demo` does — [`TestEnv`](crate::support::TestEnv) and
+//! the in-process provider options then allow it (`OUTPOSTS_LOCAL_UNISOLATED=1`) — and one line
+//! per run says so. Only tests *about* isolation keep `require!(host::BWRAP)` and skip. `grep -c 'outposts-test: SKIP'` over
 //! a run's output counts the skipped tests.
 
 #![allow(dead_code)]
@@ -37,6 +43,8 @@ enum Probe {
     Program(&'static [&'static str]),
     /// `bwrap` on PATH and able to create a user namespace here.
     Bubblewrap,
+    /// Bubblewrap, or (outside strict mode) the unisolated fallback.
+    Sandboxes,
     /// `python3 -c "import <modules>"` succeeds.
     Python(&'static str),
 }
@@ -44,6 +52,13 @@ enum Probe {
 pub const BWRAP: Tool = Tool {
     name: "bubblewrap",
     probe: Probe::Bubblewrap,
+    install: "apt-get install -y bubblewrap",
+};
+/// Sandboxes that need isolation only for safety: bubblewrap, else unisolated (not in strict
+/// mode). See the module docs.
+pub const SANDBOXES: Tool = Tool {
+    name: "bubblewrap",
+    probe: Probe::Sandboxes,
     install: "apt-get install -y bubblewrap",
 };
 pub const CHROMIUM: Tool = Tool {
@@ -110,7 +125,7 @@ impl Tool {
     fn programs(&self) -> Vec<&'static str> {
         match self.probe {
             Probe::Program(list) => list.to_vec(),
-            Probe::Bubblewrap => vec!["bwrap"],
+            Probe::Bubblewrap | Probe::Sandboxes => vec!["bwrap"],
             Probe::Python(_) => vec!["python3"],
         }
     }
@@ -162,8 +177,33 @@ fn is_executable(p: &std::path::Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
+/// Sandboxes run unisolated in this test process: bubblewrap is unusable and strict mode is
+/// off. Said once per process on the real stderr.
+pub fn unisolated() -> bool {
+    static NOTED: OnceLock<bool> = OnceLock::new();
+    *NOTED.get_or_init(|| {
+        let Some(why) = missing(&BWRAP) else {
+            return false;
+        };
+        if strict() {
+            return false;
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "outposts-test: bubblewrap is unusable ({why}): sandboxes run unisolated \
+             (OUTPOSTS_LOCAL_UNISOLATED=1), as `outposts demo` does; only tests about isolation \
+             skip. Install: {}",
+            BWRAP.install
+        );
+        true
+    })
+}
+
 /// Why the tool is unusable, or `None` when it is usable. Probed once per process.
 fn missing(tool: &Tool) -> Option<String> {
+    if let Probe::Sandboxes = tool.probe {
+        return if unisolated() { None } else { missing(&BWRAP) };
+    }
     static SEEN: OnceLock<Mutex<HashMap<&'static str, Option<String>>>> = OnceLock::new();
     let seen = SEEN.get_or_init(Default::default);
     if let Some(r) = seen
@@ -186,7 +226,7 @@ fn probe(tool: &Tool) -> Option<String> {
         return Some(format!("`{}` is not on PATH", programs.join("` or `")));
     };
     match tool.probe {
-        Probe::Program(_) => None,
+        Probe::Program(_) | Probe::Sandboxes => None,
         Probe::Bubblewrap => {
             // Installed is not enough: some containers forbid unprivileged user namespaces.
             let out = Command::new(&found)

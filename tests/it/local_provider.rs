@@ -16,6 +16,7 @@ pub(crate) fn opts() -> LocalOptions {
         stop_grace: Duration::from_millis(500),
         restart_backoff: Duration::from_millis(100),
         restart_backoff_max: Duration::from_millis(200),
+        allow_unisolated: crate::host::unisolated(),
         ..LocalOptions::default()
     }
 }

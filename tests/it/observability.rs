@@ -119,7 +119,7 @@ const SERVING: &str = "outposts_sessions{phase=\"serving\"}";
 
 #[test]
 fn metrics_follow_a_session_through_serve_sleep_wake_and_terminate() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     crate::host::require!(crate::host::PROMTOOL);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
@@ -256,7 +256,7 @@ fn watch_cmd(env: &TestEnv, tty: bool, out: &std::path::Path) -> std::process::C
 
 #[test]
 fn status_watch_redraws_on_a_terminal_and_streams_ndjson_off_one() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     crate::host::require!(crate::host::SCRIPT);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);

@@ -233,7 +233,7 @@ fn series(answer: &serde_json::Value) -> usize {
 
 #[test]
 fn a_real_prometheus_scrapes_the_orchestrator_and_every_dashboard_and_alert_expression_evaluates() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     crate::host::require!(crate::host::PROMETHEUS);
     // One 503 from the queue, so that the API-errors panel has something to show.
     let faults = r#"[{"method":"GET","path":"/opbeta/outposts/devins","nth":3,"action":{"kind":"status","status":503}}]"#;

@@ -105,7 +105,7 @@ fn daytona_lifecycle_from_the_built_snapshot() {
 
 #[test]
 fn windows_launch_keeps_the_connect_token_out_of_every_command() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(

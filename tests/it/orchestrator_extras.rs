@@ -117,7 +117,7 @@ impl Drop for HttpDir {
 
 #[test]
 fn metrics_health_and_json_logs() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(
@@ -235,7 +235,7 @@ fn sigint_exits_130_and_sigterm_exits_0_after_a_graceful_stop() {
 
 #[test]
 fn demo_runs_the_whole_loop_and_says_so() {
-    require!(host::BWRAP);
+    require!(host::SANDBOXES);
     let env = TestEnv::new();
     let r = env.run(&["--json", "demo"]);
     r.ok();
@@ -253,9 +253,10 @@ fn demo_runs_the_whole_loop_and_says_so() {
         human.stdout
     );
     assert!(human.stdout.contains("sandbox deleted"));
-    // With bubblewrap there is no note about running unisolated.
-    assert!(
-        !human.stdout.contains("WITHOUT isolation"),
+    // With bubblewrap there is no note about running unisolated; without it, one.
+    assert_eq!(
+        human.stdout.contains("WITHOUT isolation"),
+        crate::host::unisolated(),
         "{}",
         human.stdout
     );
@@ -298,6 +299,8 @@ fn without_bubblewrap_the_orchestrator_claims_nothing_and_exits_2() {
     let mut env = orch_env(&emu);
     let (_bin, path) = host::path_without(&["bwrap"]);
     env.set("PATH", path);
+    // Not opted in, whatever the harness allows its own sandboxes.
+    env.unset("OUTPOSTS_LOCAL_UNISOLATED");
     let id = new_session(&emu, None);
     // Bounded: without the check the orchestrator would run (and claim) until killed.
     let mut orch = Orch::start(&env, &["--provider", "local"]);

@@ -264,7 +264,7 @@ fn two_replicas_serve_fifty_sessions_exactly_once() {
 
 #[test]
 fn the_cap_holds_and_every_session_is_served() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     env.set("MAX_CONCURRENT_SESSIONS", "2");
@@ -316,7 +316,7 @@ fn the_cap_holds_and_every_session_is_served() {
 
 #[test]
 fn checksum_mismatch_releases_stops_and_explains() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let local = local(&env);
@@ -461,7 +461,7 @@ fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
 
 #[test]
 fn one_state_dir_one_orchestrator_and_status_reports_it() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut first = Orch::start(

@@ -44,7 +44,7 @@ fn exists(env: &TestEnv, id: &str) -> bool {
 
 #[test]
 fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "60s"]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
@@ -79,7 +79,7 @@ fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
 
 #[test]
 fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     env.set("SLEEP_RETENTION", "6s");
@@ -139,7 +139,7 @@ fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
 
 #[test]
 fn without_a_retention_setting_a_sleeper_is_never_deleted() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     env.set("JANITOR_INTERVAL", "1");

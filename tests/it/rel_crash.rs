@@ -348,7 +348,7 @@ fn t1_with(points: &[&str], name: &str, form: &str, kills: usize) {
 
 #[test]
 fn t1_crash_during_claim_and_create() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     t1(
         &[
             "claim.before_post",
@@ -364,7 +364,7 @@ fn t1_crash_during_claim_and_create() {
 
 #[test]
 fn t1_crash_during_launch_stop_delete_release_and_janitor() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     t1(
         &[
             "provision.after_launch",

@@ -530,7 +530,7 @@ fn t12_janitor_never_deletes_what_it_must_not_property() {
 /// `terminated`; I2: nothing touched while another acceptor holds the claim).
 #[test]
 fn t12_janitor_rounds_against_a_real_process() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let rounds = knob("T12_REAL_ROUNDS", 4);
     let seed = seed();
     let mut c = Cluster::start(

@@ -56,6 +56,10 @@ impl TestEnv {
         vars.insert("STATE_DIR".into(), format!("{h}/state"));
         // Fast retries keep fault tests short; real defaults are tested in unit tests.
         vars.insert("OUTPOSTS_HTTP_ATTEMPTS".into(), "4".into());
+        // Without bubblewrap, sandboxes that need isolation only for safety run unisolated.
+        if crate::host::unisolated() {
+            vars.insert("OUTPOSTS_LOCAL_UNISOLATED".into(), "1".into());
+        }
         TestEnv { home, cwd, vars }
     }
 

@@ -1,8 +1,6 @@
 //! `session verify` as a command: --print-only contacts no provider, where the outpost name in
 //! the Slack line comes from, input checks, hostile ids, help.
 
-use outposts::orchestrator::sandbox_name;
-
 use crate::daytona_support::assert_openapi_conformance;
 use crate::support::{Emu, TestEnv};
 use crate::verify_support::verify;
@@ -226,8 +224,9 @@ fn hostile_ids_never_escape() {
             run.stderr
         );
     }
-    // A session id that is a path (and a terminal escape): the sandbox name is hashed, the queue
-    // lookup sends one escaped path segment, the output shows the id escaped.
+    // A session id that is a path (and a terminal escape): the sandbox name is hashed, the output
+    // shows the id escaped. An id the queue cannot even be asked about is waited for (exit 1);
+    // a plain one the queue does not know fails at once (exit 2, as an unknown --sandbox).
     let hostile = "../../etc/passwd\u{1b}[2J";
     let run = verify(
         &env,
@@ -236,7 +235,8 @@ fn hostile_ids_never_escape() {
     run.code(1);
     assert!(!run.all().contains('\u{1b}'), "{}", run.all());
     assert!(
-        run.stdout.contains(&sandbox_name(hostile)),
+        run.stdout
+            .contains(&outposts::orchestrator::sandbox_name(hostile)),
         "{}",
         run.stdout
     );
@@ -251,10 +251,11 @@ fn hostile_ids_never_escape() {
             "1s",
             "--json",
         ],
-    )
-    .code(1)
-    .json();
-    // The remote providers get the same hashed name and an exact label filter.
+    );
+    doc.code(2);
+    let err: serde_json::Value = serde_json::from_str(doc.stderr.trim()).unwrap();
+    assert_eq!(err["error"]["code"], "usage", "{err}");
+    // The remote providers look for the same hashed name (and an exact label filter) first.
     for provider in ["daytona", "coreweave"] {
         let run = verify(
             &env,
@@ -267,17 +268,9 @@ fn hostile_ids_never_escape() {
                 "1s",
             ],
         );
-        run.code(1);
-        assert!(
-            run.stdout.contains(&sandbox_name("../../etc/passwd")),
-            "{}",
-            run.stdout
-        );
+        run.code(2);
+        assert!(run.stderr.contains("no session"), "{}", run.stderr);
     }
-    let d = &doc["diagnosis"];
-    assert_eq!(d["sandbox_looked_for"], sandbox_name("../../etc/passwd"));
-    assert!(d["sandbox"].is_null());
-    assert_eq!(d["queue"]["in_queue"], false, "{d}");
     let devin: Vec<_> = emu
         .requests()
         .into_iter()

@@ -18,7 +18,7 @@ fn provider(env: &TestEnv) -> CoreweaveProvider {
 
 #[test]
 fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

@@ -105,7 +105,7 @@ fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
 
 #[test]
 fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut env = TestEnv::new();
     let (tmp, _reaper) = root();
     env.set(
@@ -257,7 +257,7 @@ fn the_proof_file_is_found_when_it_appears_during_the_wait() {
 
 #[test]
 fn a_session_sandbox_is_found_by_name_and_label_and_foreign_ones_are_refused() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut env = TestEnv::new();
     let (tmp, _reaper) = root();
     env.set(

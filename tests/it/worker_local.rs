@@ -63,7 +63,7 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
 
 #[test]
 fn local_workers_serve_the_emulators_queue() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (mut env, emu) = setup("local");
     let mut cleanup = StopOnDrop::new(&env);
     let id = serve_one(&mut env, &emu, "main");
@@ -127,6 +127,8 @@ fn local_workers_without_bubblewrap_are_refused_before_anything_is_created() {
     let (mut env, _emu) = setup("local");
     let (_bin, path) = crate::host::path_without(&["bwrap"]);
     env.set("PATH", path);
+    // Not opted in, whatever the harness allows its own sandboxes.
+    env.unset("OUTPOSTS_LOCAL_UNISOLATED");
     let r = env.run(&["worker", "launch", "--outpost", "emulator"]);
     r.code(2);
     assert!(r.stderr.contains("bubblewrap"), "{}", r.stderr);
@@ -142,7 +144,7 @@ fn local_workers_without_bubblewrap_are_refused_before_anything_is_created() {
 
 #[test]
 fn daytona_workers_run_detached_via_exec() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (mut env, emu) = setup("daytona");
     let id = serve_one(&mut env, &emu, "exec");
     // The worker is a detached process with its pid and log recorded in the sandbox.
@@ -174,7 +176,7 @@ fn daytona_workers_run_detached_via_exec() {
 
 #[test]
 fn daytona_bad_token_restarts_under_the_supervisor() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (mut env, _emu) = setup("daytona");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     env.set("DEVIN_OUTPOSTS_TOKEN", bad.clone());
