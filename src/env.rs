@@ -140,8 +140,10 @@ env_vars! {
     DEVIN_CHROME_PATH: Orchestrator;
     /// Working directory inside Windows sandboxes.
     WINDOWS_WORKDIR: Orchestrator = "C:\\repos";
-    /// Chrome path handed to `devin-remote` on Windows.
-    DEVIN_WINDOWS_CHROME_PATH: Orchestrator;
+    /// Chrome path handed to `devin-remote` on Windows (default: where the Windows snapshot's
+    /// provisioner installs Chrome for Testing).
+    DEVIN_WINDOWS_CHROME_PATH: Orchestrator =
+        "C:\\ProgramData\\devin-outposts\\chrome\\chrome-win64\\chrome.exe";
     /// Seconds between full relists of the queue.
     RECONCILE_INTERVAL: Orchestrator = "30";
     /// Seconds between janitor sweeps.
