@@ -273,10 +273,12 @@ fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
         "no toolbox session: {paths:#?}"
     );
     assert!(
-        paths
+        records
             .iter()
-            .any(|p| p.contains("/files/upload") && p.contains("run.ps1")),
-        "{paths:#?}"
+            .filter(|r| r.path.contains("/files/"))
+            .filter_map(|r| r.exchange.as_ref().and_then(|x| x.request_body.clone()))
+            .any(|b| b.contains("run.ps1")),
+        "the runner is uploaded: {paths:#?}"
     );
     assert_eq!(
         paths

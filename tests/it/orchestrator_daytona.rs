@@ -156,7 +156,7 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
                 .and_then(|x| x.request_body.clone())
                 .or_else(|| r.body.clone())
         })
-        .find(|b| b.contains("launch.json") || b.contains("DEVIN_REMOTE_SESSION_TOKEN"))
+        .find(|b| b.contains("\"DEVIN_REMOTE_SESSION_TOKEN\""))
         .unwrap_or_else(|| {
             panic!(
                 "the environment hand-off was uploaded as a file\n{}\n{:#?}",
