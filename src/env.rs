@@ -146,8 +146,10 @@ env_vars! {
     DEVIN_CHROME_PATH: Orchestrator;
     /// Working directory inside Windows sandboxes.
     WINDOWS_WORKDIR: Orchestrator = "C:\\repos";
-    /// Chrome path handed to `devin-remote` on Windows.
-    DEVIN_WINDOWS_CHROME_PATH: Orchestrator;
+    /// Chrome path handed to `devin-remote` on Windows (default: where the Windows snapshot's
+    /// provisioner installs Chrome for Testing).
+    DEVIN_WINDOWS_CHROME_PATH: Orchestrator =
+        "C:\\ProgramData\\devin-outposts\\chrome\\chrome-win64\\chrome.exe";
     /// Time between full relists of the queue; a duration (e.g. 30s; bare numbers are seconds).
     RECONCILE_INTERVAL: Orchestrator = "30s";
     /// Time between janitor sweeps; a duration (e.g. 1m; bare numbers are seconds).

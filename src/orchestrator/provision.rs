@@ -83,8 +83,8 @@ impl Orchestrator {
             ),
             _ => (self.opts.workdir.clone(), self.opts.chrome_path.clone()),
         };
-        if platform != Platform::Windows && !self.opts.repos.is_empty() {
-            self.clone_repos(&sb.id, &workdir).await?;
+        if !self.opts.repos.is_empty() {
+            self.clone_repos(&sb.id, &workdir, platform).await?;
         }
         let (has_token, claim) = {
             let inner = self.lock();
@@ -327,14 +327,25 @@ impl Orchestrator {
         }
     }
 
-    async fn clone_repos(&self, sandbox_id: &str, workdir: &str) -> Result<()> {
+    async fn clone_repos(&self, sandbox_id: &str, workdir: &str, platform: Platform) -> Result<()> {
         for url in &self.opts.repos {
             let name = repo_dir_name(url);
-            let path = format!("{}/{name}", workdir.trim_end_matches('/'));
-            let probe = ExecRequest::argv(["test", "-d", &format!("{path}/.git")]);
-            if self.provider.exec(sandbox_id, &probe).await?.exit_code == 0 {
-                continue; // Existing clones are the user's work: leave them alone.
+            let exists = if platform == Platform::Windows {
+                let path = format!("{}\\{name}", workdir.trim_end_matches('\\'));
+                remote::windows::has_clone(self.provider.as_ref(), sandbox_id, &path).await?
+            } else {
+                let path = format!("{}/{name}", workdir.trim_end_matches('/'));
+                let probe = ExecRequest::argv(["test", "-d", &format!("{path}/.git")]);
+                self.provider.exec(sandbox_id, &probe).await?.exit_code == 0
+            };
+            // Existing clones are the user's work: leave them alone.
+            if exists {
+                continue;
             }
+            let path = match platform {
+                Platform::Windows => format!("{}\\{name}", workdir.trim_end_matches('\\')),
+                _ => format!("{}/{name}", workdir.trim_end_matches('/')),
+            };
             let req = GitClone {
                 url: url.clone(),
                 path,

@@ -87,7 +87,7 @@ impl RunOptions {
             git_username: env::GIT_USERNAME.default_str().into(),
             git_token: None,
             chrome_path: None,
-            windows_chrome_path: None,
+            windows_chrome_path: Some(env::DEVIN_WINDOWS_CHROME_PATH.default_str().into()),
             static_base: static_base.into(),
             gateway_fallback: None,
             ready_timeout: Duration::from_secs(300),

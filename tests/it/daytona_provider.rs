@@ -90,7 +90,8 @@ fn lifecycle_exec_files_git_and_idempotency() {
             small.list_sandboxes(&BTreeMap::new()).await.unwrap().len(),
             2
         );
-        // Page-based snapshot list, every page (the general default snapshot is one).
+        // Page-based snapshot list, every page (the general default and Windows snapshots are
+        // two).
         small
             .create_snapshot(&outposts::api::daytona_types::CreateSnapshot {
                 name: "paged-snap:1".into(),
@@ -99,7 +100,7 @@ fn lifecycle_exec_files_git_and_idempotency() {
             })
             .await
             .unwrap();
-        assert_eq!(small.list_snapshots(None).await.unwrap().len(), 2);
+        assert_eq!(small.list_snapshots(None).await.unwrap().len(), 3);
 
         // exec: env out of band, cwd, argv quoting, exit codes, timeout.
         let out = p

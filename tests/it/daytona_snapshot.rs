@@ -226,9 +226,73 @@ fn local_copy_quota_and_delete() {
     );
     env.run(&["snapshot", "delete", "to-delete", "--yes"])
         .code(2);
-    // Windows builds start from windows-medium, which the emulator does not have.
+    assert_openapi_conformance(&emu);
+}
+
+/// A Windows build keeps Daytona's default auto-delete on its builder (`autoDeleteInterval: 0`
+/// would delete it at the stop that comes before the snapshot), starts the provisioner with one
+/// short exec and no toolbox session (Windows sessions never report an exit code), and deletes
+/// the builder at the end. The emulated Windows sandbox has no PowerShell, so the start ends
+/// "not found" and the build fails there, saying so.
+#[test]
+fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
+    crate::host::require!(crate::host::BWRAP);
+    let mut env = TestEnv::new();
+    let emu = Emu::start(&env, &[]);
+    emu.configure(&mut env);
     let r = env.run(&["snapshot", "build", "--platform", "windows"]);
     r.code(1);
-    assert!(r.stderr.contains("windows-medium"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("starting the provisioner failed (exit 127)"),
+        "{}",
+        r.stderr
+    );
+    let records = emu.requests();
+    let create = records
+        .iter()
+        .find(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
+        .and_then(|r| r.body.clone())
+        .expect("the builder was created");
+    let body: serde_json::Value = serde_json::from_str(&create).unwrap();
+    assert_eq!(body["snapshot"], "windows-medium");
+    assert_ne!(body["autoDeleteInterval"], 0, "{body}");
+    let paths: Vec<String> = records
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}?{}",
+                r.method,
+                r.path,
+                r.query.clone().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert!(
+        paths.iter().all(|p| !p.contains("/process/session")),
+        "no toolbox session: {paths:#?}"
+    );
+    assert!(
+        records
+            .iter()
+            .filter(|r| r.path.contains("/files/"))
+            .filter_map(|r| r.exchange.as_ref().and_then(|x| x.request_body.clone()))
+            .any(|b| b.contains("run.ps1")),
+        "the runner is uploaded: {paths:#?}"
+    );
+    assert_eq!(
+        paths
+            .iter()
+            .filter(|p| p.contains("/process/execute"))
+            .count(),
+        1,
+        "{paths:#?}"
+    );
+    assert!(
+        paths
+            .iter()
+            .any(|p| p.starts_with("DELETE /daytona/api/sandbox/")),
+        "the builder is deleted at the end"
+    );
     assert_openapi_conformance(&emu);
 }

@@ -66,6 +66,7 @@ mod verify_coreweave;
 mod verify_daytona;
 mod verify_local;
 mod verify_support;
+mod windows_daemon;
 mod worker_common;
 mod worker_coreweave;
 mod worker_fake_cli;

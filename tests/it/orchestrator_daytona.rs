@@ -103,6 +103,9 @@ fn daytona_lifecycle_from_the_built_snapshot() {
     assert_openapi_conformance(&emu);
 }
 
+/// In the CLI launch mode (no install step) the hand-off reaches the emulated Windows sandbox:
+/// the environment file carries the session token, the Chrome path and the desktop switch, and
+/// never the account token; no exec carries a token.
 #[test]
 fn windows_launch_keeps_the_connect_token_out_of_every_command() {
     crate::host::require!(crate::host::SANDBOXES);
@@ -113,12 +116,14 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
         &[
             "--provider",
             "daytona",
+            "--launch",
+            "cli",
             // A Windows session on a Linux outpost: the start-up check wants the Linux
             // snapshot to exist too.
             "--snapshot",
             "daytonaio/sandbox:0.6.0",
             "--windows-snapshot",
-            "daytonaio/sandbox:0.6.0",
+            "windows-medium",
         ],
     );
     let created = block_on(emu.client().new_sessions(&NewSession {
@@ -127,8 +132,8 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
     }))
     .unwrap();
     let s = created[0].session_id.clone();
-    // The emulated sandbox has no PowerShell: the launch fails and the claim is released —
-    // what matters here is what was sent.
+    // The emulated Windows sandbox has no PowerShell: the start fails and the claim is
+    // released — what matters here is what was sent.
     wait_until(
         WAIT,
         "the launch attempt",
@@ -151,7 +156,7 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
                 .and_then(|x| x.request_body.clone())
                 .or_else(|| r.body.clone())
         })
-        .find(|b| b.contains("launch.json") || b.contains("DEVIN_OUTPOST_CONNECT_TOKEN"))
+        .find(|b| b.contains("\"DEVIN_REMOTE_SESSION_TOKEN\""))
         .unwrap_or_else(|| {
             panic!(
                 "the environment hand-off was uploaded as a file\n{}\n{:#?}",
@@ -162,7 +167,27 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
                     .collect::<Vec<_>>()
             )
         });
-    let token = regex_token(&upload).expect("the launch file carries the connect token");
+    let token = regex_token(&upload).expect("the launch file carries the session token");
+    assert!(
+        upload.contains(r#""DEVIN_CHROME_PATH":"C:\\ProgramData\\devin-outposts\\chrome\\chrome-win64\\chrome.exe""#),
+        "{upload}"
+    );
+    assert!(
+        upload.contains(r#""DEVIN_OUTPOST_DESKTOP":"true""#),
+        "{upload}"
+    );
+    let account = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
+    assert!(
+        !upload.contains(&account),
+        "the account token never enters the sandbox"
+    );
+    assert!(
+        records
+            .iter()
+            .filter_map(|r| r.exchange.as_ref().and_then(|x| x.request_body.clone()))
+            .any(|b| b.contains("bootstrap.ps1")),
+        "the bootstrap travels through the file API"
+    );
     let execs: Vec<String> = records
         .iter()
         .filter(|r| r.path.ends_with("/process/execute"))
@@ -202,7 +227,7 @@ fn windows_launch_keeps_the_connect_token_out_of_every_command() {
 }
 
 fn regex_token(body: &str) -> Option<String> {
-    let key = "\"DEVIN_OUTPOST_CONNECT_TOKEN\":\"";
+    let key = "\"DEVIN_REMOTE_SESSION_TOKEN\":\"";
     let start = body.find(key)? + key.len();
     let end = body[start..].find('"')? + start;
     Some(body[start..end].to_string())

@@ -83,6 +83,9 @@ impl DaytonaEmu {
         let mut org = Org::default();
         let general = snapshot::general_snapshot(model::DEFAULT_SNAPSHOT);
         org.snapshots.insert(general.id.clone(), general);
+        let mut windows = snapshot::general_snapshot(model::WINDOWS_SNAPSHOT);
+        windows.windows = true;
+        org.snapshots.insert(windows.id.clone(), windows);
         Ok(DaytonaEmu {
             api_key: format!("dtn_emu{}", uuid::Uuid::new_v4().simple()),
             state: Mutex::new(org),

@@ -88,6 +88,12 @@ pub fn iso(ms: u64) -> String {
 pub const ORG_ID: &str = "5b2d6c3e-0e0a-4f6b-9a57-0e7a2f4d1c01";
 pub const DAEMON_VERSION: &str = "0.190.0";
 pub const DEFAULT_SNAPSHOT: &str = "daytonaio/sandbox:0.6.0";
+/// The general Windows snapshot Daytona offers (class `windows`).
+pub const WINDOWS_SNAPSHOT: &str = "windows-medium";
+
+fn class(windows: bool) -> &'static str {
+    if windows { "windows" } else { "container" }
+}
 
 #[derive(Debug, Clone)]
 pub struct SandboxRec {
@@ -121,6 +127,8 @@ pub struct SandboxRec {
     pub updated_ms: u64,
     /// Whether the backing local sandbox exists.
     pub local: bool,
+    /// A Windows sandbox (`sandboxClass: windows`): its toolbox follows the Windows daemon.
+    pub windows: bool,
     /// Serialises the slow transitions of this sandbox.
     pub lock: Arc<tokio::sync::Mutex<()>>,
 }
@@ -182,7 +190,7 @@ impl SandboxRec {
         m.insert("createdAt".into(), json!(iso(self.created_ms)));
         m.insert("updatedAt".into(), json!(iso(self.updated_ms)));
         m.insert("lastActivityAt".into(), json!(iso(self.updated_ms)));
-        m.insert("sandboxClass".into(), json!("container"));
+        m.insert("sandboxClass".into(), json!(class(self.windows)));
         m.insert("daemonVersion".into(), json!(DAEMON_VERSION));
         m.insert("runnerId".into(), json!("emulator-runner"));
         m.insert("toolboxProxyUrl".into(), json!(toolbox));
@@ -228,6 +236,8 @@ pub struct SnapshotRec {
     pub region: String,
     pub source_sandbox_id: Option<String>,
     pub log: Vec<String>,
+    /// A Windows image (`sandboxClass: windows`).
+    pub windows: bool,
 }
 
 impl SnapshotRec {
@@ -259,7 +269,7 @@ impl SnapshotRec {
         }
         m.insert("regionIds".into(), json!([self.region]));
         m.insert("sourceSandboxId".into(), json!(self.source_sandbox_id));
-        m.insert("sandboxClass".into(), json!("container"));
+        m.insert("sandboxClass".into(), json!(class(self.windows)));
         Value::Object(m)
     }
 }

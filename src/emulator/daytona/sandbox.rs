@@ -288,6 +288,13 @@ async fn create(
     } else {
         St::Unknown
     };
+    let windows = {
+        let mut org = s.daytona.org();
+        snapshot_name
+            .as_deref()
+            .and_then(|n| snapshot::find_mut(&mut org, n))
+            .is_some_and(|x| x.windows)
+    };
     let mut rec = SandboxRec {
         id: id.clone(),
         name: req.name.clone().unwrap_or_else(|| id.clone()),
@@ -316,6 +323,7 @@ async fn create(
         created_ms: now,
         updated_ms: now,
         local: false,
+        windows,
         lock: Arc::new(tokio::sync::Mutex::new(())),
     };
     super::network::apply(&mut rec, &req.network);

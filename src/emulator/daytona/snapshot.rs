@@ -85,6 +85,7 @@ pub fn general_snapshot(name: &str) -> SnapshotRec {
         region: "us".into(),
         source_sandbox_id: None,
         log: Vec::new(),
+        windows: false,
     }
 }
 
@@ -343,6 +344,7 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
             updated_ms: now,
             last_used_ms: None,
             build_info,
+            windows: false,
             region: req.region_id.clone().unwrap_or_else(|| "us".into()),
             source_sandbox_id: None,
             log: prebuilt.map(|p| p.0).unwrap_or_default(),
@@ -427,6 +429,7 @@ pub(crate) fn from_sandbox(s: &AppState, sandbox_id: &str, name: &str) -> Result
         rec.mem = sb.memory;
         rec.disk = sb.disk;
         rec.source_sandbox_id = Some(sb.id.clone());
+        rec.windows = sb.windows;
         let id = rec.id.clone();
         org.snapshots.insert(id.clone(), rec);
         id

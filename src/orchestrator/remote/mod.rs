@@ -7,7 +7,7 @@
 //! architecture, reuses a cached copy that verifies or downloads it to `<bin>.partial` and
 //! checks it with `sha256sum -c`, and starts it. Every value reaches the sandbox through the
 //! exec request's environment, never in the command text; the connect token never appears in a
-//! command line. Windows launches are one PowerShell run ([`windows`]).
+//! command line. Windows launches are short PowerShell steps ([`windows`]).
 
 use std::collections::BTreeMap;
 
@@ -60,6 +60,14 @@ pub enum RemoteError {
         suffix: String,
         base: String,
         body: String,
+    },
+    #[error(
+        "no devin-remote build for {platform} is published at {base} (tried {tried}); pin remote_binary_sha on the session"
+    )]
+    NotPublished {
+        platform: String,
+        base: String,
+        tried: String,
     },
     #[error("the checksum file for {0} has no sha256 digest")]
     BadChecksum(String),
@@ -226,6 +234,10 @@ pub fn remote_env(plan: &LaunchPlan) -> BTreeMap<String, Secret> {
     if let Some(c) = &plan.chrome_path {
         env.insert("DEVIN_CHROME_PATH".into(), Secret::plain(c.clone()));
     }
+    // Windows sandboxes run the daemon in the interactive session, so the desktop stream works.
+    if plan.platform == Platform::Windows {
+        env.insert("DEVIN_OUTPOST_DESKTOP".into(), Secret::plain("true"));
+    }
     match plan.mode {
         LaunchMode::Remote => {
             env.insert(
@@ -339,9 +351,12 @@ pub fn encode_powershell(script: &str) -> String {
 mod linux;
 mod resolve;
 pub mod windows;
+pub mod windows_scripts;
 
 pub use linux::Launched;
 pub use resolve::{Build, Resolver};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod windows_tests;

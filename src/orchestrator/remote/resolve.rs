@@ -68,6 +68,7 @@ impl Resolver {
         let sha = match pinned {
             Some(p) if valid_sha(p) => p.to_string(),
             Some(p) => return Err(RemoteError::BadPin(p.to_string())),
+            None if platform == Platform::Windows => self.latest_windows().await?,
             None => self.latest(suffixes[0]).await?,
         };
         let mut build = Build {
@@ -87,6 +88,24 @@ impl Resolver {
             }
         }
         Ok(build)
+    }
+
+    /// The pointer's name follows the distribution suffix (`latest_windows_x64.exe`) by
+    /// inference only; the name without `.exe` is tried first, and when neither is published
+    /// the error says so (pin `remote_binary_sha` instead).
+    async fn latest_windows(&self) -> Result<String, RemoteError> {
+        let names = ["windows_x64", WINDOWS];
+        for name in names {
+            match self.latest(name).await {
+                Err(RemoteError::Api(ApiError::NotFound { .. })) => continue,
+                other => return other,
+            }
+        }
+        Err(RemoteError::NotPublished {
+            platform: "Windows".into(),
+            base: self.base.clone(),
+            tried: names.map(|n| format!("latest_{n}")).join(", "),
+        })
     }
 
     async fn latest(&self, suffix: &'static str) -> Result<String, RemoteError> {

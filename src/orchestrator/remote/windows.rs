@@ -1,120 +1,30 @@
-//! Windows sandboxes: everything through `powershell -EncodedCommand`; the remote's
-//! environment (connect token included) travels in a `launch.json` written through the
-//! provider's file API and deleted by the bootstrap, so no command line carries it. The
-//! process is started detached (Daytona ends synchronous commands after ~40 s) and the PID
-//! file is the truth.
+//! Windows sandboxes, in short steps (Daytona's proxy cuts a synchronous exec after ~40 s):
+//! 1. install: one exec downloads and verifies the binary (or verifies the cached copy);
+//! 2. hand-off: the bootstrap and `launch.json` (the remote's environment, connect token
+//!    included) are written through the provider's file API, so no command line carries them;
+//! 3. start: one short exec adopts a live remote of ours or starts the bootstrap detached.
+//!
+//! A start exec that times out or fails on the way (5xx, a lost answer) is *unconfirmed*, not
+//! failed: the PID file is polled for a while before anything is reported. The scripts and the
+//! facts behind them are in [`super::windows_scripts`].
 
+use std::time::Duration;
+
+use super::windows_scripts::{
+    bootstrap_script, check_script, has_clone_script, install_script, root, start_script,
+};
 use super::*;
-use crate::shell::powershell_quote;
+use crate::provider::ProviderError;
 
 /// The distribution name of the Windows build.
 const SUFFIX: &str = "windows_x64.exe";
-
-fn root(session_id: &str) -> String {
-    format!(
-        "C:\\ProgramData\\devin-outposts\\sessions\\{}",
-        safe_id(session_id)
-    )
-}
-
-/// The bootstrap: read and delete launch.json, drop the ambient environment, start the
-/// remote, record its PID, wait, record its exit code.
-pub fn bootstrap_script(session_id: &str, exe: &str, workdir: &str) -> String {
-    let root = root(session_id);
-    format!(
-        r#"$ErrorActionPreference = 'Stop'
-$root = {root}
-$launch = Join-Path $root 'launch.json'
-$cfg = Get-Content -Raw $launch | ConvertFrom-Json
-Remove-Item -Force $launch
-$keep = @('PATH','Path','SystemRoot','SYSTEMROOT','WINDIR','TEMP','TMP','USERPROFILE','APPDATA','LOCALAPPDATA','ProgramData','ProgramFiles','COMPUTERNAME','USERNAME','HOMEDRIVE','HOMEPATH','ComSpec','PATHEXT')
-Get-ChildItem env: | Where-Object {{ $keep -notcontains $_.Name }} | ForEach-Object {{ Remove-Item -Path ("env:" + $_.Name) }}
-foreach ($p in $cfg.environment.PSObject.Properties) {{ Set-Item -Path ("env:" + $p.Name) -Value $p.Value }}
-New-Item -ItemType Directory -Force -Path $env:DEVIN_REMOTE_STATE_DIR, {workdir} | Out-Null
-Set-Location {workdir}
-$p = Start-Process -FilePath {exe} -ArgumentList 'serve' -NoNewWindow -PassThru -RedirectStandardOutput (Join-Path $root 'worker.out.log') -RedirectStandardError (Join-Path $root 'worker.err.log')
-Set-Content -Path (Join-Path $root 'worker.pid') -Value $p.Id
-$p.WaitForExit()
-Set-Content -Path (Join-Path $root 'worker.exit') -Value $p.ExitCode
-"#,
-        root = powershell_quote(&root),
-        exe = powershell_quote(exe),
-        workdir = powershell_quote(workdir),
-    )
-}
-
-/// The launcher: install/verify the binary, absorb the first-run scan, write the
-/// bootstrap, start it detached.
-pub fn launcher_script(session_id: &str, build: Option<&Build>, workdir: &str) -> String {
-    let root = root(session_id);
-    let binary = build.and_then(|b| {
-        b.sha256
-            .get(SUFFIX)
-            .map(|sum| (b.sha.clone(), sum.clone(), b.url(SUFFIX)))
-    });
-    let (exe, install) = match &binary {
-        Some((sha, sum, url)) => {
-            let dir = format!("C:\\ProgramData\\devin-outposts\\remote\\{sha}");
-            let exe = format!("{dir}\\devin-remote.exe");
-            let install = format!(
-                r#"$dir = {dir}
-$exe = {exe}
-New-Item -ItemType Directory -Force -Path $dir | Out-Null
-$ok = (Test-Path $exe) -and ((Get-FileHash -Algorithm SHA256 $exe).Hash.ToLower() -eq {sum})
-if (-not $ok) {{
-  $part = "$exe.partial"
-  & curl.exe --fail --location --retry 3 --silent --show-error -o $part {url}
-  if ($LASTEXITCODE -ne 0) {{ Write-Error 'download failed'; exit 3 }}
-  if ((Get-FileHash -Algorithm SHA256 $part).Hash.ToLower() -ne {sum}) {{ Remove-Item -Force $part; Write-Error 'checksum mismatch'; exit 4 }}
-  Move-Item -Force $part $exe
-  & $exe --help | Out-Null
-}}
-"#,
-                dir = powershell_quote(&dir),
-                exe = powershell_quote(&exe),
-                sum = powershell_quote(sum),
-                url = powershell_quote(url),
-            );
-            (exe, install)
-        }
-        None => ("devin.exe".to_string(), String::new()),
-    };
-    let bootstrap = bootstrap_script(session_id, &exe, workdir);
-    format!(
-        r#"$ErrorActionPreference = 'Stop'
-$root = {root}
-New-Item -ItemType Directory -Force -Path $root | Out-Null
-{install}$pidFile = Join-Path $root 'worker.pid'
-if (Test-Path $pidFile) {{
-  $old = Get-Process -Id ([int](Get-Content $pidFile)) -ErrorAction SilentlyContinue
-  if ($old -and $old.Path -eq {exe}) {{ Write-Output "outposts-launch result=running pid=$($old.Id)"; exit 0 }}
-}}
-Remove-Item -Force -ErrorAction SilentlyContinue (Join-Path $root 'worker.exit')
-$boot = Join-Path $root 'bootstrap.ps1'
-Set-Content -Path $boot -Value {bootstrap}
-$stdin = Join-Path $root 'bootstrap.stdin'
-Set-Content -Path $stdin -Value ''
-Start-Process -FilePath 'powershell.exe' -ArgumentList @('-NoProfile','-NonInteractive','-ExecutionPolicy','Bypass','-File',$boot) -WindowStyle Hidden -RedirectStandardInput $stdin -RedirectStandardOutput (Join-Path $root 'bootstrap.out.log') -RedirectStandardError (Join-Path $root 'bootstrap.err.log')
-Write-Output 'outposts-launch result=launched pid=0'
-"#,
-        root = powershell_quote(&root),
-        exe = powershell_quote(&exe),
-        bootstrap = powershell_quote(&bootstrap),
-    )
-}
-
-pub fn check_script(session_id: &str) -> String {
-    format!(
-        r#"$root = {root}
-$pidFile = Join-Path $root 'worker.pid'
-$exitFile = Join-Path $root 'worker.exit'
-if ((Test-Path $pidFile) -and (Get-Process -Id ([int](Get-Content $pidFile)) -ErrorAction SilentlyContinue)) {{ Write-Output "running $(Get-Content $pidFile)" }}
-elseif (Test-Path $exitFile) {{ Write-Output "exited $(Get-Content $exitFile)" }}
-else {{ Write-Output 'absent' }}
-"#,
-        root = powershell_quote(&root(session_id))
-    )
-}
+/// Every exec of a launch ends well inside the proxy's ~40 s.
+const INSTALL_TIMEOUT: Duration = Duration::from_secs(35);
+const START_TIMEOUT: Duration = Duration::from_secs(25);
+const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long an unconfirmed start is confirmed by polling the PID file.
+const CONFIRM_ROUNDS: u32 = 8;
+const CONFIRM_EVERY: Duration = Duration::from_secs(3);
 
 pub fn command(script: &str) -> String {
     format!(
@@ -123,50 +33,149 @@ pub fn command(script: &str) -> String {
     )
 }
 
+fn ps(script: &str, timeout: Duration) -> ExecRequest {
+    ExecRequest {
+        cmd: crate::provider::Cmd::Shell(command(script)),
+        cwd: None,
+        env: BTreeMap::new(),
+        timeout: Some(timeout),
+    }
+}
+
+/// Where the binary of `build` lives in the sandbox, and the script that installs it.
+fn install(build: Option<&Build>) -> Result<(String, Option<String>), RemoteError> {
+    let Some(b) = build else {
+        // The CLI mode: the image provides `devin.exe`.
+        return Ok(("devin.exe".to_string(), None));
+    };
+    let sum = b.sha256.get(SUFFIX).ok_or_else(|| {
+        RemoteError::Download(format!("no published devin-remote build {}", b.url(SUFFIX)))
+    })?;
+    let dir = format!("C:\\ProgramData\\devin-outposts\\remote\\{}", b.sha);
+    let exe = format!("{dir}\\devin-remote.exe");
+    let script = install_script(&dir, &exe, sum, &b.url(SUFFIX));
+    Ok((exe, Some(script)))
+}
+
 pub async fn launch(
     provider: &dyn Provider,
     sandbox_id: &str,
     plan: &LaunchPlan,
     env: BTreeMap<String, Secret>,
 ) -> Result<Launched, RemoteError> {
+    let (exe, install) = install(plan.build.as_ref())?;
+    let mut cached = None;
+    if let Some(script) = install {
+        let out = provider
+            .exec(sandbox_id, &ps(&script, INSTALL_TIMEOUT))
+            .await?;
+        let detail = || last_line(&out.stderr, &out.stdout);
+        let line = out
+            .stdout
+            .lines()
+            .rev()
+            .find_map(|l| l.trim().strip_prefix("outposts-install "));
+        match (out.exit_code, line) {
+            (0, Some(l)) => cached = Some(l.split_whitespace().any(|w| w == "result=cached")),
+            (3, _) => return Err(RemoteError::Download(detail())),
+            (4, _) => return Err(RemoteError::ChecksumMismatch(detail())),
+            (code, _) => {
+                return Err(RemoteError::Launch {
+                    code,
+                    output: detail(),
+                });
+            }
+        }
+    }
+    let dir = root(&plan.session_id);
+    provider
+        .write_file(
+            sandbox_id,
+            &format!("{dir}\\bootstrap.ps1"),
+            bootstrap_script(&plan.session_id, &exe, &plan.workdir).as_bytes(),
+        )
+        .await?;
     let launch_json = serde_json::json!({
         "environment": env.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.expose().to_string()))).collect::<serde_json::Map<_, _>>()
     });
-    let path = format!("{}\\launch.json", root(&plan.session_id));
     provider
-        .write_file(sandbox_id, &path, launch_json.to_string().as_bytes())
+        .write_file(
+            sandbox_id,
+            &format!("{dir}\\launch.json"),
+            launch_json.to_string().as_bytes(),
+        )
         .await?;
-    let script = launcher_script(&plan.session_id, plan.build.as_ref(), &plan.workdir);
-    let req = ExecRequest {
-        cmd: crate::provider::Cmd::Shell(command(&script)),
-        cwd: None,
-        env: BTreeMap::new(),
-        timeout: Some(std::time::Duration::from_secs(600)),
+    let out = match provider
+        .exec(
+            sandbox_id,
+            &ps(&start_script(&plan.session_id), START_TIMEOUT),
+        )
+        .await
+    {
+        Ok(out) => out,
+        Err(e) if unconfirmed(&e) => {
+            tracing::info!("the Windows start exec was not confirmed ({e}); polling the PID file");
+            return confirm(provider, sandbox_id, &plan.session_id, e).await;
+        }
+        Err(e) => return Err(e.into()),
     };
-    let out = provider.exec(sandbox_id, &req).await?;
-    match out.exit_code {
-        0 => Ok(match super::linux::parse_launch(&out.stdout) {
-            Some((r, pairs)) if r == "running" => Launched::Running {
-                pid: pairs
-                    .iter()
-                    .find(|(k, _)| k == "pid")
-                    .and_then(|(_, v)| v.parse().ok())
-                    .unwrap_or(0),
-            },
-            _ => Launched::Started {
-                pid: 0,
-                cached: None,
-            },
+    let pid_of = |pairs: &[(String, String)]| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == "pid")
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(0)
+    };
+    match (out.exit_code, super::linux::parse_launch(&out.stdout)) {
+        (0, Some((r, pairs))) if r == "running" => Ok(Launched::Running {
+            pid: pid_of(&pairs),
         }),
-        4 => Err(RemoteError::ChecksumMismatch(last_line(
-            &out.stderr,
-            &out.stdout,
-        ))),
-        code => Err(RemoteError::Launch {
+        (0, Some((r, pairs))) if r == "launched" => Ok(Launched::Started {
+            pid: pid_of(&pairs),
+            cached,
+        }),
+        (code, _) => Err(RemoteError::Launch {
             code,
             output: last_line(&out.stderr, &out.stdout),
         }),
     }
+}
+
+/// A start whose answer never arrived may well have started the remote.
+fn unconfirmed(e: &ProviderError) -> bool {
+    match e {
+        ProviderError::Timeout(_) => true,
+        ProviderError::Api(crate::api::ApiError::Status { status, .. }) => *status >= 500,
+        ProviderError::Api(crate::api::ApiError::Transport { .. }) => true,
+        _ => false,
+    }
+}
+
+/// Poll the PID file after an unconfirmed start: a pid (or an exit code) proves the start.
+async fn confirm(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    session_id: &str,
+    cause: ProviderError,
+) -> Result<Launched, RemoteError> {
+    for _ in 0..CONFIRM_ROUNDS {
+        match check(provider, sandbox_id, session_id).await {
+            Ok(Liveness::Running(pid)) => return Ok(Launched::Started { pid, cached: None }),
+            // It started and already ended: the supervision reads the exit code.
+            Ok(Liveness::Exited(_)) => {
+                return Ok(Launched::Started {
+                    pid: 0,
+                    cached: None,
+                });
+            }
+            Ok(Liveness::Absent) | Err(_) => {}
+        }
+        tokio::time::sleep(CONFIRM_EVERY).await;
+    }
+    Err(RemoteError::Launch {
+        code: -1,
+        output: format!("the start was not confirmed ({cause}) and no remote pid appeared"),
+    })
 }
 
 pub async fn check(
@@ -174,12 +183,20 @@ pub async fn check(
     sandbox_id: &str,
     session_id: &str,
 ) -> Result<Liveness, RemoteError> {
-    let req = ExecRequest {
-        cmd: crate::provider::Cmd::Shell(command(&check_script(session_id))),
-        cwd: None,
-        env: BTreeMap::new(),
-        timeout: Some(std::time::Duration::from_secs(60)),
-    };
-    let out = provider.exec(sandbox_id, &req).await?;
+    let out = provider
+        .exec(sandbox_id, &ps(&check_script(session_id), CHECK_TIMEOUT))
+        .await?;
     super::liveness(&out)
+}
+
+/// Is there a clone at `path` already (the user's work, never touched)?
+pub async fn has_clone(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    path: &str,
+) -> Result<bool, RemoteError> {
+    let out = provider
+        .exec(sandbox_id, &ps(&has_clone_script(path), CHECK_TIMEOUT))
+        .await?;
+    Ok(out.exit_code == 0)
 }

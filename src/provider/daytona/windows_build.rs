@@ -1,10 +1,13 @@
 //! Windows snapshots: Daytona builds Windows images from a running sandbox, not a Dockerfile.
 //!
-//! Create a builder sandbox from `windows-medium`, upload the embedded provisioner, run it in a
-//! toolbox session (async: Daytona cuts synchronous Windows execs after about 40 s), stop the
-//! builder (VM snapshots need it stopped), snapshot it under the content-hashed name, follow the
-//! snapshot to `active`, and delete the builder whatever happened. The builder also carries
-//! auto-stop/auto-delete intervals so a crash of this process cannot leak it for long.
+//! Create a builder sandbox from `windows-medium`, upload the embedded provisioner, run it as a
+//! detached process that writes a log and an exit-code file (Daytona cuts synchronous execs
+//! after about 40 s, and toolbox sessions on Windows sandboxes never report an exit code), poll
+//! both through the file API, stop the builder (VM snapshots need it stopped), snapshot it under
+//! the content-hashed name, follow the snapshot to `active`, and delete the builder whatever
+//! happened. The builder keeps Daytona's default auto-delete (off): `autoDeleteInterval: 0`
+//! would delete it at the stop, before the snapshot exists. It auto-stops after 2 h idle, so a
+//! crash of this process leaves a stopped builder at worst.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -15,9 +18,15 @@ use super::snapshot::{
 };
 use crate::api::ApiError;
 use crate::api::daytona::{DaytonaClient, Toolbox};
-use crate::api::daytona_types::{CreateSandbox, Sandbox, SandboxState};
+use crate::api::daytona_types::{CreateSandbox, ExecuteRequest, Sandbox, SandboxState};
 
-const SESSION: &str = "outposts-provision";
+mod runner;
+use runner::{
+    EXIT_PATH, LOG_PATH, RUNNER_PATH, decode_text, powershell, runner_script, start_script,
+};
+
+/// How often the provisioner's log and exit-code file are read.
+const POLL: Duration = Duration::from_secs(3);
 
 /// Progress messages and log lines of a Windows build.
 pub async fn build_windows(
@@ -43,9 +52,9 @@ pub async fn build_windows(
             ("outposts.snapshot".to_string(), name.to_string()),
         ])),
         target: region,
-        // Safety net if we die mid-build: stop after 2 h idle, then delete on stop.
+        // Safety net if we die mid-build: stop after 2 h idle (never delete on stop: the
+        // snapshot is taken from the stopped builder).
         auto_stop_interval: Some(120),
-        auto_delete_interval: Some(0),
         ..Default::default()
     };
     note(&format!(
@@ -67,7 +76,7 @@ pub async fn build_windows(
         && !matches!(e, ApiError::NotFound { .. })
     {
         note(&format!(
-            "could not delete builder sandbox {builder_name} ({e}); it deletes itself after 2 h idle"
+            "could not delete builder sandbox {builder_name} ({e}); delete it by hand (it stops itself after 2 h idle)"
         ));
     }
     result
@@ -158,7 +167,8 @@ async fn wait_state(
     }
 }
 
-/// Run the provisioner in a session and stream its output; returns its exit code.
+/// Start the provisioner detached and follow its log until its exit-code file appears; returns
+/// its exit code.
 async fn run_provisioner(
     tb: &Toolbox,
     deadline: Instant,
@@ -166,28 +176,34 @@ async fn run_provisioner(
     on_event: &mut impl FnMut(BuildEvent),
     tail: &mut VecDeque<String>,
 ) -> Result<i32, FollowError> {
-    match tb.create_session(SESSION).await {
-        Ok(()) | Err(ApiError::Conflict { .. }) => {}
-        Err(e) => return Err(e.into()),
+    tb.upload(RUNNER_PATH, runner_script().as_bytes()).await?;
+    let start = ExecuteRequest {
+        command: powershell(&start_script()),
+        cwd: None,
+        envs: None,
+        timeout: Some(25),
+    };
+    let out = tb.execute(&start, Duration::from_secs(35)).await?;
+    if out.exit() != 0 {
+        return Err(FollowError::Builder(format!(
+            "building {name}: starting the provisioner failed (exit {}): {}",
+            out.exit(),
+            out.result.trim()
+        )));
     }
-    let command = format!(
-        "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -File \"{WINDOWS_SCRIPT_PATH}\""
-    );
-    let started = tb
-        .session_exec(SESSION, &command, true, Duration::from_secs(60))
-        .await?;
     let mut seen = 0usize;
     loop {
-        tokio::time::sleep(Duration::from_secs(3)).await;
-        let cmd = tb.session_command(SESSION, &started.cmd_id).await?;
-        let logs = tb.session_command_logs(SESSION, &started.cmd_id).await?;
-        let text = if logs.output.is_empty() {
-            format!("{}{}", logs.stdout, logs.stderr)
-        } else {
-            logs.output
-        };
-        if let Some(new) = text.get(seen.min(text.len())..) {
+        tokio::time::sleep(POLL).await;
+        let text = tb
+            .download(LOG_PATH)
+            .await?
+            .map(|b| decode_text(&b))
+            .unwrap_or_default();
+        // Only whole lines are shown; a partial last line waits for its end.
+        let upto = text.rfind('\n').map_or(0, |i| i + 1);
+        if let Some(new) = text.get(seen.min(upto)..upto) {
             for line in new.lines() {
+                let line = line.trim_end_matches('\r');
                 tail.push_back(line.to_string());
                 while tail.len() > LOG_TAIL {
                     tail.pop_front();
@@ -195,9 +211,10 @@ async fn run_provisioner(
                 on_event(BuildEvent::Log(line.to_string()));
             }
         }
-        seen = text.len();
-        if let Some(code) = cmd.exit_code {
-            return Ok(code);
+        seen = seen.max(upto);
+        if let Some(code) = tb.download(EXIT_PATH).await? {
+            let code = decode_text(&code);
+            return Ok(code.trim().parse().unwrap_or(-1));
         }
         if Instant::now() >= deadline {
             return Err(FollowError::Builder(format!(

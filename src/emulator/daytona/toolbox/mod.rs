@@ -37,6 +37,8 @@ pub struct CmdRec {
     pub exit_code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
+    /// Whether the daemon reports the exit code (the Windows daemon never does).
+    pub reports_exit: bool,
 }
 
 pub fn routes() -> Router<AppState> {
@@ -87,6 +89,8 @@ fn dpath(uri: &Uri) -> String {
 struct Ctx {
     sid: String,
     user: String,
+    /// A Windows sandbox: the toolbox follows the Windows daemon ([`windows`]).
+    windows: bool,
     path: String,
     method: String,
 }
@@ -126,6 +130,7 @@ fn ctx(s: &AppState, sid: &str, uri: &Uri, method: &Method) -> Result<Ctx, Respo
     let c = Ctx {
         sid: sid.to_string(),
         user: String::new(),
+        windows: false,
         path: dpath(uri),
         method: method.to_string(),
     };
@@ -146,6 +151,7 @@ fn ctx(s: &AppState, sid: &str, uri: &Uri, method: &Method) -> Result<Ctx, Respo
     }
     Ok(Ctx {
         user: r.user.clone(),
+        windows: r.windows,
         ..c
     })
 }
@@ -162,6 +168,7 @@ macro_rules! ctx_or_return {
 // After the macro: the handlers use it.
 mod files;
 mod process;
+mod windows;
 
 use files::*;
 use process::*;

@@ -11,7 +11,7 @@ use futures::StreamExt;
 use serde_json::json;
 
 use super::super::Authed;
-use super::{CmdRec, Ctx, SessionRec, ctx, parse, run, valid_env_key};
+use super::{CmdRec, Ctx, SessionRec, ctx, parse, run, valid_env_key, windows};
 use crate::api::daytona_types::{CreateSessionRequest, ExecuteRequest, SessionExecuteRequest};
 use crate::emulator::AppState;
 use crate::provider::{LogOptions, Provider, ProviderError};
@@ -35,6 +35,18 @@ pub(super) async fn execute(
     let envs = req.envs.unwrap_or_default();
     if let Some(k) = envs.keys().find(|k| !valid_env_key(k)) {
         return c.bad(format!("invalid environment variable name: {k}"));
+    }
+    if c.windows && req.command.len() > windows::CMD_LIMIT {
+        return axum::Json(json!({"exitCode": 1, "result": windows::TOO_LONG})).into_response();
+    }
+    if c.windows && windows::leaks_pipe(&req.command) {
+        // A child holds the output pipe: the daemon waits for it until the timeout.
+        tokio::time::sleep(windows::hold(req.timeout)).await;
+        return c.err(
+            StatusCode::REQUEST_TIMEOUT,
+            "command execution timeout",
+            "REQUEST_TIMEOUT",
+        );
     }
     match run(&s, &c, &req.command, req.cwd, envs, req.timeout).await {
         Ok(out) => axum::Json(json!({
@@ -89,7 +101,7 @@ pub(super) fn session_json(id: &str, rec: &SessionRec) -> serde_json::Value {
 
 pub(super) fn cmd_json(c: &CmdRec) -> serde_json::Value {
     let mut v = json!({"id": c.id, "command": c.command});
-    if let Some(code) = c.exit_code {
+    if let Some(code) = c.exit_code.filter(|_| c.reports_exit) {
         v["exitCode"] = json!(code);
     }
     v
@@ -187,12 +199,14 @@ pub(super) async fn session_exec(
             exit_code: None,
             stdout: String::new(),
             stderr: String::new(),
+            reports_exit: !c.windows,
         });
     }
     let run_async = req.run_async.or(req.async_alias).unwrap_or(false);
     let ctx = Ctx {
         sid: sid.clone(),
         user: c.user.clone(),
+        windows: c.windows,
         path: String::new(),
         method: String::new(),
     };
@@ -228,14 +242,16 @@ pub(super) async fn session_exec(
         c.stdout = stdout.clone();
         c.stderr = stderr.clone();
     });
-    axum::Json(json!({
+    let mut answer = json!({
         "cmdId": cid,
         "output": format!("{stdout}{stderr}"),
         "stdout": stdout,
         "stderr": stderr,
-        "exitCode": code,
-    }))
-    .into_response()
+    });
+    if !c.windows {
+        answer["exitCode"] = json!(code);
+    }
+    axum::Json(answer).into_response()
 }
 
 /// Where an async session command's output is spooled inside the sandbox.

@@ -1,0 +1,115 @@
+//! The emulator's model of Daytona's Windows daemon, and our Windows launch steps against it.
+//! Nothing here runs PowerShell: the model holds an exec while a child that inherited its
+//! output pipe lives, enforces cmd.exe's command-line limit, and never reports a session
+//! command's exit code — the behaviours that stopped Windows sessions on real sandboxes.
+
+use std::time::{Duration, Instant};
+
+use outposts::orchestrator::remote::windows::command;
+use outposts::orchestrator::remote::windows_scripts::{check_script, install_script, start_script};
+use outposts::provider::{ExecRequest, Provider, ProviderError, SandboxSpec, Source};
+
+use crate::daytona_support::{client, provider};
+use crate::support::{Emu, TestEnv, block_on};
+
+/// The launch of the old Windows script: `Start-Process … -Redirect*` hands the toolbox's output
+/// pipe to the detached bootstrap.
+const LEAKING_LAUNCH: &str = include_str!("fixtures/windows_leaking_launch.ps1");
+
+fn exec(cmd: String, timeout_s: u64) -> ExecRequest {
+    let mut req = ExecRequest::shell(cmd);
+    req.timeout = Some(Duration::from_secs(timeout_s));
+    req
+}
+
+#[test]
+fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let p = provider(&emu);
+    block_on(async {
+        let sb = p
+            .create(&SandboxSpec::new(
+                "devin-win-1",
+                Source::Snapshot("windows-medium".into()),
+            ))
+            .await
+            .unwrap();
+        let raw = client(&emu).get_sandbox(&sb.id).await.unwrap().unwrap();
+        assert!(raw.is_windows(), "{raw:?}");
+
+        // Every step of the new launch returns well inside the proxy's ~40 s.
+        let install = install_script(
+            "C:\\r",
+            "C:\\r\\devin-remote.exe",
+            &"a".repeat(64),
+            "http://x/devin-remote_1234567_windows_x64.exe",
+        );
+        for script in [install, start_script("devin-w"), check_script("devin-w")] {
+            let t = Instant::now();
+            p.exec(&sb.id, &exec(command(&script), 30)).await.unwrap();
+            assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        }
+
+        // The old launch hangs until its exec times out.
+        let t = Instant::now();
+        let held = p.exec(&sb.id, &exec(command(LEAKING_LAUNCH), 3)).await;
+        let waited = t.elapsed();
+        assert!(
+            matches!(held, Err(ProviderError::Timeout(_))),
+            "the leaking launch returned: {held:?}"
+        );
+        assert!(waited >= Duration::from_secs(3), "{waited:?}");
+        eprintln!("the leaking launch was held {waited:?}, then timed out");
+
+        // cmd.exe refuses a command line over 8,191 characters.
+        let long = p
+            .exec(&sb.id, &exec(format!("echo {}", "x".repeat(8200)), 10))
+            .await
+            .unwrap();
+        assert_eq!(long.exit_code, 1);
+        assert!(long.stdout.contains("too long"), "{long:?}");
+
+        // Session commands on Windows never report an exit code.
+        let url = client(&emu).toolbox_proxy_url(&sb.id).await.unwrap();
+        let tb = client(&emu).toolbox(&url, &sb.id);
+        tb.create_session("s").await.unwrap();
+        let sync = tb
+            .session_exec("s", "echo hi", false, Duration::from_secs(30))
+            .await
+            .unwrap();
+        assert_eq!(sync.exit_code, None, "{sync:?}");
+        let cmd = tb.session_command("s", &sync.cmd_id).await.unwrap();
+        assert_eq!(cmd.exit_code, None);
+    });
+}
+
+#[test]
+fn linux_sandboxes_keep_linux_daemon_behaviour() {
+    crate::host::require!(crate::host::BWRAP);
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let p = provider(&emu);
+    block_on(async {
+        let sb = p
+            .create(&SandboxSpec::new("devin-lin-1", Source::Default))
+            .await
+            .unwrap();
+        let url = client(&emu).toolbox_proxy_url(&sb.id).await.unwrap();
+        let tb = client(&emu).toolbox(&url, &sb.id);
+        tb.create_session("s").await.unwrap();
+        let sync = tb
+            .session_exec("s", "exit 3", false, Duration::from_secs(30))
+            .await
+            .unwrap();
+        assert_eq!(sync.exit_code, Some(3));
+        // A long command line is no problem for sh.
+        let long = p
+            .exec(
+                &sb.id,
+                &exec(format!("echo {} | wc -c", "x".repeat(9000)), 10),
+            )
+            .await
+            .unwrap();
+        assert_eq!(long.exit_code, 0, "{long:?}");
+    });
+}
