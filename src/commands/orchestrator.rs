@@ -12,7 +12,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::plan::Limits;
 use crate::orchestrator::remote::LaunchMode;
-use crate::orchestrator::run::{Orchestrator, RunOptions};
+use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
 use crate::orchestrator::state::StateDir;
 use crate::provider::daytona::snapshot as daytona_snapshot;
 use crate::provider::{self, ProviderKind, Resources, Source};
@@ -313,6 +313,13 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
             }
         })
     });
+    // Without --json: one readable line per session event on stderr (with -v the log lines say
+    // the same; -q silences; JSON logs stay JSON).
+    let narrate = !ctx.printer.json()
+        && !ctx.printer.quiet()
+        && ctx.printer.verbose() == 0
+        && ctx.global.log_format == crate::cli::LogFormat::Text;
+    let _narrator = narrate.then(|| narrator(orch.subscribe(), ctx.printer.clone()));
     let (tx, rx) = tokio::sync::watch::channel(false);
     let run = orch.run(rx);
     tokio::pin!(run);
@@ -348,43 +355,57 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     Ok(stopped_by.map_or(ExitStatus::Success, |s| s.exit_status()))
 }
 
+/// Print each orchestrator event as `HH:MM:SS  SESSION  what happened` (UTC) until the
+/// orchestrator is gone.
+fn narrator(
+    mut rx: tokio::sync::broadcast::Receiver<OrchEvent>,
+    printer: crate::output::Printer,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match rx.recv().await {
+                Ok(ev) if ev.is_milestone() => {
+                    let stamp =
+                        humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+                    let line = format!("{}  {}", stamp.get(11..19).unwrap_or(""), ev.narrate());
+                    if ev.is_problem() {
+                        printer.warn(&line);
+                    } else {
+                        printer.note(&line);
+                    }
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(n)) => printer.note(&format!("({n} events not shown)")),
+                Err(RecvError::Closed) => break,
+            }
+        }
+    })
+}
+
 async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let outpost = outpost_id(ctx, a.outpost)?;
     if a.watch {
         return super::status_watch::watch(ctx, &outpost, a.interval).await;
     }
     let doc = status_doc(ctx, &outpost)?;
-    let sessions = doc["sessions"].clone();
     let acceptor = doc["acceptor_id"].as_str().unwrap_or_default().to_string();
-    let running = doc["running"].as_bool().unwrap_or(false);
     let cursor_age = doc["cursor_age_seconds"].as_f64();
     ctx.printer.result(&doc, || {
+        use super::status_watch as view;
+        let t = crate::time::now();
         let mut out = format!(
-            "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
-            if running { "yes" } else { "no" },
+            "outpost      {outpost}\nacceptor     {acceptor}\n{}cursor age   {}\n",
+            view::summary(&doc, t),
             cursor_age
-                .map(|a| format!("{a:.0}s"))
+                .map(view::age)
                 .unwrap_or_else(|| "no cursor".into())
         );
-        let list = sessions.as_array().cloned().unwrap_or_default();
-        if list.is_empty() {
-            out.push_str("sessions     none held\n");
-        } else {
-            out.push_str(&format!(
-                "{:<40} {:<20} {:<14} {}\n",
-                "SESSION", "STATUS", "REMOTE", "SANDBOX"
-            ));
-            for s in list {
-                let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-                out.push_str(&format!(
-                    "{:<40} {:<20} {:<14} {}\n",
-                    f("session_id"),
-                    f("session_status"),
-                    f("remote"),
-                    f("sandbox_id")
-                ));
-            }
-        }
+        // The same table `status --watch` draws.
+        out.push_str(&view::table(
+            &view::advance(&Default::default(), &doc, t),
+            t,
+        ));
         out.push_str(&sleeping_table(&doc));
         // Sessions not served because their network policy cannot be enforced.
         for r in doc["refused"].as_array().into_iter().flatten() {
@@ -450,7 +471,15 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> 
         "sandboxes": snapshot.get("sandboxes"),
         "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
         "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
+        "cap": snapshot.get("cap"),
+        "held": snapshot.get("held"),
+        "waiting": snapshot.get("waiting"),
+        "ended": snapshot.get("ended").cloned().unwrap_or_else(|| serde_json::json!([])),
     });
+    let (stale, age) = super::status_watch::staleness(&doc, crate::time::now());
+    let mut doc = doc;
+    doc["stale"] = serde_json::json!(stale);
+    doc["status_age_seconds"] = serde_json::json!(age);
     Ok(doc)
 }
 
@@ -463,15 +492,6 @@ fn sleeping_table(doc: &serde_json::Value) -> String {
             .unwrap_or_else(|| "-".into())
     };
     let mut out = String::new();
-    if let Some(c) = doc.get("sandboxes").filter(|c| c.is_object()) {
-        let n = |k: &str| c.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
-        out.push_str(&format!(
-            "sandboxes    {} running, {} sleeping, {} archived\n",
-            n("running"),
-            n("sleeping"),
-            n("archived")
-        ));
-    }
     let list = doc
         .get("sleeping")
         .and_then(|v| v.as_array())

@@ -17,9 +17,8 @@ use tokio::sync::{Notify, Semaphore, broadcast, watch};
 use tokio::task::JoinSet;
 
 use super::metrics::Metrics;
-use super::plan::{self, Action, Limits, Observed, Outcome, RemoteState, Track};
+use super::plan::{self, Action, Limits, Observed, Outcome, Track};
 use super::remote::LaunchMode;
-use super::sandbox_name;
 use super::state::OutpostState;
 use crate::api::HttpClient;
 use crate::api::devin::DevinClient;
@@ -158,6 +157,23 @@ pub enum OrchEvent {
         sandbox: String,
         action: String,
     },
+    /// Not served: the session's network policy cannot be enforced here.
+    Refused {
+        session: String,
+        reason: String,
+    },
+    /// The session's claim was let go after its sandbox was finished; `how` is `slept`,
+    /// `terminated`, `failed`, `foreign` or `given_up`.
+    Ended {
+        session: String,
+        how: String,
+    },
+    /// Sessions wait in the queue because the cap is reached (said again when the numbers change).
+    AtCapacity {
+        held: usize,
+        cap: usize,
+        waiting: usize,
+    },
 }
 
 /// The session's claim material, in memory only.
@@ -197,6 +213,19 @@ pub(super) struct Inner {
     pub fleet: super::sleep::Fleet,
     /// Sessions not served because their network policy cannot be enforced.
     pub refused: super::egress::Refusals,
+    /// Held sessions (with claims in flight) and claimable sessions left waiting, from the last
+    /// reconcile round.
+    pub capacity: Capacity,
+    /// When the status file was last written (rewritten at least every few seconds while
+    /// running, so a stopped orchestrator's file says when it was last true).
+    pub status_saved_at: f64,
+}
+
+/// What the cap does to the queue right now.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Capacity {
+    pub held: usize,
+    pub waiting: usize,
 }
 
 pub struct Orchestrator {
@@ -210,6 +239,9 @@ pub struct Orchestrator {
     pub(super) notify: Notify,
     pub metrics: Arc<Metrics>,
     events: broadcast::Sender<OrchEvent>,
+    /// Each session's latest event in words, with when (for `orchestrator status`). Apart from
+    /// `inner` because events are emitted with and without that lock held.
+    last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
 }
 
 impl Orchestrator {
@@ -239,6 +271,7 @@ impl Orchestrator {
             notify: Notify::new(),
             metrics,
             events,
+            last_events: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -248,12 +281,31 @@ impl Orchestrator {
     }
 
     pub(super) fn emit(&self, ev: OrchEvent) {
-        match &ev {
-            OrchEvent::Failed { session, error } => tracing::warn!(session = %session, "{error}"),
-            other => tracing::info!("{}", serde_json::to_string(other).unwrap_or_default()),
+        // Readable first; the event as JSON rides along as a field for log searches.
+        let json = serde_json::to_string(&ev).unwrap_or_default();
+        if ev.is_problem() {
+            tracing::warn!(event = %json, "{}", ev.narrate());
+        } else {
+            tracing::info!(event = %json, "{}", ev.narrate());
+        }
+        if let Some(session) = ev.session() {
+            self.last_events
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(session.to_string(), (ev.clone(), now()));
         }
         self.metrics.on_event(&ev);
         let _ = self.events.send(ev);
+    }
+
+    /// Each session's latest event (words, when); forgets those older than an hour.
+    pub(super) fn last_events_snapshot(&self) -> Vec<(String, OrchEvent, f64)> {
+        let mut map = self.last_events.lock().unwrap_or_else(|e| e.into_inner());
+        let t = now();
+        map.retain(|_, (_, at)| t - *at < 3600.0);
+        map.iter()
+            .map(|(s, (ev, at))| (s.clone(), ev.clone(), *at))
+            .collect()
     }
 
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -289,7 +341,11 @@ impl Orchestrator {
         let permits = Arc::new(Semaphore::new(self.opts.limits.cap.max(1) + 2));
         let mut tasks: JoinSet<()> = JoinSet::new();
         let mut last_relist = Instant::now();
-        let mut last_janitor = Instant::now();
+        // The first janitor pass runs at once: until it has listed the outpost's sandboxes,
+        // `orchestrator status` could only guess how many there are.
+        let mut last_janitor = Instant::now()
+            .checked_sub(self.opts.janitor_interval)
+            .unwrap_or_else(Instant::now);
         let mut janitor: Option<tokio::task::JoinHandle<()>> = None;
         let mut drain_deadline: Option<Instant> = None;
 
@@ -343,6 +399,7 @@ impl Orchestrator {
                 });
             }
             self.metrics.reconciled(started.elapsed());
+            self.note_capacity();
             self.save_status();
         }
         watcher.abort();
@@ -431,68 +488,5 @@ impl Orchestrator {
             .find_map(|c| c.downcast_ref::<crate::api::ApiError>())
             .and_then(|a| a.status());
         self.metrics.api_error(status);
-    }
-
-    fn save_status(&self) {
-        let doc = {
-            let mut inner = self.lock();
-            if !inner.status_dirty {
-                return;
-            }
-            inner.status_dirty = false;
-            let sessions: Vec<serde_json::Value> = inner
-                .tracks
-                .iter()
-                .filter(|(_, t)| t.held)
-                .map(|(id, t)| {
-                    serde_json::json!({
-                        "session_id": id,
-                        "sandbox_id": inner.sandboxes.get(id),
-                        "sandbox_name": sandbox_name(id),
-                        "remote": match &t.remote {
-                            RemoteState::Unknown => "unknown".to_string(),
-                            RemoteState::NotRunning => "not_running".to_string(),
-                            RemoteState::Running { .. } => "running".to_string(),
-                            RemoteState::Exited { code, .. } => format!("exited {code}"),
-                        },
-                        "session_status": inner.queue.get(id).map(|e| e.session_status.as_str()),
-                        "claim_deadline": t.claim_deadline,
-                        "failures": t.failures,
-                    })
-                })
-                .collect();
-            let retention = self.opts.sleep_retention.map(|d| d.as_secs_f64());
-            let sleeping: Vec<serde_json::Value> = inner
-                .sleepers
-                .iter()
-                .map(|(id, s)| {
-                    serde_json::json!({
-                        "session_id": id,
-                        "sandbox_name": s.sandbox,
-                        "sandbox_id": s.sandbox_id,
-                        "state": s.state,
-                        "slept_since": s.slept_since,
-                        "absent_since": s.absent_since,
-                        "retention_deadline": s.deadline(retention),
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "pid": std::process::id(),
-                "sleeping": sleeping,
-                "sandboxes": inner.fleet,
-                "sleep_retention_seconds": retention,
-                "outpost_id": self.opts.outpost_id,
-                "acceptor_id": self.opts.acceptor_id,
-                "updated_at": now(),
-                "draining": inner.draining,
-                "cap": self.opts.limits.cap,
-                "sessions": sessions,
-                "refused": super::egress::refusals_json(&mut inner),
-            })
-        };
-        if let Err(e) = self.state.save_status(&doc) {
-            tracing::warn!("cannot write the status file: {e:#}");
-        }
     }
 }

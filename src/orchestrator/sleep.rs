@@ -18,6 +18,11 @@ pub struct Fleet {
     pub running: usize,
     pub sleeping: usize,
     pub archived: usize,
+    /// Of those, sandboxes of sessions another replica (acceptor) holds: the counts are the
+    /// outpost's, not this instance's.
+    pub other_replicas: usize,
+    /// When the listing was taken (Unix seconds); `None` before the first janitor pass.
+    pub counted_at: Option<f64>,
 }
 
 fn sleep_state(sb: &SandboxInfo) -> &'static str {
@@ -87,6 +92,15 @@ impl Orchestrator {
                     continue;
                 };
                 listed.insert(session.clone());
+                let holder = inner
+                    .queue
+                    .get(&session)
+                    .and_then(|e| e.acceptor_id.as_deref());
+                if holder.is_some_and(|a| a != self.opts.acceptor_id)
+                    && !matches!(sb.state, SandboxState::Deleting | SandboxState::Deleted)
+                {
+                    fleet.other_replicas += 1;
+                }
                 match sb.state {
                     SandboxState::Stopped | SandboxState::Stopping => {
                         let state = sleep_state(sb);
@@ -155,6 +169,7 @@ impl Orchestrator {
             for (session, ..) in &due {
                 busy.insert(session.clone());
             }
+            fleet.counted_at = Some(t);
             inner.fleet = fleet;
             self.save_sleepers(&mut inner);
             due
