@@ -493,6 +493,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--max-stream', '--max-stream', [CompletionResultType]::ParameterName, 'Longest a watch stream stays open')
             [CompletionResult]::new('--keepalive', '--keepalive', [CompletionResultType]::ParameterName, 'Interval of keepalive comments on idle watch streams')
             [CompletionResult]::new('--sweep-delay', '--sweep-delay', [CompletionResultType]::ParameterName, 'How long a released suspended/terminated session''s row lingers before it is swept')
+            [CompletionResult]::new('--outpost-get-route', '--outpost-get-route', [CompletionResultType]::ParameterName, 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition''s model of the server (`404` unknown path, `405` method not allowed)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')

@@ -1419,7 +1419,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__start)
-            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --outpost-get-route --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1459,6 +1459,10 @@ _outposts() {
                     ;;
                 --sweep-delay)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --outpost-get-route)
+                    COMPREPLY=($(compgen -W "served 404 405" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -454,6 +454,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --max-stream 'Longest a watch stream stays open'
             cand --keepalive 'Interval of keepalive comments on idle watch streams'
             cand --sweep-delay 'How long a released suspended/terminated session''s row lingers before it is swept'
+            cand --outpost-get-route 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition''s model of the server (`404` unknown path, `405` method not allowed)'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

@@ -360,6 +360,9 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l max-stream -d 'Longest a watch stream stays open' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l keepalive -d 'Interval of keepalive comments on idle watch streams' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sweep-delay -d 'How long a released suspended/terminated session\'s row lingers before it is swept' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l outpost-get-route -d 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition\'s model of the server (`404` unknown path, `405` method not allowed)' -r -f -a "served\t''
+404\t''
+405\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

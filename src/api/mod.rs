@@ -10,5 +10,6 @@ pub mod daytona_types;
 pub mod devin;
 pub mod devin_types;
 pub mod network_policy;
+pub mod outpost_lookup;
 pub mod sse;
 pub mod telemetry;

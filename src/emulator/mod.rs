@@ -50,6 +50,19 @@ pub struct EmulatorOptions {
     pub keepalive: Duration,
     /// How long a released suspended/terminated row lingers before it is swept (tombstoned).
     pub sweep_delay: Duration,
+    /// How `GET /opbeta/outposts/{id}` answers: the get-one route is documented but absent from
+    /// Cognition's model of the server (specs/devin-outposts-api.md §5.6).
+    pub outpost_get_route: OutpostGetRoute,
+}
+
+/// The get-one outpost route: served, or absent as a FastAPI server answers for a path it does
+/// not route (404) or a method it does not route on that path (405).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutpostGetRoute {
+    #[default]
+    Served,
+    NotFound,
+    MethodNotAllowed,
 }
 
 impl Default for EmulatorOptions {
@@ -64,6 +77,7 @@ impl Default for EmulatorOptions {
             max_stream: Duration::from_secs(300),
             keepalive: Duration::from_secs(15),
             sweep_delay: Duration::from_secs(5),
+            outpost_get_route: OutpostGetRoute::Served,
         }
     }
 }

@@ -43,6 +43,7 @@ mod orchestrator_local;
 mod orchestrator_network;
 mod orchestrator_sleep;
 mod outpost_crud;
+mod outpost_lookup;
 mod rel_crash;
 mod rel_faults;
 mod rel_janitor;

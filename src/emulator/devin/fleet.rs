@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use super::outposts::decode_outpost_cursor;
 use super::queue::{ClaimResult, ListFilter, ReleaseResult};
 use super::state::{Queue, RowPhase, Scope, decode_cursor, encode_cursor};
-use crate::emulator::AppState;
+use crate::emulator::{AppState, OutpostGetRoute};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -267,6 +267,19 @@ async fn outpost_get(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
+    // An absent route answers before auth, as a router does for a path it does not know.
+    match s.devin.outpost_get_route() {
+        OutpostGetRoute::Served => {}
+        OutpostGetRoute::NotFound => return detail(404, "Not Found"),
+        OutpostGetRoute::MethodNotAllowed => {
+            let mut r = detail(405, "Method Not Allowed");
+            r.headers_mut().insert(
+                axum::http::header::ALLOW,
+                axum::http::HeaderValue::from_static("DELETE"),
+            );
+            return r;
+        }
+    }
     if let Err(r) = authorize(&s, &headers, Scope::Machine) {
         return r;
     }

@@ -54,6 +54,7 @@ struct Core {
     gateway_url: String,
     state_file: Option<PathBuf>,
     first_outpost: String,
+    outpost_get_route: super::OutpostGetRoute,
 }
 
 /// The Devin half's state. Cheap to clone.
@@ -106,6 +107,7 @@ impl DevinEmu {
             gateway_url,
             state_file: opts.state_file.clone(),
             first_outpost,
+            outpost_get_route: opts.outpost_get_route,
         });
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(maintenance(Arc::downgrade(&core)));
@@ -217,6 +219,10 @@ impl DevinEmu {
 
     fn claim_ttl_us(&self) -> i64 {
         self.core.claim_ttl.as_micros() as i64
+    }
+
+    fn outpost_get_route(&self) -> super::OutpostGetRoute {
+        self.core.outpost_get_route
     }
 
     fn gateway_url(&self) -> &str {
