@@ -276,7 +276,7 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
     let mut shown = BTreeMap::new();
     let mut drawn_lines = 0usize;
     loop {
-        let mut doc = super::orchestrator::status_doc(ctx, outpost)?;
+        let mut doc = super::orchestrator_status::status_doc(ctx, outpost)?;
         let t = crate::time::now();
         shown = advance(&shown, &doc, t);
         if live {

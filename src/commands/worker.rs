@@ -14,7 +14,9 @@ use crate::config::parse_duration;
 use crate::env;
 use crate::error::ExitStatus;
 use crate::provider::ProviderKind;
-use crate::worker::{LogLine, WorkerStatus, WorkerView, Workers};
+use crate::provider::SandboxInfo;
+use crate::worker::registry::Registry;
+use crate::worker::{LogLine, WorkerError, WorkerStatus, WorkerView, Workers};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -26,15 +28,19 @@ Examples:
   outposts worker stop sb-1a2b3c4d5e6f --yes
 
 A worker is a sandbox running `devin worker start --outpost=…`: it claims the outpost's sessions
-from Devin's queue and serves them one at a time. The provider defaults to OUTPOSTS_PROVIDER.";
+from Devin's queue and serves them one at a time. `launch` runs on --provider (default
+OUTPOSTS_PROVIDER or daytona); the other commands find the worker's provider themselves (the
+one it was launched on from here, else every configured provider is searched).";
 
 const LIST_HELP: &str = "\
 Examples:
   outposts worker list
   outposts worker list --outpost my-outpost --json | jq -r '.[].id'
 
+Without --provider, lists the workers of every configured provider. HEALTH: serving, auth
+failed, restarting (N), stopped or not serving (as `worker status` says).
 Scripting: --json prints an array of {\"id\", \"name\", \"provider\", \"outpost\", \"mode\",
-\"state\", \"raw_state\", \"restart_count\", \"created_at\", \"labels\"}. Workers are found by
+\"state\", \"raw_state\", \"restart_count\", \"created_at\", \"labels\", \"health\"}. Workers are found by
 their outposts.role=worker label (a CoreWeave tag); finished CoreWeave sandboxes are not listed.";
 
 const STATUS_HELP: &str = "\
@@ -44,8 +50,8 @@ Examples:
 
 Shows the sandbox state, each container's state, exit code and restart count, and whether the
 worker reached the queue; warns about a restart loop and about an authentication failure seen in
-its log. Scripting: --json prints one object (warnings included); the exit code is 0 whenever
-the status could be read.";
+its log. Exit 0 when the worker serves, 1 when it does not (stopped, restarting, token
+rejected). Scripting: --json prints one object (warnings included).";
 
 const LOGS_HELP: &str = "\
 Examples:
@@ -109,7 +115,8 @@ pub enum WorkerCommand {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ProviderArg {
-    /// Where the workers run [default: OUTPOSTS_PROVIDER or daytona].
+    /// Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands:
+    /// the worker's own, found by its id].
     #[arg(long, value_enum)]
     pub provider: Option<ProviderKind>,
 }
@@ -195,39 +202,143 @@ pub(super) async fn workers(ctx: &Ctx, flag: &ProviderArg) -> Result<Workers> {
     Workers::from_config(kind(ctx, flag)?, &ctx.config, ctx.http()?).await
 }
 
-fn age(created_at: Option<f64>) -> String {
-    let Some(t) = created_at else {
-        return "-".into();
-    };
-    let now = crate::time::now();
-    let s = (now - t).max(0.0) as u64;
-    match s {
-        0..=119 => format!("{s}s"),
-        120..=7199 => format!("{}m", s / 60),
-        7200..=172_799 => format!("{}h", s / 3600),
-        _ => format!("{}d", s / 86400),
+/// Where workers are remembered (the state dir's `workers.json`).
+pub(super) fn registry(ctx: &Ctx) -> Result<Registry> {
+    Ok(Registry::new(&ctx.config.state_dir()?))
+}
+
+/// The providers to look on without `--provider`: the remembered one (for `id`), the default
+/// (OUTPOSTS_PROVIDER or daytona), then the rest; only those configured here are built.
+async fn candidates(ctx: &Ctx, id: Option<&str>) -> Result<Vec<Workers>> {
+    let registry = registry(ctx)?;
+    let mut order: Vec<ProviderKind> = id
+        .and_then(|i| registry.provider_of(i))
+        .into_iter()
+        .collect();
+    order.extend(registry.providers());
+    order.push(kind(ctx, &ProviderArg { provider: None })?);
+    order.extend([
+        ProviderKind::Daytona,
+        ProviderKind::Coreweave,
+        ProviderKind::Local,
+    ]);
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for k in order {
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        // A provider without its settings (no API key) holds no worker of ours.
+        match Workers::from_config(k, &ctx.config, ctx.http()?).await {
+            Ok(w) => out.push(w),
+            Err(e) => tracing::debug!("not looking on {k}: {e:#}"),
+        }
     }
+    Ok(out)
+}
+
+/// The worker `id` (or name) and the provider it is on: `--provider` when given, else the
+/// provider it was launched on from here, else the first configured provider that has it — so
+/// `outposts worker stop ID --yes` works as printed whatever the provider.
+pub(super) async fn find_worker(
+    ctx: &Ctx,
+    flag: &ProviderArg,
+    id: &str,
+) -> Result<(Workers, SandboxInfo)> {
+    if flag.provider.is_some() {
+        let w = workers(ctx, flag).await?;
+        let info = w.find(id).await?;
+        return Ok((w, info));
+    }
+    let mut searched = Vec::new();
+    let mut errors = Vec::new();
+    for w in candidates(ctx, Some(id)).await? {
+        searched.push(w.kind().to_string());
+        match w.provider().get(id).await {
+            Ok(Some(_)) => {
+                let info = w.find(id).await?;
+                return Ok((w, info));
+            }
+            Ok(None) => {}
+            Err(e) => errors.push(format!("{}: {e}", w.kind())),
+        }
+    }
+    Err(WorkerError::new(
+        format!(
+            "no worker {id} on {}{}",
+            if searched.is_empty() {
+                "any provider (none is configured)".to_string()
+            } else {
+                searched.join(", ")
+            },
+            if errors.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", errors.join("; "))
+            }
+        ),
+        "list workers with `outposts worker list`",
+    )
+    .into())
+}
+
+fn age(created_at: Option<f64>) -> String {
+    created_at
+        .map(|t| super::status_watch::age(crate::time::now() - t))
+        .unwrap_or_else(|| "-".into())
 }
 
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let all: Vec<WorkerView> = workers.list(a.outpost.as_deref()).await?;
-    ctx.printer.result(&all, || {
+    // Without --provider, every configured provider: a worker is listed wherever it runs.
+    let providers = if a.provider.provider.is_some() {
+        vec![workers(ctx, &a.provider).await?]
+    } else {
+        candidates(ctx, None).await?
+    };
+    let mut all: Vec<(WorkerView, String)> = Vec::new();
+    let mut kinds = Vec::new();
+    for w in &providers {
+        kinds.push(w.kind().to_string());
+        let views = match w.list(a.outpost.as_deref()).await {
+            Ok(v) => v,
+            Err(e) if a.provider.provider.is_none() => {
+                ctx.printer
+                    .warn(&format!("cannot list workers on {}: {e}", w.kind()));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let health = futures::future::join_all(views.iter().map(|v| w.status(&v.id))).await;
+        for (v, h) in views.into_iter().zip(health) {
+            let h = h.map(|s| s.health()).unwrap_or_else(|_| "unknown".into());
+            all.push((v, h));
+        }
+    }
+    let doc: Vec<serde_json::Value> = all
+        .iter()
+        .map(|(v, h)| {
+            let mut j = serde_json::to_value(v).unwrap_or_default();
+            j["health"] = json!(h);
+            j
+        })
+        .collect();
+    ctx.printer.result(&doc, || {
         if all.is_empty() {
             return String::new();
         }
+        // At most 80 columns; name, outpost and labels are in --json.
         let mut out = format!(
-            "{:<36} {:<42} {:<20} {:<10} {:<8} {}\n",
-            "ID", "NAME", "OUTPOST", "STATE", "RESTARTS", "AGE"
+            "{:<36}  {:<9}  {:<8}  {:<14}  {}\n",
+            "ID", "PROVIDER", "STATE", "HEALTH", "AGE"
         );
-        for w in &all {
+        for (w, h) in &all {
             out.push_str(&format!(
-                "{:<36} {:<42} {:<20} {:<10} {:<8} {}\n",
+                "{:<36}  {:<9}  {:<8}  {:<14}  {}\n",
                 w.id,
-                w.name,
-                w.outpost.as_deref().unwrap_or("-"),
+                w.provider.to_string(),
                 w.state.as_str(),
-                w.restart_count,
+                h,
                 age(w.created_at)
             ));
         }
@@ -236,7 +347,11 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     if all.is_empty() {
         ctx.printer.note(&format!(
             "no workers on {}{}",
-            workers.kind(),
+            if kinds.is_empty() {
+                "any configured provider".to_string()
+            } else {
+                kinds.join(", ")
+            },
             a.outpost
                 .map(|o| format!(" for outpost {o}"))
                 .unwrap_or_default()
@@ -298,18 +413,22 @@ fn render_status(s: &WorkerStatus) -> String {
 }
 
 async fn status(ctx: &Ctx, a: IdArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let s = workers.status(&a.id).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
+    let s = workers.status(&info.id).await?;
     ctx.printer.result(&s, || render_status(&s));
     for w in &s.warnings {
         ctx.printer.warn(w);
     }
-    Ok(ExitStatus::Success)
+    // A worker that does not serve is not healthy, whatever the reason: scripts see it.
+    Ok(if s.serving {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }
 
 async fn logs(ctx: &Ctx, a: LogsArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let info = workers.find(&a.id).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
     let mut stream = workers.logs(&info.id, a.tail, a.follow).await?;
     while let Some(line) = stream.next().await {
         let line = line?;
@@ -326,8 +445,8 @@ async fn logs(ctx: &Ctx, a: LogsArgs) -> Result<ExitStatus> {
 }
 
 async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let out = workers.exec(&a.id, &a.command, Some(a.timeout)).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
+    let out = workers.exec(&info.id, &a.command, Some(a.timeout)).await?;
     let doc = json!({"exit_code": out.exit_code, "stdout": out.stdout, "stderr": out.stderr});
     ctx.printer.result(&doc, || out.stdout.clone());
     if !ctx.printer.json() && !out.stderr.is_empty() {
@@ -339,9 +458,8 @@ async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
 }
 
 async fn stop(ctx: &Ctx, a: StopArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
     let kind = workers.kind();
-    let info = workers.find(&a.id).await?;
     if !ctx.confirm(&format!(
         "Stop worker {} ({}) on {kind}? Its current session is released and picked up elsewhere",
         info.name, info.id

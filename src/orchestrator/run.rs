@@ -242,6 +242,8 @@ pub struct Orchestrator {
     /// Each session's latest event in words, with when (for `orchestrator status`). Apart from
     /// `inner` because events are emitted with and without that lock held.
     last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
+    /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
+    pub(super) fleet_changed: std::sync::atomic::AtomicBool,
 }
 
 impl Orchestrator {
@@ -272,6 +274,7 @@ impl Orchestrator {
             metrics,
             events,
             last_events: Mutex::new(BTreeMap::new()),
+            fleet_changed: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -287,6 +290,17 @@ impl Orchestrator {
             tracing::warn!(event = %json, "{}", ev.narrate());
         } else {
             tracing::info!(event = %json, "{}", ev.narrate());
+        }
+        if matches!(
+            ev,
+            OrchEvent::SandboxCreated { .. }
+                | OrchEvent::SandboxStarted { .. }
+                | OrchEvent::SandboxStopped { .. }
+                | OrchEvent::SandboxDeleted { .. }
+                | OrchEvent::SandboxLost { .. }
+        ) {
+            self.fleet_changed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
         }
         if let Some(session) = ev.session() {
             self.last_events
@@ -347,6 +361,7 @@ impl Orchestrator {
             .checked_sub(self.opts.janitor_interval)
             .unwrap_or_else(Instant::now);
         let mut janitor: Option<tokio::task::JoinHandle<()>> = None;
+        let mut recount: Option<tokio::task::JoinHandle<()>> = None;
         let mut drain_deadline: Option<Instant> = None;
 
         loop {
@@ -387,6 +402,14 @@ impl Orchestrator {
                 last_janitor = Instant::now();
                 janitor = Some(tokio::spawn(self.clone().janitor_sweep()));
             }
+            if janitor.as_ref().is_none_or(|j| j.is_finished())
+                && recount.as_ref().is_none_or(|j| j.is_finished())
+                && self
+                    .fleet_changed
+                    .swap(false, std::sync::atomic::Ordering::Relaxed)
+            {
+                recount = Some(tokio::spawn(self.clone().recount_fleet()));
+            }
             let started = Instant::now();
             for action in self.plan_now() {
                 self.mark(&action);
@@ -404,6 +427,9 @@ impl Orchestrator {
         }
         watcher.abort();
         if let Some(j) = janitor {
+            j.abort();
+        }
+        if let Some(j) = recount {
             j.abort();
         }
         tasks.abort_all();

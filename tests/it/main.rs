@@ -27,6 +27,8 @@ mod devin_remote;
 mod devin_watch;
 mod docs;
 mod doctor;
+mod first_hour_orch;
+mod first_hour_worker;
 mod generated;
 mod invariants;
 mod json_walk;
