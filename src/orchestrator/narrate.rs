@@ -40,7 +40,7 @@ impl OrchEvent {
             SandboxCreated { sandbox, .. } => format!("sandbox {sandbox} created"),
             SandboxStarted { sandbox, .. } => format!("woke: sandbox {sandbox} started again"),
             SandboxReady { sandbox, .. } => format!("sandbox {sandbox} ready"),
-            RemoteLaunched { .. } => "devin-remote launched".into(),
+            RemoteLaunched { .. } => "served: devin-remote launched".into(),
             RemoteRunning { .. } => "served: devin-remote running".into(),
             RemoteExited { code, .. } => format!("devin-remote exited with code {code}"),
             Released { .. } => "claim released".into(),

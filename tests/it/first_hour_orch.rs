@@ -192,7 +192,7 @@ fn the_foreground_orchestrator_narrates_on_a_terminal() {
     for want in [
         format!("{s1}  claimed"),
         format!("{s1}  sandbox "),
-        format!("{s1}  served: devin-remote running"),
+        format!("{s1}  served: devin-remote launched"),
         format!("{s1}  sandbox "),
         "stopped, disk kept".to_string(),
         "deleted".to_string(),
@@ -286,7 +286,6 @@ fn status_views_tell_fresh_from_stale() {
     std::thread::sleep(Duration::from_secs(2));
     let s2 = new_session(&emu, Some(proof_task("b")));
     wait_until(WAIT, "s2 served", || tasks_done(&emu, &s2), || b.log());
-    drop(b);
     // Restarted, A counts at once (its first janitor pass runs at start).
     a.terminate(Duration::from_secs(35));
     let a = Orch::start(&env, &["--provider", "local"]);
@@ -300,6 +299,7 @@ fn status_views_tell_fresh_from_stale() {
         },
         || env.run(&["orchestrator", "status"]).stdout,
     );
+    drop(b);
 
     // status --watch, started well after s1 began: AGE from the session's start.
     std::thread::sleep(Duration::from_secs(3));
