@@ -276,18 +276,17 @@ fn status_views_tell_fresh_from_stale() {
         || env.run(&["orchestrator", "status"]).stdout,
     );
 
-    // A second replica (own state dir, same outpost) serves s2; A counts it and says whose.
+    // A second replica (own state dir, same outpost) serves s2 while A is down; A, restarted,
+    // counts it at once (its first janitor pass runs at start) and says whose it is.
+    a.terminate(Duration::from_secs(35));
     let mut env_b = orch_env(&emu);
     env_b.set(
         "OUTPOSTS_LOCAL_ROOT",
         env.path("sandboxes").to_string_lossy(),
     );
     let b = Orch::start(&env_b, &["--provider", "local"]);
-    std::thread::sleep(Duration::from_secs(2));
     let s2 = new_session(&emu, Some(proof_task("b")));
     wait_until(WAIT, "s2 served", || tasks_done(&emu, &s2), || b.log());
-    // Restarted, A counts at once (its first janitor pass runs at start).
-    a.terminate(Duration::from_secs(35));
     let a = Orch::start(&env, &["--provider", "local"]);
     wait_until(
         Duration::from_secs(15),
