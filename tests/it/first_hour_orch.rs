@@ -52,6 +52,25 @@ fn sigterm(pid: i32) {
     }
 }
 
+/// The orchestrator run under `script`: on drop (also when a test fails) the orchestrator and
+/// the terminal are killed, so nothing outlives the test.
+struct OnTerminal<'a> {
+    env: &'a TestEnv,
+    child: Child,
+}
+
+impl Drop for OnTerminal<'_> {
+    fn drop(&mut self) {
+        if let Some(pid) = orchestrator_pid(self.env) {
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Item 1: the outpost's name is served under its id; a wrong one stops `orchestrator run`
 /// before any claim (exit 2, the outposts listed) and makes `queue list` an error.
 #[test]
@@ -136,18 +155,21 @@ fn the_foreground_orchestrator_narrates_on_a_terminal() {
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let out = env.path("narration.txt");
-    let mut term = on_a_terminal(
-        &env,
-        &[
-            "orchestrator",
-            "run",
-            "--provider",
-            "local",
-            "--max-concurrent-sessions",
-            "1",
-        ],
-        &out,
-    );
+    let mut term = OnTerminal {
+        env: &env,
+        child: on_a_terminal(
+            &env,
+            &[
+                "orchestrator",
+                "run",
+                "--provider",
+                "local",
+                "--max-concurrent-sessions",
+                "1",
+            ],
+            &out,
+        ),
+    };
     let s1 = new_session(&emu, Some(proof_task("one")));
     wait_until(WAIT, "s1 served", || tasks_done(&emu, &s1), || read(&out));
     let s2 = new_session(&emu, None);
@@ -205,19 +227,21 @@ fn the_foreground_orchestrator_narrates_on_a_terminal() {
         sigterm(pid);
     }
     let started = Instant::now();
-    while term.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(35) {
+    while term.child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(35) {
         std::thread::sleep(Duration::from_millis(100));
     }
-    let _ = term.kill();
-    let _ = term.wait();
+    drop(term);
 
     // -q: nothing but errors.
     let quiet_out = env.path("quiet.txt");
-    let mut quiet = on_a_terminal(
-        &env,
-        &["-q", "orchestrator", "run", "--provider", "local"],
-        &quiet_out,
-    );
+    let quiet = OnTerminal {
+        env: &env,
+        child: on_a_terminal(
+            &env,
+            &["-q", "orchestrator", "run", "--provider", "local"],
+            &quiet_out,
+        ),
+    };
     let s3 = new_session(&emu, Some(proof_task("three")));
     wait_until(
         WAIT,
@@ -226,10 +250,7 @@ fn the_foreground_orchestrator_narrates_on_a_terminal() {
         || read(&quiet_out),
     );
     assert!(!read(&quiet_out).contains(&s3), "{}", read(&quiet_out));
-    if let Some(pid) = orchestrator_pid(&env) {
-        sigterm(pid);
-    }
-    let _ = quiet.wait();
+    drop(quiet);
 }
 
 /// The fields of the session's row in a table (SESSION PHASE STATE AGE).
@@ -309,6 +330,7 @@ fn status_views_tell_fresh_from_stale() {
         &["orchestrator", "status", "--watch", "--interval", "1"],
         &out,
     );
+    // `status --watch` holds no lock: killed with its terminal.
     wait_until(
         WAIT,
         "the first frame",
