@@ -15,8 +15,8 @@ use crate::env;
 use crate::error::ExitStatus;
 use crate::provider::ProviderKind;
 use crate::provider::SandboxInfo;
-use crate::worker::registry::Registry;
-use crate::worker::{LogLine, WorkerError, WorkerStatus, WorkerView, Workers};
+use crate::worker::registry::{self, Registry};
+use crate::worker::{LogLine, WorkerStatus, WorkerView, Workers};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -207,40 +207,14 @@ pub(super) fn registry(ctx: &Ctx) -> Result<Registry> {
     Ok(Registry::new(&ctx.config.state_dir()?))
 }
 
-/// The providers to look on without `--provider`: the remembered one (for `id`), the default
-/// (OUTPOSTS_PROVIDER or daytona), then the rest; only those configured here are built.
+/// Every configured provider, in search order (see [`crate::worker::registry::candidates`]).
 async fn candidates(ctx: &Ctx, id: Option<&str>) -> Result<Vec<Workers>> {
-    let registry = registry(ctx)?;
-    let mut order: Vec<ProviderKind> = id
-        .and_then(|i| registry.provider_of(i))
-        .into_iter()
-        .collect();
-    order.extend(registry.providers());
-    order.push(kind(ctx, &ProviderArg { provider: None })?);
-    order.extend([
-        ProviderKind::Daytona,
-        ProviderKind::Coreweave,
-        ProviderKind::Local,
-    ]);
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for k in order {
-        if seen.contains(&k) {
-            continue;
-        }
-        seen.push(k);
-        // A provider without its settings (no API key) holds no worker of ours.
-        match Workers::from_config(k, &ctx.config, ctx.http()?).await {
-            Ok(w) => out.push(w),
-            Err(e) => tracing::debug!("not looking on {k}: {e:#}"),
-        }
-    }
-    Ok(out)
+    let default = kind(ctx, &ProviderArg { provider: None })?;
+    Ok(registry::candidates(&ctx.config, ctx.http()?, default, &registry(ctx)?, id).await)
 }
 
-/// The worker `id` (or name) and the provider it is on: `--provider` when given, else the
-/// provider it was launched on from here, else the first configured provider that has it — so
-/// `outposts worker stop ID --yes` works as printed whatever the provider.
+/// The worker `id` (or name) and its provider: `--provider` when given, else found (see
+/// [`crate::worker::registry::find`]) — so `outposts worker stop ID --yes` works as printed.
 pub(super) async fn find_worker(
     ctx: &Ctx,
     flag: &ProviderArg,
@@ -251,36 +225,7 @@ pub(super) async fn find_worker(
         let info = w.find(id).await?;
         return Ok((w, info));
     }
-    let mut searched = Vec::new();
-    let mut errors = Vec::new();
-    for w in candidates(ctx, Some(id)).await? {
-        searched.push(w.kind().to_string());
-        match w.provider().get(id).await {
-            Ok(Some(_)) => {
-                let info = w.find(id).await?;
-                return Ok((w, info));
-            }
-            Ok(None) => {}
-            Err(e) => errors.push(format!("{}: {e}", w.kind())),
-        }
-    }
-    Err(WorkerError::new(
-        format!(
-            "no worker {id} on {}{}",
-            if searched.is_empty() {
-                "any provider (none is configured)".to_string()
-            } else {
-                searched.join(", ")
-            },
-            if errors.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", errors.join("; "))
-            }
-        ),
-        "list workers with `outposts worker list`",
-    )
-    .into())
+    registry::find(candidates(ctx, Some(id)).await?, id).await
 }
 
 fn age(created_at: Option<f64>) -> String {

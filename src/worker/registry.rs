@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::provider::ProviderKind;
+use super::{WorkerError, Workers};
+use crate::provider::{ProviderKind, SandboxInfo};
 
 /// One remembered worker.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -70,4 +71,74 @@ impl Registry {
         }
         crate::orchestrator::state::write_atomic(&self.path, &serde_json::to_vec_pretty(&all)?)
     }
+}
+
+/// The providers to look on without `--provider`: the remembered one (for `id`), those workers
+/// were launched on from here, `default`, then the rest; only those configured here are built
+/// (a provider without its settings holds no worker of ours).
+pub async fn candidates(
+    config: &crate::config::Config,
+    http: crate::api::HttpClient,
+    default: ProviderKind,
+    registry: &Registry,
+    id: Option<&str>,
+) -> Vec<Workers> {
+    let mut order: Vec<ProviderKind> = id
+        .and_then(|i| registry.provider_of(i))
+        .into_iter()
+        .collect();
+    order.extend(registry.providers());
+    order.push(default);
+    order.extend([
+        ProviderKind::Daytona,
+        ProviderKind::Coreweave,
+        ProviderKind::Local,
+    ]);
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for k in order {
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        match Workers::from_config(k, config, http.clone()).await {
+            Ok(w) => out.push(w),
+            Err(e) => tracing::debug!("not looking on {k}: {e:#}"),
+        }
+    }
+    out
+}
+
+/// The worker `id` (or name) on the first of `providers` that has it.
+pub async fn find(providers: Vec<Workers>, id: &str) -> anyhow::Result<(Workers, SandboxInfo)> {
+    let mut searched = Vec::new();
+    let mut errors = Vec::new();
+    for w in providers {
+        searched.push(w.kind().to_string());
+        match w.provider().get(id).await {
+            Ok(Some(_)) => {
+                let info = w.find(id).await?;
+                return Ok((w, info));
+            }
+            Ok(None) => {}
+            Err(e) => errors.push(format!("{}: {e}", w.kind())),
+        }
+    }
+    Err(WorkerError::new(
+        format!(
+            "no worker {id} on {}{}",
+            if searched.is_empty() {
+                "any provider (none is configured)".to_string()
+            } else {
+                searched.join(", ")
+            },
+            if errors.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", errors.join("; "))
+            }
+        ),
+        "list workers with `outposts worker list`",
+    )
+    .into())
 }
