@@ -320,7 +320,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         'outposts;queue;list' {
             [CompletionResult]::new('--phase', '--phase', [CompletionResultType]::ParameterName, 'Only entries in this phase')
             [CompletionResult]::new('--acceptor', '--acceptor', [CompletionResultType]::ParameterName, 'Only entries claimed by this acceptor id')
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset]')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost (name or id) whose queue to read [default: OUTPOST_ID; every outpost when unset]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
@@ -339,7 +339,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;queue;watch' {
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost to watch [default: OUTPOST_ID; every outpost when unset]')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost (name or id) to watch [default: OUTPOST_ID; every outpost when unset]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Resume after this cursor (from a previous event or `queue list`)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Exit 0 after this many events')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
@@ -399,7 +399,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         'outposts;orchestrator;run' {
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where sessions run [default: OUTPOSTS_PROVIDER or daytona]')
             [CompletionResult]::new('--launch', '--launch', [CompletionResultType]::ParameterName, 'How the session is served inside the sandbox')
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id [default: OUTPOST_ID]')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost name or id [default: OUTPOST_ID]')
             [CompletionResult]::new('--max-concurrent-sessions', '--max-concurrent-sessions', [CompletionResultType]::ParameterName, 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]')
             [CompletionResult]::new('--windows-snapshot', '--windows-snapshot', [CompletionResultType]::ParameterName, 'Snapshot Windows sessions'' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]')
@@ -425,7 +425,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;orchestrator;status' {
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id [default: OUTPOST_ID]')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost name or id [default: OUTPOST_ID]')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between refreshes of --watch')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
@@ -560,7 +560,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;emulator;session;new' {
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id or name [default: the emulator''s first outpost]')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost id or name [default: OUTPOST_ID, else the emulator''s first outpost]')
             [CompletionResult]::new('--platform', '--platform', [CompletionResultType]::ParameterName, 'linux, windows or macos')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'new or resume')
             [CompletionResult]::new('--sha', '--sha', [CompletionResultType]::ParameterName, 'Pin `remote_binary_sha` (7–64 hex digits) [default: the published build `latest_*` points at, like a real session]; `none` leaves the pin out (clients then fetch latest)')
@@ -807,7 +807,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         }
         'outposts;worker;launch' {
             [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost (name or id) the workers serve [default: OUTPOST_ID]')
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many workers (one sandbox each)')
             [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]')
             [CompletionResult]::new('--cpu', '--cpu', [CompletionResultType]::ParameterName, 'CPU cores per worker (CoreWeave, Daytona)')
@@ -839,7 +839,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         }
         'outposts;worker;list' {
             [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Only workers of this outpost (as given to `worker launch`)')
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
@@ -858,7 +858,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;worker;status' {
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
@@ -877,7 +877,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;worker;logs' {
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Only the last N lines')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
@@ -899,7 +899,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;worker;exec' {
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Longest the command may run (e.g. 90s, 5m; bare numbers are seconds)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
@@ -919,7 +919,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;worker;stop' {
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')

@@ -295,7 +295,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;queue;list'= {
             cand --phase 'Only entries in this phase'
             cand --acceptor 'Only entries claimed by this acceptor id'
-            cand --outpost 'Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset]'
+            cand --outpost 'Outpost (name or id) whose queue to read [default: OUTPOST_ID; every outpost when unset]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -313,7 +313,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;queue;watch'= {
-            cand --outpost 'Outpost to watch [default: OUTPOST_ID; every outpost when unset]'
+            cand --outpost 'Outpost (name or id) to watch [default: OUTPOST_ID; every outpost when unset]'
             cand --cursor 'Resume after this cursor (from a previous event or `queue list`)'
             cand --limit 'Exit 0 after this many events'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
@@ -367,7 +367,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;orchestrator;run'= {
             cand --provider 'Where sessions run [default: OUTPOSTS_PROVIDER or daytona]'
             cand --launch 'How the session is served inside the sandbox'
-            cand --outpost 'Outpost id [default: OUTPOST_ID]'
+            cand --outpost 'Outpost name or id [default: OUTPOST_ID]'
             cand --max-concurrent-sessions 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]'
             cand --snapshot 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]'
             cand --windows-snapshot 'Snapshot Windows sessions'' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]'
@@ -392,7 +392,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;orchestrator;status'= {
-            cand --outpost 'Outpost id [default: OUTPOST_ID]'
+            cand --outpost 'Outpost name or id [default: OUTPOST_ID]'
             cand --interval 'Seconds between refreshes of --watch'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -518,7 +518,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;emulator;session;new'= {
-            cand --outpost 'Outpost id or name [default: the emulator''s first outpost]'
+            cand --outpost 'Outpost id or name [default: OUTPOST_ID, else the emulator''s first outpost]'
             cand --platform 'linux, windows or macos'
             cand --kind 'new or resume'
             cand --sha 'Pin `remote_binary_sha` (7–64 hex digits) [default: the published build `latest_*` points at, like a real session]; `none` leaves the pin out (clients then fetch latest)'
@@ -737,7 +737,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;worker;launch'= {
             cand --outpost 'Outpost (name or id) the workers serve [default: OUTPOST_ID]'
-            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --count 'How many workers (one sandbox each)'
             cand --image 'Container image [default: public.ecr.aws/e0h8a4b6/devin-cli:stable]'
             cand --cpu 'CPU cores per worker (CoreWeave, Daytona)'
@@ -768,7 +768,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;worker;list'= {
             cand --outpost 'Only workers of this outpost (as given to `worker launch`)'
-            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -786,7 +786,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;worker;status'= {
-            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -804,7 +804,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;worker;logs'= {
-            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --tail 'Only the last N lines'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -825,7 +825,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;worker;exec'= {
-            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --timeout 'Longest the command may run (e.g. 90s, 5m; bare numbers are seconds)'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -844,7 +844,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;worker;stop'= {
-            cand --provider 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]'
+            cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

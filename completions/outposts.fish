@@ -238,7 +238,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l phase -d 'Only entries in this phase' -r -f -a "pending\t''
 claimed\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l acceptor -d 'Only entries claimed by this acceptor id' -r
-complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l outpost -d 'Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l outpost -d 'Outpost (name or id) whose queue to read [default: OUTPOST_ID; every outpost when unset]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -252,7 +252,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l outpost -d 'Outpost to watch [default: OUTPOST_ID; every outpost when unset]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l outpost -d 'Outpost (name or id) to watch [default: OUTPOST_ID; every outpost when unset]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l cursor -d 'Resume after this cursor (from a previous event or `queue list`)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l limit -d 'Exit 0 after this many events' -r
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from watch" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
@@ -293,7 +293,7 @@ coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l launch -d 'How the session is served inside the sandbox' -r -f -a "remote\t'Download, verify and run `devin-remote serve` (the documented spawn contract)'
 cli\t'Run `devin worker start --session <id>` (the CLI\'s direct-serve mode), which fetches the remote itself; the sandbox image must provide `devin`'"
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l outpost -d 'Outpost id [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l outpost -d 'Outpost name or id [default: OUTPOST_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l max-concurrent-sessions -d 'Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l snapshot -d 'Snapshot new sandboxes start from (Daytona) [default: SNAPSHOT_NAME or the content-hashed default]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l windows-snapshot -d 'Snapshot Windows sessions\' sandboxes start from (Daytona) [default: the content-hashed Windows snapshot `snapshot build --platform windows` makes]' -r
@@ -314,7 +314,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fi
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l outpost -d 'Outpost id [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l outpost -d 'Outpost name or id [default: OUTPOST_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l interval -d 'Seconds between refreshes of --watch' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -455,7 +455,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "stop" -d 'Stop a worker and its sandbox'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and not __fish_seen_subcommand_from launch list status logs exec stop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l outpost -d 'Outpost (name or id) the workers serve [default: OUTPOST_ID]' -r
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -l count -d 'How many workers (one sandbox each)' -r
@@ -484,7 +484,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l outpost -d 'Only workers of this outpost (as given to `worker launch`)' -r
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
@@ -500,7 +500,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
@@ -516,7 +516,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -l tail -d 'Only the last N lines' -r
@@ -534,7 +534,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from logs" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -l timeout -d 'Longest the command may run (e.g. 90s, 5m; bare numbers are seconds)' -r
@@ -551,7 +551,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from exec" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l provider -d 'Where the workers run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from stop" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''

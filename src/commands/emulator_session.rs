@@ -109,7 +109,7 @@ Scripting: --json prints the task: {id, text, action, status, output, exit_code,
 
 #[derive(Debug, clap::Args)]
 pub struct NewArgs {
-    /// Outpost id or name [default: the emulator's first outpost].
+    /// Outpost id or name [default: OUTPOST_ID, else the emulator's first outpost].
     #[arg(long, value_name = "ID")]
     pub outpost: Option<String>,
     /// linux, windows or macos.
@@ -206,9 +206,14 @@ async fn new(ctx: &Ctx, a: NewArgs) -> Result<ExitStatus> {
         .into());
     }
     let client = admin(ctx, a.port.port)?;
+    // The configured outpost (the one `orchestrator run` serves), not the emulator's first.
+    let outpost = a
+        .outpost
+        .filter(|o| !o.trim().is_empty())
+        .or_else(|| ctx.config.value(&crate::env::OUTPOST_ID));
     let spec = NewSession {
         session_id: a.id,
-        outpost: a.outpost,
+        outpost,
         platform: Some(a.platform),
         kind: Some(a.kind),
         remote_binary_sha: a.sha,
@@ -218,6 +223,27 @@ async fn new(ctx: &Ctx, a: NewArgs) -> Result<ExitStatus> {
         count: Some(a.count),
     };
     let created = client.new_sessions(&spec).await?;
+    if let Some(first) = created.first() {
+        // Say where they went: the name the user knows, and the id the orchestrator logs.
+        let id = first.outpost_id.clone();
+        let name = client
+            .outposts()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| Outpost::from_value(v).ok())
+            .find(|o| o.outpost_id == id)
+            .and_then(|o| o.name);
+        ctx.printer.note(&format!(
+            "{} session{} queued on {}",
+            created.len(),
+            if created.len() == 1 { "" } else { "s" },
+            match name {
+                Some(n) if n != id => format!("{n} ({id})"),
+                _ => id,
+            }
+        ));
+    }
     ctx.printer.result(&created, || {
         created
             .iter()

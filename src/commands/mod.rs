@@ -19,6 +19,7 @@ pub mod emulator;
 pub mod emulator_session;
 pub mod generate;
 pub mod orchestrator;
+mod orchestrator_status;
 pub mod outpost;
 pub mod queue;
 pub mod session;
@@ -139,4 +140,21 @@ fn env_json() -> serde_json::Value {
             })
             .collect(),
     )
+}
+
+/// The outpost the user named (a name or an id), through the one lookup
+/// ([`crate::api::outpost_lookup`]); an unknown or ambiguous one is a usage error (exit 2)
+/// listing the account's outposts. API failures pass through unchanged.
+pub(crate) async fn lookup_outpost(
+    devin: &crate::api::devin::DevinClient,
+    wanted: &str,
+) -> Result<crate::api::devin::Outpost> {
+    use crate::api::outpost_lookup::resolve_outpost;
+    match resolve_outpost(devin, wanted).await {
+        Ok(o) => Ok(o),
+        Err(e) if e.is_bad_input() => {
+            Err(crate::error::CliError::usage(e.to_string(), e.hint()).into())
+        }
+        Err(e) => Err(e.into()),
+    }
 }

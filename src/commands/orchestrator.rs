@@ -12,7 +12,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::plan::Limits;
 use crate::orchestrator::remote::LaunchMode;
-use crate::orchestrator::run::{Orchestrator, RunOptions};
+use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
 use crate::orchestrator::state::StateDir;
 use crate::provider::daytona::snapshot as daytona_snapshot;
 use crate::provider::{self, ProviderKind, Resources, Source};
@@ -37,6 +37,10 @@ Examples:
   outposts orchestrator run --metrics-addr 127.0.0.1:9464 --log-format json
   outposts orchestrator run --json | jq -c 'select(.event == \"claimed\")'
 
+Without --json, one readable line per session event goes to stderr (claimed, sandbox created,
+served, slept, woke, ended, refused, given up; \"at capacity\" when the cap holds sessions back);
+-q silences it, -v turns it into log lines. --outpost takes a name or an id; an unknown one exits
+2 before any claim.
 Runs until SIGTERM/SIGINT: stops claiming, persists, exits within 30 s and leaves sandboxes
 and remotes running (the next start reattaches); a second signal exits at once. One
 orchestrator per STATE_DIR (a second exits 2); replicas each get their own STATE_DIR.
@@ -53,14 +57,16 @@ Examples:
   outposts orchestrator status --watch               # live table, redrawn every 2 s
 
 Reads the state dir only (no network): works whether or not the orchestrator runs.
-Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
-cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
-sandbox_id, …}], sleeping: [..], sleep_keeps, refused: [{session_id, reason, at, retry_at}],
-given_up: [{session_id, reason, retry_at, last_log}]} (sleep_keeps: what a sleeping session keeps
-on this provider — the whole disk on Daytona and local; the home and working directory on
-CoreWeave; refused: sessions not served because their network policy cannot be enforced;
-given_up: released and cooling off, e.g. a remote that kept exiting at once). Exit 2 when the
-state dir
+Scripting: --json prints {outpost_id, acceptor_id, running, stale, status_age_seconds, pid,
+state_dir, cursor_age_seconds, status_updated_at, cap, held, waiting, sandboxes: {running,
+sleeping, archived, other_replicas, counted_at}, sessions: [{session_id, phase, session_status,
+remote, sandbox_id, created_at, last_event, …}], sleeping: [..], sleep_keeps, ended:
+[{session_id, state, last_event}], refused: [{session_id, reason, at, retry_at}], given_up:
+[{session_id, reason, retry_at, last_log}]} (stale: the orchestrator is not running or its
+record is older than 30 s; sleep_keeps: what a sleeping session keeps on this provider — the
+whole disk on Daytona and local; the home and working directory on CoreWeave; refused: sessions
+not served because their network policy cannot be enforced; given_up: released and cooling off,
+e.g. a remote that kept exiting at once). Exit 2 when the state dir
 holds no state for the outpost.
 --watch off a terminal (or with --json) prints that object once per refresh as NDJSON, with
 rows: [{session, phase, sandbox, state, age_seconds, last_event}]; Ctrl-C exits 130.";
@@ -96,7 +102,7 @@ pub struct RunArgs {
     /// How the session is served inside the sandbox.
     #[arg(long, value_enum, default_value_t = LaunchMode::Remote)]
     pub launch: LaunchMode,
-    /// Outpost id [default: OUTPOST_ID].
+    /// Outpost name or id [default: OUTPOST_ID].
     #[arg(long)]
     pub outpost: Option<String>,
     /// Most sessions held at once [default: MAX_CONCURRENT_SESSIONS or 5].
@@ -125,7 +131,7 @@ pub struct RunArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {
-    /// Outpost id [default: OUTPOST_ID].
+    /// Outpost name or id [default: OUTPOST_ID].
     #[arg(long)]
     pub outpost: Option<String>,
     /// Keep watching: a live table on a terminal, NDJSON snapshots otherwise (or with --json).
@@ -139,11 +145,11 @@ pub struct StatusArgs {
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         OrchestratorCommand::Run(a) => run_cmd(ctx, a).await,
-        OrchestratorCommand::Status(a) => status(ctx, a).await,
+        OrchestratorCommand::Status(a) => super::orchestrator_status::status(ctx, a).await,
     }
 }
 
-fn outpost_id(ctx: &Ctx, flag: Option<String>) -> Result<String> {
+pub(super) fn outpost_id(ctx: &Ctx, flag: Option<String>) -> Result<String> {
     let mut config = ctx.config.clone();
     config.set_flag(&env::OUTPOST_ID, flag);
     Ok(config
@@ -255,9 +261,27 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
             .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
             .unwrap_or(ProviderKind::Daytona),
     };
-    let outpost = outpost_id(ctx, a.outpost.clone())?;
+    let wanted = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
     let devin = DevinClient::from_config(&ctx.config, http.clone())?;
+    // Before anything else: an outpost that does not exist would be watched forever in silence.
+    // A name is served under its id; when the outposts cannot be read at all, the value is used
+    // as given and the first listing shows what is wrong.
+    let found = match super::lookup_outpost(&devin, &wanted).await {
+        Ok(o) => Some(o),
+        Err(e) if e.downcast_ref::<CliError>().is_some() => {
+            return Err(e.context("the orchestrator did not start; no session was claimed"));
+        }
+        Err(e) => {
+            ctx.printer.warn(&format!(
+                "cannot check that outpost {wanted} exists ({e:#}); serving it as given"
+            ));
+            None
+        }
+    };
+    let outpost = found
+        .as_ref()
+        .map_or_else(|| wanted.clone(), |o| o.outpost_id.clone());
     // Registered before anything can announce readiness: an early signal is a graceful stop.
     let mut signals = super::emulator::Signals::new()?;
     let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
@@ -274,12 +298,7 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     // Before the first claim: a session claimed for a sandbox that cannot exist would only be
     // released again. The outpost's platform picks the source its sessions boot from (when the
     // outpost cannot be read, the Linux one; that failure shows at the first list anyway).
-    let platform = devin
-        .find_outpost(&outpost)
-        .await
-        .ok()
-        .flatten()
-        .and_then(|o| o.platform);
+    let platform = found.as_ref().and_then(|o| o.platform);
     let source = match (platform, &opts.windows_source) {
         (Some(crate::api::devin_types::Platform::Windows), Some(w)) => w,
         _ => &opts.source,
@@ -297,8 +316,12 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
             .note(&format!("metrics on http://{bound}/metrics"));
         metrics_url = Some(format!("http://{bound}/metrics"));
     }
+    let shown = match found.as_ref().and_then(|o| o.name.as_deref()) {
+        Some(name) if name != outpost => format!("{name} ({outpost})"),
+        _ => outpost.clone(),
+    };
     ctx.printer.note(&format!(
-        "orchestrator for outpost {outpost} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
+        "orchestrator for outpost {shown} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
     ));
     // --json: NDJSON on stdout — `started`, one line per orchestrator event, `stopped`.
     let events = ctx.printer.json().then(|| {
@@ -322,6 +345,13 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
             }
         })
     });
+    // Without --json: one readable line per session event on stderr (with -v the log lines say
+    // the same; -q silences; JSON logs stay JSON).
+    let narrate = !ctx.printer.json()
+        && !ctx.printer.quiet()
+        && ctx.printer.verbose() == 0
+        && ctx.global.log_format == crate::cli::LogFormat::Text;
+    let _narrator = narrate.then(|| narrator(orch.subscribe(), ctx.printer.clone()));
     let (tx, rx) = tokio::sync::watch::channel(false);
     let run = orch.run(rx);
     tokio::pin!(run);
@@ -357,195 +387,30 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     Ok(stopped_by.map_or(ExitStatus::Success, |s| s.exit_status()))
 }
 
-async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
-    let outpost = outpost_id(ctx, a.outpost)?;
-    if a.watch {
-        return super::status_watch::watch(ctx, &outpost, a.interval).await;
-    }
-    let doc = status_doc(ctx, &outpost)?;
-    let sessions = doc["sessions"].clone();
-    let acceptor = doc["acceptor_id"].as_str().unwrap_or_default().to_string();
-    let running = doc["running"].as_bool().unwrap_or(false);
-    let cursor_age = doc["cursor_age_seconds"].as_f64();
-    ctx.printer.result(&doc, || {
-        let mut out = format!(
-            "outpost      {outpost}\nacceptor     {acceptor}\nrunning      {}\ncursor age   {}\n",
-            if running { "yes" } else { "no" },
-            cursor_age
-                .map(|a| format!("{a:.0}s"))
-                .unwrap_or_else(|| "no cursor".into())
-        );
-        let list = sessions.as_array().cloned().unwrap_or_default();
-        if list.is_empty() {
-            out.push_str("sessions     none held\n");
-        } else {
-            out.push_str(&format!(
-                "{:<40} {:<20} {:<14} {}\n",
-                "SESSION", "STATUS", "REMOTE", "SANDBOX"
-            ));
-            for s in list {
-                let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-                out.push_str(&format!(
-                    "{:<40} {:<20} {:<14} {}\n",
-                    f("session_id"),
-                    f("session_status"),
-                    f("remote"),
-                    f("sandbox_id")
-                ));
+/// Print each orchestrator event as `HH:MM:SS  SESSION  what happened` (UTC) until the
+/// orchestrator is gone.
+fn narrator(
+    mut rx: tokio::sync::broadcast::Receiver<OrchEvent>,
+    printer: crate::output::Printer,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match rx.recv().await {
+                Ok(ev) if ev.is_milestone() => {
+                    let stamp =
+                        humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+                    let line = format!("{}  {}", stamp.get(11..19).unwrap_or(""), ev.narrate());
+                    if ev.is_problem() {
+                        printer.warn(&line);
+                    } else {
+                        printer.note(&line);
+                    }
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(n)) => printer.note(&format!("({n} events not shown)")),
+                Err(RecvError::Closed) => break,
             }
         }
-        out.push_str(&sleeping_table(&doc));
-        // Sessions not served because their network policy cannot be enforced.
-        for r in doc["refused"].as_array().into_iter().flatten() {
-            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-            let again = r
-                .get("retry_at")
-                .and_then(|v| v.as_f64())
-                .map(|t| {
-                    format!(
-                        " (claimable again {})",
-                        super::queue::relative(t - crate::time::now())
-                    )
-                })
-                .unwrap_or_default();
-            out.push_str(&format!(
-                "refused      {}: {}{again}\n",
-                f("session_id"),
-                f("reason")
-            ));
-        }
-        // Sessions given up (released, cooling off), with why.
-        for r in doc["given_up"].as_array().into_iter().flatten() {
-            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-            let again = r
-                .get("retry_at")
-                .and_then(|v| v.as_f64())
-                .map(|t| {
-                    format!(
-                        " (tried again {})",
-                        super::queue::relative(t - crate::time::now())
-                    )
-                })
-                .unwrap_or_default();
-            let log = r
-                .get("last_log")
-                .and_then(|v| v.as_str())
-                .map(|l| format!("; its remote logged: {l}"))
-                .unwrap_or_default();
-            out.push_str(&format!(
-                "given up     {}: {}{log}{again}\n",
-                f("session_id"),
-                f("reason")
-            ));
-        }
-        out
-    });
-    Ok(ExitStatus::Success)
-}
-
-/// The state dir's view of the outpost, as `status --json` prints it (no network).
-pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> {
-    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
-    let o = state_dir.outpost(outpost)?;
-    let running = state_dir.is_locked();
-    let acceptor = std::fs::read_to_string(o.dir().join("acceptor_id"))
-        .ok()
-        .map(|s| s.trim().to_string());
-    let Some(acceptor) = acceptor else {
-        return Err(CliError::usage(
-            format!(
-                "no orchestrator state for outpost {outpost} in {}",
-                state_dir.root().display()
-            ),
-            Some(
-                "start one with `outposts orchestrator run`, or point STATE_DIR at its state dir"
-                    .to_string(),
-            ),
-        )
-        .into());
-    };
-    let cursor_age = o.cursor().map(|(_, age)| age);
-    let snapshot = o.status().unwrap_or_else(|| serde_json::json!({}));
-    let sessions = snapshot
-        .get("sessions")
-        .cloned()
-        .unwrap_or_else(|| serde_json::json!([]));
-    let doc = serde_json::json!({
-        "outpost_id": outpost,
-        "acceptor_id": acceptor,
-        "running": running,
-        "pid": snapshot.get("pid"),
-        "state_dir": state_dir.root(),
-        "cursor_age_seconds": cursor_age,
-        "status_updated_at": snapshot.get("updated_at"),
-        "sessions": sessions,
-        "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
-        "sandboxes": snapshot.get("sandboxes"),
-        "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
-        "sleep_keeps": snapshot.get("sleep_keeps"),
-        "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
-        "given_up": snapshot.get("given_up").cloned().unwrap_or_else(|| serde_json::json!([])),
-    });
-    Ok(doc)
-}
-
-/// The sleeping sessions' part of `orchestrator status`: what sleep costs, and what the
-/// retention setting would remove and when.
-fn sleeping_table(doc: &serde_json::Value) -> String {
-    let now = crate::time::now();
-    let ago = |t: Option<f64>| {
-        t.map(|t| super::queue::relative(t - now))
-            .unwrap_or_else(|| "-".into())
-    };
-    let mut out = String::new();
-    if let Some(c) = doc.get("sandboxes").filter(|c| c.is_object()) {
-        let n = |k: &str| c.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
-        out.push_str(&format!(
-            "sandboxes    {} running, {} sleeping, {} archived\n",
-            n("running"),
-            n("sleeping"),
-            n("archived")
-        ));
-    }
-    let list = doc
-        .get("sleeping")
-        .and_then(|v| v.as_array())
-        .cloned()
-        .unwrap_or_default();
-    if list.is_empty() {
-        return out;
-    }
-    if let Some(keeps) = doc.get("sleep_keeps").and_then(|v| v.as_str()) {
-        out.push_str(&format!("sleep keeps  {keeps}\n"));
-    }
-    let retention = doc.get("sleep_retention_seconds").and_then(|v| v.as_f64());
-    out.push_str(&format!(
-        "{:<40} {:<9} {:<10} {:<22} {}\n",
-        "SLEEPING SESSION", "STATE", "SLEPT", "REMOVED (RETENTION)", "SANDBOX"
-    ));
-    for s in list {
-        let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-        let when = match (
-            retention,
-            s.get("retention_deadline").and_then(|v| v.as_f64()),
-        ) {
-            (None, _) => "never (off)".to_string(),
-            (Some(_), Some(d)) => ago(Some(d)),
-            (Some(_), None) => "when absent".to_string(),
-        };
-        out.push_str(&format!(
-            "{:<40} {:<9} {:<10} {:<22} {}\n",
-            f("session_id"),
-            f("state"),
-            ago(s.get("slept_since").and_then(|v| v.as_f64())),
-            when,
-            s.get("sandbox_id")
-                .and_then(|v| v.as_str())
-                .unwrap_or_else(|| s
-                    .get("sandbox_name")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("-"))
-        ));
-    }
-    out
+    })
 }

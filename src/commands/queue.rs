@@ -72,15 +72,15 @@ pub struct ListArgs {
     /// Only entries claimed by this acceptor id.
     #[arg(long, value_name = "ID")]
     pub acceptor: Option<String>,
-    /// Outpost whose queue to read [default: OUTPOST_ID; every outpost when unset].
-    #[arg(long, value_name = "ID")]
+    /// Outpost (name or id) whose queue to read [default: OUTPOST_ID; every outpost when unset].
+    #[arg(long, value_name = "OUTPOST")]
     pub outpost: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct WatchArgs {
-    /// Outpost to watch [default: OUTPOST_ID; every outpost when unset].
-    #[arg(long, value_name = "ID")]
+    /// Outpost (name or id) to watch [default: OUTPOST_ID; every outpost when unset].
+    #[arg(long, value_name = "OUTPOST")]
     pub outpost: Option<String>,
     /// Resume after this cursor (from a previous event or `queue list`).
     #[arg(long, value_name = "CURSOR", conflicts_with = "from_start")]
@@ -100,14 +100,31 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     }
 }
 
-fn outpost(ctx: &Ctx, flag: Option<String>) -> Option<String> {
-    flag.filter(|o| !o.trim().is_empty())
+/// The outpost to read (flag, else OUTPOST_ID), resolved from a name or an id: an unknown one
+/// is an error, never an empty queue.
+async fn outpost(ctx: &Ctx, client: &DevinClient, flag: Option<String>) -> Result<Option<String>> {
+    let Some(wanted) = flag
+        .filter(|o| !o.trim().is_empty())
         .or_else(|| ctx.config.value(&env::OUTPOST_ID))
+    else {
+        return Ok(None);
+    };
+    match super::lookup_outpost(client, &wanted).await {
+        Ok(o) => Ok(Some(o.outpost_id)),
+        Err(e) if e.downcast_ref::<CliError>().is_some() => Err(e),
+        // The outposts cannot be read (a token that may only read the queue): read it as given.
+        Err(e) => {
+            ctx.printer.warn(&format!(
+                "cannot check that outpost {wanted} exists ({e:#}); reading its queue as given"
+            ));
+            Ok(Some(wanted))
+        }
+    }
 }
 
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     let client = DevinClient::from_config(&ctx.config, ctx.http()?)?;
-    let outpost = outpost(ctx, a.outpost);
+    let outpost = outpost(ctx, &client, a.outpost).await?;
     let q = ListQuery {
         outpost: outpost.clone(),
         phase: a.phase.map(|p| match p {
@@ -267,7 +284,7 @@ async fn watch(ctx: &Ctx, a: WatchArgs) -> Result<ExitStatus> {
         return Ok(ExitStatus::Success);
     }
     let client = DevinClient::from_config(&ctx.config, ctx.http()?)?;
-    let outpost = outpost(ctx, a.outpost);
+    let outpost = outpost(ctx, &client, a.outpost).await?;
     let cursor = if let Some(c) = a.cursor {
         Some(c)
     } else if a.from_start {

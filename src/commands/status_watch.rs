@@ -15,71 +15,87 @@ use crate::error::ExitStatus;
 
 /// Rows of sessions that left the view stay this long, marked released.
 const GONE_KEEP: f64 = 30.0;
+/// A running orchestrator rewrites its status file every few seconds; older than this, what it
+/// says is stale.
+const STALE_AFTER: f64 = 30.0;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-struct Row {
+pub(super) struct Row {
     session: String,
     phase: String,
     sandbox: String,
-    /// The session's status while held; the sandbox's sleep state while asleep.
+    /// The session's status while held; the sandbox's sleep state while asleep; what the
+    /// session became once it left.
     state: String,
-    /// Since the row's phase last changed (Unix time).
+    /// The session's own start (Devin's creation time), when known (Unix time).
     #[serde(skip)]
-    since: f64,
-    age_seconds: f64,
+    since: Option<f64>,
+    /// Seconds since the session started; `None` when unknown.
+    age_seconds: Option<f64>,
     last_event: String,
+    /// When the last event happened (Unix time), when the orchestrator recorded it.
+    #[serde(skip)]
+    event_at: Option<f64>,
 }
 
-/// The rows of one snapshot, before ages and events are filled in.
-fn rows(doc: &Value) -> BTreeMap<String, Row> {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+fn text(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+fn row(v: &Value, id: String, phase: &str, state: String) -> Row {
+    Row {
+        session: id,
+        phase: phase.into(),
+        sandbox: text(v, "sandbox_id")
+            .or_else(|| text(v, "sandbox_name"))
+            .unwrap_or_else(|| "-".into()),
+        state,
+        since: v.get("created_at").and_then(Value::as_f64),
+        age_seconds: None,
+        last_event: text(v, "last_event").unwrap_or_default(),
+        event_at: v.get("last_event_at").and_then(Value::as_f64),
+    }
+}
+
+/// The rows of one snapshot of the status file, before ages are filled in.
+pub(super) fn rows(doc: &Value) -> BTreeMap<String, Row> {
     let mut out = BTreeMap::new();
     let list = |k: &str| doc.get(k).and_then(Value::as_array).cloned();
     for h in list("sessions").unwrap_or_default() {
-        let Some(id) = s(&h, "session_id") else {
+        let Some(id) = text(&h, "session_id") else {
             continue;
         };
-        let remote = s(&h, "remote").unwrap_or_default();
-        let phase = if remote == "running" {
-            "serving"
-        } else {
-            "provisioning"
-        };
-        out.insert(
-            id.clone(),
-            Row {
-                session: id,
-                phase: phase.into(),
-                sandbox: s(&h, "sandbox_id")
-                    .or_else(|| s(&h, "sandbox_name"))
-                    .unwrap_or_else(|| "-".into()),
-                state: s(&h, "session_status").unwrap_or_else(|| "-".into()),
-                since: 0.0,
-                age_seconds: 0.0,
-                last_event: String::new(),
-            },
-        );
+        let phase = text(&h, "phase").unwrap_or_else(|| {
+            if text(&h, "remote").as_deref() == Some("running") {
+                "serving".into()
+            } else {
+                "provisioning".into()
+            }
+        });
+        let state = text(&h, "session_status").unwrap_or_else(|| "unknown".into());
+        out.insert(id.clone(), row(&h, id, &phase, state));
     }
     for z in list("sleeping").unwrap_or_default() {
-        let Some(id) = s(&z, "session_id") else {
+        let Some(id) = text(&z, "session_id") else {
             continue;
         };
-        out.entry(id.clone()).or_insert(Row {
-            session: id,
-            phase: "sleeping".into(),
-            sandbox: s(&z, "sandbox_id")
-                .or_else(|| s(&z, "sandbox_name"))
-                .unwrap_or_else(|| "-".into()),
-            state: s(&z, "state").unwrap_or_else(|| "-".into()),
-            since: z.get("slept_since").and_then(Value::as_f64).unwrap_or(0.0),
-            age_seconds: 0.0,
-            last_event: String::new(),
-        });
+        let state = text(&z, "state").unwrap_or_else(|| "unknown".into());
+        out.entry(id.clone())
+            .or_insert_with(|| row(&z, id, "sleeping", state));
+    }
+    for e in list("ended").unwrap_or_default() {
+        let Some(id) = text(&e, "session_id") else {
+            continue;
+        };
+        let state = text(&e, "state").unwrap_or_else(|| "unknown".into());
+        out.entry(id.clone())
+            .or_insert_with(|| row(&e, id, "released", state));
     }
     out
 }
 
-/// What changed between a session's previous row and this one.
+/// What changed between a session's previous row and this one, for status files that do not
+/// record events (written by an older orchestrator).
 fn event(before: Option<&Row>, now: &Row) -> String {
     let Some(b) = before else {
         return match now.phase.as_str() {
@@ -100,18 +116,17 @@ fn event(before: Option<&Row>, now: &Row) -> String {
     }
 }
 
-/// Fold a new snapshot into the rows shown: keep `since` while a phase holds, mark what left.
-fn advance(shown: &BTreeMap<String, Row>, doc: &Value, t: f64) -> BTreeMap<String, Row> {
+/// Fold a new snapshot into the rows shown: ages from each session's start, events from the
+/// orchestrator's record (else from the difference), rows that left kept a while as released.
+pub(super) fn advance(shown: &BTreeMap<String, Row>, doc: &Value, t: f64) -> BTreeMap<String, Row> {
     let mut next = rows(doc);
     for (id, row) in next.iter_mut() {
         let before = shown.get(id);
-        let changed = before.is_none_or(|b| b.phase != row.phase || b.state != row.state);
-        row.last_event = event(before, row);
-        if row.since == 0.0 {
-            row.since = match before {
-                Some(b) if !changed => b.since,
-                _ => t,
-            };
+        if row.last_event.is_empty() {
+            row.last_event = event(before, row);
+        }
+        if row.since.is_none() {
+            row.since = before.and_then(|b| b.since);
         }
     }
     for (id, b) in shown {
@@ -121,75 +136,133 @@ fn advance(shown: &BTreeMap<String, Row>, doc: &Value, t: f64) -> BTreeMap<Strin
         if b.phase != "released" {
             let mut gone = b.clone();
             gone.phase = "released".into();
+            // Nothing says what became of it: unknown, not its last state.
+            gone.state = "unknown".into();
             gone.last_event = "released (gone from the state)".into();
-            gone.since = t;
+            gone.event_at = Some(t);
             next.insert(id.clone(), gone);
-        } else if t - b.since < GONE_KEEP {
+        } else if t - b.event_at.unwrap_or(t) < GONE_KEEP {
             next.insert(id.clone(), b.clone());
         }
     }
     for row in next.values_mut() {
-        row.age_seconds = (t - row.since).max(0.0).round();
+        row.age_seconds = row.since.map(|s| (t - s).max(0.0).round());
     }
     next
 }
 
-fn age(secs: f64) -> String {
-    let s = secs as u64;
+/// A duration in one unit per range, the same in every view: `45s`, `2m`, `3h`, `2d`.
+pub(super) fn age(secs: f64) -> String {
+    let s = secs.max(0.0) as u64;
     match s {
-        0..120 => format!("{s}s"),
-        120..7200 => format!("{}m", s / 60),
-        7200..172_800 => format!("{}h", s / 3600),
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m", s / 60),
+        3600..86_400 => format!("{}h", s / 3600),
         _ => format!("{}d", s / 86_400),
     }
 }
 
-fn table(doc: &Value, rows: &BTreeMap<String, Row>) -> String {
+/// Whether the status file is stale: the orchestrator is not running, or has not rewritten it
+/// for a while. `None` when the file has no time.
+pub(super) fn staleness(doc: &Value, t: f64) -> (bool, Option<f64>) {
     let running = doc["running"].as_bool().unwrap_or(false);
-    let mut out = format!(
-        "outpost {}  acceptor {}  orchestrator {}\n",
-        doc["outpost_id"].as_str().unwrap_or("-"),
-        doc["acceptor_id"].as_str().unwrap_or("-"),
-        if running { "running" } else { "not running" }
-    );
-    let mut lines = vec![[
-        "SESSION".to_string(),
-        "PHASE".into(),
-        "SANDBOX".into(),
-        "STATE".into(),
-        "AGE".into(),
-        "LAST EVENT".into(),
-    ]];
-    for r in rows.values() {
-        lines.push([
-            r.session.clone(),
-            r.phase.clone(),
-            r.sandbox.clone(),
-            r.state.clone(),
-            age(r.age_seconds),
-            r.last_event.clone(),
-        ]);
+    let age = doc["status_updated_at"]
+        .as_f64()
+        .or_else(|| doc["updated_at"].as_f64())
+        .map(|u| (t - u).max(0.0));
+    (!running || age.is_some_and(|a| a > STALE_AFTER), age)
+}
+
+/// The lines above the table, shared by `status` and `status --watch`: whether the orchestrator
+/// runs (and how old its word is), what the cap does, and the outpost's sandboxes.
+pub(super) fn summary(doc: &Value, t: f64) -> String {
+    let (stale, updated) = staleness(doc, t);
+    let running = doc["running"].as_bool().unwrap_or(false);
+    let as_of = updated
+        .map(|a| format!("as of {} ago", age(a)))
+        .unwrap_or_else(|| "time unknown".into());
+    let mut out = match (running, stale) {
+        (true, false) => format!(
+            "orchestrator running{}\n",
+            doc["pid"]
+                .as_u64()
+                .map(|p| format!(" (pid {p})"))
+                .unwrap_or_default()
+        ),
+        (true, true) => format!("orchestrator running, but its record is stale ({as_of})\n"),
+        (false, _) => format!("orchestrator not running: its last record, {as_of} (stale)\n"),
+    };
+    match (doc["held"].as_u64(), doc["cap"].as_u64()) {
+        (Some(h), Some(c)) => out.push_str(&format!(
+            "capacity     {h}/{c} held, {} waiting\n",
+            doc["waiting"].as_u64().unwrap_or(0)
+        )),
+        _ => out.push_str("capacity     unknown\n"),
     }
-    // Columns as wide as their widest cell, like `kubectl get`.
-    let mut widths = [0usize; 6];
-    for l in &lines {
-        for (w, cell) in widths.iter_mut().zip(l) {
-            *w = (*w).max(cell.chars().count());
+    let fleet = doc.get("sandboxes").filter(|c| c.is_object());
+    match fleet.and_then(|c| {
+        c.get("counted_at")
+            .and_then(Value::as_f64)
+            .map(|at| (c, at))
+    }) {
+        Some((c, at)) => {
+            let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
+            out.push_str(&format!(
+                "sandboxes    {} running, {} sleeping, {} archived (counted {} ago)\n",
+                n("running"),
+                n("sleeping"),
+                n("archived"),
+                age(t - at)
+            ));
+            match n("other_replicas") {
+                0 => out.push_str("             all of them this instance's or unclaimed\n"),
+                o => out.push_str(&format!(
+                    "             {o} of them held by another replica (outpost-wide count)\n"
+                )),
+            }
         }
+        // Never "0 running" before anything was counted.
+        None => out.push_str("sandboxes    not counted yet (the first janitor pass lists them)\n"),
     }
-    for l in &lines {
-        let cells: Vec<String> = l
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(cells.join("   ").trim_end());
+    out
+}
+
+/// The session table of both views (at most 80 columns): one line per session, then its
+/// sandbox and last event indented below.
+pub(super) fn table(rows: &BTreeMap<String, Row>, t: f64) -> String {
+    let mut out = format!(
+        "{:<38}  {:<12}  {:<10}  {:>4}\n  SANDBOX · LAST EVENT\n",
+        "SESSION", "PHASE", "STATE", "AGE"
+    );
+    for r in rows.values() {
+        out.push_str(&format!(
+            "{:<38}  {:<12}  {:<10}  {:>4}\n",
+            r.session,
+            r.phase,
+            r.state,
+            r.age_seconds.map(age).unwrap_or_else(|| "-".into())
+        ));
+        let when = r
+            .event_at
+            .map(|at| format!(" ({} ago)", age(t - at)))
+            .unwrap_or_default();
+        let line = format!("  {} · {}{when}", r.sandbox, r.last_event);
+        out.push_str(&console::truncate_str(&line, 80, "…"));
         out.push('\n');
     }
     if rows.is_empty() {
         out.push_str("(no sessions held or asleep)\n");
     }
     out
+}
+
+fn frame(doc: &Value, rows: &BTreeMap<String, Row>, t: f64) -> String {
+    format!(
+        "outpost      {}\n{}{}",
+        doc["outpost_id"].as_str().unwrap_or("-"),
+        summary(doc, t),
+        table(rows, t)
+    )
 }
 
 pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStatus> {
@@ -203,12 +276,13 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
     let mut shown = BTreeMap::new();
     let mut drawn_lines = 0usize;
     loop {
-        let mut doc = super::orchestrator::status_doc(ctx, outpost)?;
-        shown = advance(&shown, &doc, crate::time::now());
+        let mut doc = super::orchestrator_status::status_doc(ctx, outpost)?;
+        let t = crate::time::now();
+        shown = advance(&shown, &doc, t);
         if live {
             // Cut to the terminal's width: a wrapped line would throw the redraw's count off.
             let width = console::Term::stdout().size().1.max(20) as usize;
-            let frame: String = table(&doc, &shown)
+            let frame: String = frame(&doc, &shown, t)
                 .lines()
                 .map(|l| format!("{}\n", console::truncate_str(l, width, "…")))
                 .collect();
@@ -243,33 +317,57 @@ mod tests {
     fn rows_follow_a_session_through_serve_sleep_wake_and_end() {
         let held = |remote: &str| {
             doc(
-                serde_json::json!([{"session_id": "s1", "remote": remote, "sandbox_id": "sb", "session_status": "running"}]),
+                serde_json::json!([{"session_id": "s1", "remote": remote, "sandbox_id": "sb",
+                    "session_status": "running", "created_at": 40.0}]),
                 serde_json::json!([]),
             )
         };
         let r = advance(&BTreeMap::new(), &held("unknown"), 100.0);
         assert_eq!(r["s1"].phase, "provisioning");
         assert_eq!(r["s1"].last_event, "claimed");
+        // The age counts from the session's start, not from the first sight.
+        assert_eq!(r["s1"].age_seconds, Some(60.0));
         let r = advance(&r, &held("running"), 102.0);
         assert_eq!(
             (r["s1"].phase.as_str(), r["s1"].last_event.as_str()),
             ("serving", "remote running")
         );
-        let r = advance(&r, &held("running"), 110.0);
-        assert_eq!(r["s1"].age_seconds, 8.0);
         let asleep = doc(
             serde_json::json!([]),
-            serde_json::json!([{"session_id": "s1", "state": "stopped", "sandbox_id": "sb", "slept_since": 111.0}]),
+            serde_json::json!([{"session_id": "s1", "state": "stopped", "sandbox_id": "sb"}]),
         );
         let r = advance(&r, &asleep, 112.0);
         assert_eq!(r["s1"].last_event, "slept (stopped)");
-        assert_eq!(r["s1"].age_seconds, 1.0);
+        assert_eq!(r["s1"].age_seconds, Some(72.0));
         let r = advance(&r, &held("unknown"), 120.0);
         assert_eq!(r["s1"].last_event, "woken");
         let empty = doc(serde_json::json!([]), serde_json::json!([]));
         let r = advance(&r, &empty, 121.0);
-        assert_eq!(r["s1"].phase, "released");
+        assert_eq!(
+            (r["s1"].phase.as_str(), r["s1"].state.as_str()),
+            ("released", "unknown")
+        );
         let r = advance(&r, &empty, 121.0 + GONE_KEEP + 1.0);
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn one_unit_per_range_and_a_table_within_80_columns() {
+        assert_eq!(
+            [59.0, 102.0, 3599.0, 7200.0, 200_000.0].map(age),
+            ["59s", "1m", "59m", "2h", "2d"]
+        );
+        let ended = serde_json::json!({"outpost_id": "o", "running": false, "updated_at": 0.0,
+            "sessions": [{"session_id": format!("devin-{}", "a".repeat(32)), "phase": "serving",
+                "session_status": "running", "sandbox_id": "0f".repeat(18),
+                "last_event": "served: devin-remote running", "last_event_at": 10.0}],
+            "ended": [{"session_id": "devin-b", "state": "terminated",
+                "last_event": "ended (terminated); claim released"}]});
+        let r = advance(&BTreeMap::new(), &ended, 900.0);
+        assert_eq!(r["devin-b"].state, "terminated");
+        let f = frame(&ended, &r, 900.0);
+        assert!(f.lines().all(|l| l.chars().count() <= 80), "{f}");
+        assert!(f.contains("as of 15m ago (stale)"), "{f}");
+        assert!(f.contains("not counted yet"), "{f}");
     }
 }

@@ -15,6 +15,8 @@ use crate::env;
 use crate::error::ExitStatus;
 use crate::output::table::Table;
 use crate::provider::ProviderKind;
+use crate::provider::SandboxInfo;
+use crate::worker::registry::{self, Registry};
 use crate::worker::{LogLine, WorkerStatus, WorkerView, Workers};
 
 const AFTER_HELP: &str = "\
@@ -27,15 +29,19 @@ Examples:
   outposts worker stop sb-1a2b3c4d5e6f --yes
 
 A worker is a sandbox running `devin worker start --outpost=…`: it claims the outpost's sessions
-from Devin's queue and serves them one at a time. The provider defaults to OUTPOSTS_PROVIDER.";
+from Devin's queue and serves them one at a time. `launch` runs on --provider (default
+OUTPOSTS_PROVIDER or daytona); the other commands find the worker's provider themselves (the
+one it was launched on from here, else every configured provider is searched).";
 
 const LIST_HELP: &str = "\
 Examples:
   outposts worker list
   outposts worker list --outpost my-outpost --json | jq -r '.[].id'
 
+Without --provider, lists the workers of every configured provider. HEALTH: serving, auth
+failed, restarting (N), stopped or not serving (as `worker status` says).
 Scripting: --json prints an array of {\"id\", \"name\", \"provider\", \"outpost\", \"mode\",
-\"state\", \"raw_state\", \"restart_count\", \"created_at\", \"labels\"}. Workers are found by
+\"state\", \"raw_state\", \"restart_count\", \"created_at\", \"labels\", \"health\"}. Workers are found by
 their outposts.role=worker label (a CoreWeave tag); finished CoreWeave sandboxes are not listed.";
 
 const STATUS_HELP: &str = "\
@@ -45,8 +51,8 @@ Examples:
 
 Shows the sandbox state, each container's state, exit code and restart count, and whether the
 worker reached the queue; warns about a restart loop and about an authentication failure seen in
-its log. Scripting: --json prints one object (warnings included); the exit code is 0 whenever
-the status could be read.";
+its log. Exit 0 when the worker serves, 1 when it does not (stopped, restarting, token
+rejected). Scripting: --json prints one object (warnings included).";
 
 const LOGS_HELP: &str = "\
 Examples:
@@ -110,7 +116,8 @@ pub enum WorkerCommand {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ProviderArg {
-    /// Where the workers run [default: OUTPOSTS_PROVIDER or daytona].
+    /// Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands:
+    /// the worker's own, found by its id].
     #[arg(long, value_enum)]
     pub provider: Option<ProviderKind>,
 }
@@ -196,39 +203,90 @@ pub(super) async fn workers(ctx: &Ctx, flag: &ProviderArg) -> Result<Workers> {
     Workers::from_config(kind(ctx, flag)?, &ctx.config, ctx.http()?).await
 }
 
-fn age(created_at: Option<f64>) -> String {
-    let Some(t) = created_at else {
-        return "-".into();
-    };
-    let now = crate::time::now();
-    let s = (now - t).max(0.0) as u64;
-    match s {
-        0..=119 => format!("{s}s"),
-        120..=7199 => format!("{}m", s / 60),
-        7200..=172_799 => format!("{}h", s / 3600),
-        _ => format!("{}d", s / 86400),
+/// Where workers are remembered (the state dir's `workers.json`).
+pub(super) fn registry(ctx: &Ctx) -> Result<Registry> {
+    Ok(Registry::new(&ctx.config.state_dir()?))
+}
+
+/// Every configured provider, in search order (see [`crate::worker::registry::candidates`]).
+async fn candidates(ctx: &Ctx, id: Option<&str>) -> Result<Vec<Workers>> {
+    let default = kind(ctx, &ProviderArg { provider: None })?;
+    Ok(registry::candidates(&ctx.config, ctx.http()?, default, &registry(ctx)?, id).await)
+}
+
+/// The worker `id` (or name) and its provider: `--provider` when given, else found (see
+/// [`crate::worker::registry::find`]) — so `outposts worker stop ID --yes` works as printed.
+pub(super) async fn find_worker(
+    ctx: &Ctx,
+    flag: &ProviderArg,
+    id: &str,
+) -> Result<(Workers, SandboxInfo)> {
+    if flag.provider.is_some() {
+        let w = workers(ctx, flag).await?;
+        let info = w.find(id).await?;
+        return Ok((w, info));
     }
+    registry::find(candidates(ctx, Some(id)).await?, id).await
+}
+
+fn age(created_at: Option<f64>) -> String {
+    created_at
+        .map(|t| super::status_watch::age(crate::time::now() - t))
+        .unwrap_or_else(|| "-".into())
 }
 
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let all: Vec<WorkerView> = workers.list(a.outpost.as_deref()).await?;
+    // Without --provider, every configured provider: a worker is listed wherever it runs.
+    let providers = if a.provider.provider.is_some() {
+        vec![workers(ctx, &a.provider).await?]
+    } else {
+        candidates(ctx, None).await?
+    };
+    let mut all: Vec<(WorkerView, String)> = Vec::new();
+    let mut kinds = Vec::new();
+    for w in &providers {
+        kinds.push(w.kind().to_string());
+        let views = match w.list(a.outpost.as_deref()).await {
+            Ok(v) => v,
+            Err(e) if a.provider.provider.is_none() => {
+                ctx.printer
+                    .warn(&format!("cannot list workers on {}: {e}", w.kind()));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let health = futures::future::join_all(views.iter().map(|v| w.status(&v.id))).await;
+        for (v, h) in views.into_iter().zip(health) {
+            let h = h.map(|s| s.health()).unwrap_or_else(|_| "unknown".into());
+            all.push((v, h));
+        }
+    }
+    let doc: Vec<serde_json::Value> = all
+        .iter()
+        .map(|(v, h)| {
+            let mut j = serde_json::to_value(v).unwrap_or_default();
+            j["health"] = json!(h);
+            j
+        })
+        .collect();
     let mut hidden = String::new();
-    ctx.printer.result(&all, || {
+    ctx.printer.result(&doc, || {
         if all.is_empty() {
             return String::new();
         }
-        let mut t = Table::new(&["ID", "NAME", "OUTPOST", "STATE", "RESTARTS", "AGE"])
+        // Name and outpost give way first on a narrow terminal; every field is in --json.
+        let mut t = Table::new(&["ID", "PROVIDER", "STATE", "HEALTH", "AGE", "NAME", "OUTPOST"])
             .optional("NAME")
             .optional("OUTPOST");
-        for w in &all {
+        for (w, h) in &all {
             t.row(vec![
                 w.id.clone(),
+                w.provider.to_string(),
+                w.state.as_str().to_string(),
+                h.clone(),
+                age(w.created_at),
                 w.name.clone(),
                 w.outpost.as_deref().unwrap_or("-").to_string(),
-                w.state.as_str().to_string(),
-                w.restart_count.to_string(),
-                age(w.created_at),
             ]);
         }
         let r = t.render(ctx.printer.width());
@@ -239,7 +297,10 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     });
     if !hidden.is_empty() {
         // The same selection, so the command runs as printed.
-        let mut again = format!("outposts worker list --json --provider {}", workers.kind());
+        let mut again = "outposts worker list --json".to_string();
+        if let Some(p) = a.provider.provider {
+            again.push_str(&format!(" --provider {p}"));
+        }
         if let Some(o) = &a.outpost {
             again.push_str(&format!(" --outpost {}", crate::shell::posix_quote(o)));
         }
@@ -250,7 +311,11 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     if all.is_empty() {
         ctx.printer.note(&format!(
             "no workers on {}{}",
-            workers.kind(),
+            if kinds.is_empty() {
+                "any configured provider".to_string()
+            } else {
+                kinds.join(", ")
+            },
             a.outpost
                 .map(|o| format!(" for outpost {o}"))
                 .unwrap_or_default()
@@ -312,18 +377,22 @@ fn render_status(s: &WorkerStatus) -> String {
 }
 
 async fn status(ctx: &Ctx, a: IdArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let s = workers.status(&a.id).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
+    let s = workers.status(&info.id).await?;
     ctx.printer.result(&s, || render_status(&s));
     for w in &s.warnings {
         ctx.printer.warn(w);
     }
-    Ok(ExitStatus::Success)
+    // A worker that does not serve is not healthy, whatever the reason: scripts see it.
+    Ok(if s.serving {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }
 
 async fn logs(ctx: &Ctx, a: LogsArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let info = workers.find(&a.id).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
     let mut stream = workers.logs(&info.id, a.tail, a.follow).await?;
     while let Some(line) = stream.next().await {
         let line = line?;
@@ -340,8 +409,8 @@ async fn logs(ctx: &Ctx, a: LogsArgs) -> Result<ExitStatus> {
 }
 
 async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
-    let out = workers.exec(&a.id, &a.command, Some(a.timeout)).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
+    let out = workers.exec(&info.id, &a.command, Some(a.timeout)).await?;
     let doc = json!({"exit_code": out.exit_code, "stdout": out.stdout, "stderr": out.stderr});
     ctx.printer.result(&doc, || out.stdout.clone());
     if !ctx.printer.json() && !out.stderr.is_empty() {
@@ -353,9 +422,8 @@ async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
 }
 
 async fn stop(ctx: &Ctx, a: StopArgs) -> Result<ExitStatus> {
-    let workers = workers(ctx, &a.provider).await?;
+    let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
     let kind = workers.kind();
-    let info = workers.find(&a.id).await?;
     if !ctx.confirm(&format!(
         "Stop worker {} ({}) on {kind}? Its current session is released and picked up elsewhere",
         info.name, info.id

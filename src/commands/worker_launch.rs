@@ -13,6 +13,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::provider::{ProviderKind, Resources};
 use crate::secrets::Secret;
+use crate::worker::registry::Remembered;
 use crate::worker::{self, Mode, Readiness, TokenSource, WorkerSpec};
 
 pub const LAUNCH_HELP: &str = "\
@@ -37,7 +38,9 @@ otherwise), or reports the authentication or startup failure it saw; --no-wait r
 
 Scripting: stdout has one sandbox id per line; --json prints {\"provider\", \"outpost\",
 \"workers\": [{\"id\", \"name\", \"state\", \"readiness\"}]}. Exit 4 when a worker's token is
-rejected, 1 when a worker fails to start or does not reach the queue in --wait-timeout.";
+rejected, 1 when a worker fails to start or does not reach the queue in --wait-timeout; such
+workers are stopped (so they do not restart in a loop). With the token in DEVIN_OUTPOSTS_TOKEN,
+the token and the outpost are checked before anything is created.";
 
 #[derive(Debug, clap::Args)]
 pub struct LaunchArgs {
@@ -141,6 +144,9 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
                 .trim(),
         )),
     };
+    if a.secret.is_none() {
+        check_token_and_outpost(ctx, &outpost).await?;
+    }
     let workers = workers(ctx, &a.provider).await?;
     let kind = workers.kind();
     workers.preflight()?;
@@ -228,6 +234,25 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             }
         }
     }
+    // Remembered at once, so `outposts worker … ID` finds them without --provider.
+    let remembered: Vec<(String, Remembered)> = created
+        .iter()
+        .map(|i| {
+            (
+                i.id.clone(),
+                Remembered {
+                    provider: kind.to_string(),
+                    name: i.name.clone(),
+                    outpost: outpost.clone(),
+                },
+            )
+        })
+        .collect();
+    if let Err(e) = super::worker::registry(ctx).and_then(|r| r.remember(&remembered)) {
+        ctx.printer.warn(&format!(
+            "cannot remember the workers' provider ({e:#}); pass --provider {kind} to later worker commands"
+        ));
+    }
     let readiness: Vec<Option<Readiness>> = if a.no_wait || created.is_empty() {
         vec![None; created.len()]
     } else {
@@ -252,6 +277,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
     };
     let mut auth_failed = Vec::new();
     let mut not_ready = Vec::new();
+    let mut failed_ids = Vec::new();
     for (info, r) in created.iter().zip(&readiness) {
         match r {
             None => {}
@@ -259,20 +285,29 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
                 .printer
                 .note(&format!("{} ({}) is serving the queue", info.name, info.id)),
             Some(Readiness::AuthFailed { line }) => {
+                failed_ids.push(info.id.clone());
                 auth_failed.push(format!("{}: {}", info.id, line));
             }
-            Some(Readiness::Failed { reason }) => not_ready.push(format!("{}: {reason}", info.id)),
-            Some(Readiness::Timeout { last_line }) => not_ready.push(format!(
-                "{}: not serving after {}s{}",
-                info.id,
-                a.wait_timeout.as_secs(),
-                last_line
-                    .as_ref()
-                    .map(|l| format!(" (last log line: {})", l.trim()))
-                    .unwrap_or_default()
-            )),
+            Some(Readiness::Failed { reason }) => {
+                failed_ids.push(info.id.clone());
+                not_ready.push(format!("{}: {reason}", info.id));
+            }
+            Some(Readiness::Timeout { last_line }) => {
+                failed_ids.push(info.id.clone());
+                not_ready.push(format!(
+                    "{}: not serving after {}s{}",
+                    info.id,
+                    a.wait_timeout.as_secs(),
+                    last_line
+                        .as_ref()
+                        .map(|l| format!(" (last log line: {})", l.trim()))
+                        .unwrap_or_default()
+                ))
+            }
         }
     }
+    // A worker that cannot serve would restart (and bill) forever: stop it now.
+    let cleanup = stop_failed(ctx, &workers, &failed_ids).await;
     let doc = json!({
         "provider": kind,
         "outpost": outpost,
@@ -288,7 +323,11 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             .collect::<String>()
     });
     if let Some(e) = failure {
-        return Err(e);
+        let left: Vec<String> = created.iter().map(|c| c.id.clone()).collect();
+        return Err(match stop_hint(&left) {
+            Some(h) => e.context(h),
+            None => e,
+        });
     }
     if !auth_failed.is_empty() {
         return Err(CliError::auth(
@@ -297,7 +336,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
                 auth_failed.join("; ")
             ),
             Some(format!(
-                "check the token ({}), then stop these workers with `outposts worker stop ID --yes` and launch new ones",
+                "check the token ({}), then launch new workers; {cleanup}",
                 if a.secret.is_some() {
                     "the secret-store entry given with --secret"
                 } else {
@@ -309,11 +348,93 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
     }
     if !not_ready.is_empty() {
         anyhow::bail!(
-            "{} worker{} did not reach the queue: {} (see `outposts worker logs ID`)",
+            "{} worker{} did not reach the queue: {} (see {}); {cleanup}",
             not_ready.len(),
             if not_ready.len() == 1 { "" } else { "s" },
-            not_ready.join("; ")
+            not_ready.join("; "),
+            failed_ids
+                .iter()
+                .map(|id| format!("`outposts worker logs {id}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     Ok(ExitStatus::Success)
+}
+
+/// Before anything is created: the outpost must exist, and the token in DEVIN_OUTPOSTS_TOKEN
+/// must be accepted (both are read through the one outpost lookup). Other failures to ask are
+/// only a warning: the workers' own log will tell.
+async fn check_token_and_outpost(ctx: &Ctx, outpost: &str) -> Result<()> {
+    use crate::api::outpost_lookup::OutpostLookupError;
+    let devin = crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?)?;
+    match super::lookup_outpost(&devin, outpost).await {
+        Ok(_) => Ok(()),
+        Err(e) if e.downcast_ref::<CliError>().is_some() => Err(e.context("no worker was created")),
+        Err(e) => {
+            let rejected = e.chain().any(|c| {
+                matches!(c.downcast_ref::<OutpostLookupError>(), Some(OutpostLookupError::Api(api)) if api.is_auth())
+            });
+            if rejected {
+                return Err(CliError::auth(
+                    format!(
+                        "the Devin API rejects DEVIN_OUTPOSTS_TOKEN ({e:#}); no worker was created"
+                    ),
+                    Some(
+                        "run `outposts connect` for a new token, or set DEVIN_OUTPOSTS_TOKEN"
+                            .to_string(),
+                    ),
+                )
+                .into());
+            }
+            ctx.printer.warn(&format!(
+                "cannot check the outpost token and outpost {outpost} ({e:#}); launching anyway"
+            ));
+            Ok(())
+        }
+    }
+}
+
+/// Stop the workers that cannot serve; what was done, in words, with the exact command for
+/// any that could not be stopped.
+async fn stop_failed(ctx: &Ctx, workers: &worker::Workers, ids: &[String]) -> String {
+    let mut stopped = Vec::new();
+    let mut left = Vec::new();
+    for id in ids {
+        match workers.stop(id, false).await {
+            Ok(_) => stopped.push(id.clone()),
+            Err(e) => {
+                ctx.printer.warn(&format!("cannot stop worker {id}: {e:#}"));
+                left.push(id.clone());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if !stopped.is_empty() {
+        out.push(format!(
+            "stopped {} so {} not restart in a loop",
+            stopped.join(", "),
+            if stopped.len() == 1 {
+                "it does"
+            } else {
+                "they do"
+            }
+        ));
+    }
+    out.extend(stop_hint(&left));
+    out.join("; ")
+}
+
+/// The commands that stop these workers, exactly as they can be run.
+fn stop_hint(ids: &[String]) -> Option<String> {
+    (!ids.is_empty()).then(|| {
+        format!(
+            "stop {} with {}",
+            if ids.len() == 1 { "it" } else { "them" },
+            ids.iter()
+                .map(|id| format!("`outposts worker stop {id} --yes`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }

@@ -54,6 +54,17 @@ impl Orchestrator {
                 EndKind::Terminate => self.forget_sleeper(session),
                 _ => {}
             }
+            self.emit(OrchEvent::Ended {
+                session: session.into(),
+                how: match kind {
+                    EndKind::Sleep => "slept",
+                    EndKind::Terminate => "terminated",
+                    EndKind::Failed => "failed",
+                    EndKind::Foreign => "foreign",
+                    EndKind::GiveUp => "given_up",
+                }
+                .into(),
+            });
         }
         Some(Outcome::Ended {
             kind,

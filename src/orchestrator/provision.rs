@@ -58,11 +58,20 @@ impl Orchestrator {
                     }
                     ProvisionError::Failed(_) => ProvisionFailure::Other,
                 };
+                let refused = why == ProvisionFailure::Policy;
                 let e = anyhow::Error::new(e);
                 self.count_error(&e);
-                self.emit(OrchEvent::Failed {
-                    session: session.into(),
-                    error: crate::secrets::redact(&format!("{e:#}")).into_owned(),
+                let error = crate::secrets::redact(&format!("{e:#}")).into_owned();
+                self.emit(if refused {
+                    OrchEvent::Refused {
+                        session: session.into(),
+                        reason: error,
+                    }
+                } else {
+                    OrchEvent::Failed {
+                        session: session.into(),
+                        error,
+                    }
                 });
                 ProvisionResult::Failed(why)
             }

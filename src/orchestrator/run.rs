@@ -17,9 +17,8 @@ use tokio::sync::{Notify, Semaphore, broadcast, watch};
 use tokio::task::JoinSet;
 
 use super::metrics::Metrics;
-use super::plan::{self, Action, Limits, Observed, Outcome, RemoteState, Track};
+use super::plan::{self, Action, Limits, Observed, Outcome, Track};
 use super::remote::LaunchMode;
-use super::sandbox_name;
 use super::state::OutpostState;
 use crate::api::HttpClient;
 use crate::api::devin::DevinClient;
@@ -158,6 +157,23 @@ pub enum OrchEvent {
         sandbox: String,
         action: String,
     },
+    /// Not served: the session's network policy cannot be enforced here.
+    Refused {
+        session: String,
+        reason: String,
+    },
+    /// The session's claim was let go after its sandbox was finished; `how` is `slept`,
+    /// `terminated`, `failed`, `foreign` or `given_up`.
+    Ended {
+        session: String,
+        how: String,
+    },
+    /// Sessions wait in the queue because the cap is reached (said again when the numbers change).
+    AtCapacity {
+        held: usize,
+        cap: usize,
+        waiting: usize,
+    },
 }
 
 /// The session's claim material, in memory only.
@@ -201,6 +217,19 @@ pub(super) struct Inner {
     pub ttl_warned: bool,
     /// The last lines of each session's remote log, read when it last ended badly.
     pub exit_logs: BTreeMap<String, String>,
+    /// Held sessions (with claims in flight) and claimable sessions left waiting, from the last
+    /// reconcile round.
+    pub capacity: Capacity,
+    /// When the status file was last written (rewritten at least every few seconds while
+    /// running, so a stopped orchestrator's file says when it was last true).
+    pub status_saved_at: f64,
+}
+
+/// What the cap does to the queue right now.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Capacity {
+    pub held: usize,
+    pub waiting: usize,
 }
 
 pub struct Orchestrator {
@@ -214,6 +243,11 @@ pub struct Orchestrator {
     pub(super) notify: Notify,
     pub metrics: Arc<Metrics>,
     events: broadcast::Sender<OrchEvent>,
+    /// Each session's latest event in words, with when (for `orchestrator status`). Apart from
+    /// `inner` because events are emitted with and without that lock held.
+    last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
+    /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
+    pub(super) fleet_changed: std::sync::atomic::AtomicBool,
 }
 
 impl Orchestrator {
@@ -243,6 +277,8 @@ impl Orchestrator {
             notify: Notify::new(),
             metrics,
             events,
+            last_events: Mutex::new(BTreeMap::new()),
+            fleet_changed: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -252,12 +288,42 @@ impl Orchestrator {
     }
 
     pub(super) fn emit(&self, ev: OrchEvent) {
-        match &ev {
-            OrchEvent::Failed { session, error } => tracing::warn!(session = %session, "{error}"),
-            other => tracing::info!("{}", serde_json::to_string(other).unwrap_or_default()),
+        // Readable first; the event as JSON rides along as a field for log searches.
+        let json = serde_json::to_string(&ev).unwrap_or_default();
+        if ev.is_problem() {
+            tracing::warn!(event = %json, "{}", ev.narrate());
+        } else {
+            tracing::info!(event = %json, "{}", ev.narrate());
+        }
+        if matches!(
+            ev,
+            OrchEvent::SandboxCreated { .. }
+                | OrchEvent::SandboxStarted { .. }
+                | OrchEvent::SandboxStopped { .. }
+                | OrchEvent::SandboxDeleted { .. }
+                | OrchEvent::SandboxLost { .. }
+        ) {
+            self.fleet_changed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Some(session) = ev.session() {
+            self.last_events
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(session.to_string(), (ev.clone(), now()));
         }
         self.metrics.on_event(&ev);
         let _ = self.events.send(ev);
+    }
+
+    /// Each session's latest event (words, when); forgets those older than an hour.
+    pub(super) fn last_events_snapshot(&self) -> Vec<(String, OrchEvent, f64)> {
+        let mut map = self.last_events.lock().unwrap_or_else(|e| e.into_inner());
+        let t = now();
+        map.retain(|_, (_, at)| t - *at < 3600.0);
+        map.iter()
+            .map(|(s, (ev, at))| (s.clone(), ev.clone(), *at))
+            .collect()
     }
 
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -293,8 +359,13 @@ impl Orchestrator {
         let permits = Arc::new(Semaphore::new(self.opts.limits.cap.max(1) + 2));
         let mut tasks: JoinSet<()> = JoinSet::new();
         let mut last_relist = Instant::now();
-        let mut last_janitor = Instant::now();
+        // The first janitor pass runs at once: until it has listed the outpost's sandboxes,
+        // `orchestrator status` could only guess how many there are.
+        let mut last_janitor = Instant::now()
+            .checked_sub(self.opts.janitor_interval)
+            .unwrap_or_else(Instant::now);
         let mut janitor: Option<tokio::task::JoinHandle<()>> = None;
+        let mut recount: Option<tokio::task::JoinHandle<()>> = None;
         let mut drain_deadline: Option<Instant> = None;
 
         loop {
@@ -335,6 +406,14 @@ impl Orchestrator {
                 last_janitor = Instant::now();
                 janitor = Some(tokio::spawn(self.clone().janitor_sweep()));
             }
+            if janitor.as_ref().is_none_or(|j| j.is_finished())
+                && recount.as_ref().is_none_or(|j| j.is_finished())
+                && self
+                    .fleet_changed
+                    .swap(false, std::sync::atomic::Ordering::Relaxed)
+            {
+                recount = Some(tokio::spawn(self.clone().recount_fleet()));
+            }
             let started = Instant::now();
             for action in self.plan_now() {
                 self.mark(&action);
@@ -347,10 +426,14 @@ impl Orchestrator {
                 });
             }
             self.metrics.reconciled(started.elapsed());
+            self.note_capacity();
             self.save_status();
         }
         watcher.abort();
         if let Some(j) = janitor {
+            j.abort();
+        }
+        if let Some(j) = recount {
             j.abort();
         }
         tasks.abort_all();
@@ -436,75 +519,10 @@ impl Orchestrator {
             .and_then(|a| a.status());
         self.metrics.api_error(status);
     }
-
-    fn save_status(&self) {
-        let doc = {
-            let mut inner = self.lock();
-            if !inner.status_dirty {
-                return;
-            }
-            inner.status_dirty = false;
-            let sessions: Vec<serde_json::Value> = inner
-                .tracks
-                .iter()
-                .filter(|(_, t)| t.held)
-                .map(|(id, t)| {
-                    serde_json::json!({
-                        "session_id": id,
-                        "sandbox_id": inner.sandboxes.get(id),
-                        "sandbox_name": sandbox_name(id),
-                        "remote": match &t.remote {
-                            RemoteState::Unknown => "unknown".to_string(),
-                            RemoteState::NotRunning => "not_running".to_string(),
-                            RemoteState::Running { .. } => "running".to_string(),
-                            RemoteState::Exited { code, .. } => format!("exited {code}"),
-                        },
-                        "session_status": inner.queue.get(id).map(|e| e.session_status.as_str()),
-                        "claim_deadline": crate::api::devin_types::seconds_json(t.claim_deadline),
-                        "failures": t.failures,
-                    })
-                })
-                .collect();
-            let retention = self.opts.sleep_retention.map(|d| d.as_secs_f64());
-            let sleeping: Vec<serde_json::Value> = inner
-                .sleepers
-                .iter()
-                .map(|(id, s)| {
-                    serde_json::json!({
-                        "session_id": id,
-                        "sandbox_name": s.sandbox,
-                        "sandbox_id": s.sandbox_id,
-                        "state": s.state,
-                        "slept_since": s.slept_since,
-                        "absent_since": s.absent_since,
-                        "retention_deadline": s.deadline(retention),
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "pid": std::process::id(),
-                "sleeping": sleeping,
-                "sandboxes": inner.fleet,
-                "sleep_retention_seconds": retention,
-                "sleep_keeps": self.provider.kind().sleep_keeps(),
-                "outpost_id": self.opts.outpost_id,
-                "acceptor_id": self.opts.acceptor_id,
-                "updated_at": now(),
-                "draining": inner.draining,
-                "cap": self.opts.limits.cap,
-                "sessions": sessions,
-                "refused": super::egress::refusals_json(&mut inner),
-                "given_up": given_up_json(&mut inner),
-            })
-        };
-        if let Err(e) = self.state.save_status(&doc) {
-            tracing::warn!("cannot write the status file: {e:#}");
-        }
-    }
 }
 
 /// Sessions given up and cooling off: why, until when, and the last line their remote logged.
-fn given_up_json(inner: &mut Inner) -> Vec<serde_json::Value> {
+pub(super) fn given_up_json(inner: &mut Inner) -> Vec<serde_json::Value> {
     let t_now = now();
     let tracks = &inner.tracks;
     inner.exit_logs.retain(|id, _| tracks.contains_key(id));

@@ -18,6 +18,11 @@ pub struct Fleet {
     pub running: usize,
     pub sleeping: usize,
     pub archived: usize,
+    /// Of those, sandboxes of sessions another replica (acceptor) holds: the counts are the
+    /// outpost's, not this instance's.
+    pub other_replicas: usize,
+    /// When the listing was taken (Unix seconds); `None` before the first janitor pass.
+    pub counted_at: Option<f64>,
 }
 
 fn sleep_state(sb: &SandboxInfo) -> &'static str {
@@ -29,6 +34,61 @@ fn sleep_state(sb: &SandboxInfo) -> &'static str {
 }
 
 impl Orchestrator {
+    /// The outpost's sandboxes by state from one listing (CoreWeave's snapshotted sleepers count
+    /// as asleep), and how many belong to sessions another replica holds.
+    pub(super) fn count_fleet(&self, listing: &[SandboxInfo], inner: &Inner, t: f64) -> Fleet {
+        let mut fleet = Fleet {
+            counted_at: Some(t),
+            ..Fleet::default()
+        };
+        for sb in listing {
+            let Some(session) = janitor::owner(sb, &self.opts.outpost_id) else {
+                continue;
+            };
+            match sb.state {
+                SandboxState::Deleting | SandboxState::Deleted | SandboxState::Error => continue,
+                SandboxState::Stopped | SandboxState::Stopping if sleep_state(sb) == "archived" => {
+                    fleet.archived += 1
+                }
+                SandboxState::Stopped | SandboxState::Stopping => fleet.sleeping += 1,
+                _ => fleet.running += 1,
+            }
+            let holder = inner
+                .queue
+                .get(session)
+                .and_then(|e| e.acceptor_id.as_deref());
+            if holder.is_some_and(|a| a != self.opts.acceptor_id) {
+                fleet.other_replicas += 1;
+            }
+        }
+        fleet.sleeping += inner
+            .sleepers
+            .values()
+            .filter(|s| s.state == "snapshot")
+            .count();
+        fleet
+    }
+
+    /// Count the outpost's sandboxes again (a listing, nothing acted on), so `orchestrator
+    /// status` follows the sandboxes this instance creates, stops and deletes between janitor
+    /// passes.
+    pub(super) async fn recount_fleet(self: std::sync::Arc<Self>) {
+        let labels = [(
+            super::LABEL_OUTPOST.to_string(),
+            self.opts.outpost_id.clone(),
+        )]
+        .into_iter()
+        .collect();
+        match self.provider.list(&labels).await {
+            Ok(listing) => {
+                let mut inner = self.lock();
+                inner.fleet = self.count_fleet(&listing, &inner, now());
+                inner.status_dirty = true;
+            }
+            Err(e) => tracing::debug!("cannot count the outpost's sandboxes: {e}"),
+        }
+    }
+
     /// A session went to sleep (its sandbox finished and the claim released): remember what is
     /// left of its sandbox — a stopped one, or (CoreWeave) only its workspace snapshot.
     pub(super) async fn remember_sleep(&self, session: &str) {
@@ -80,37 +140,27 @@ impl Orchestrator {
         let t = now();
         let due: Vec<(String, Sleeper, Keep)> = {
             let mut inner = self.lock();
-            let mut fleet = Fleet::default();
             let mut listed = std::collections::BTreeSet::new();
             for sb in listing {
                 let Some(session) = janitor::owner(sb, &outpost).map(str::to_string) else {
                     continue;
                 };
                 listed.insert(session.clone());
-                match sb.state {
-                    SandboxState::Stopped | SandboxState::Stopping => {
-                        let state = sleep_state(sb);
-                        if state == "archived" {
-                            fleet.archived += 1;
-                        } else {
-                            fleet.sleeping += 1;
-                        }
-                        let active =
-                            plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy);
-                        if !active {
-                            let s = inner.sleepers.entry(session).or_insert_with(|| Sleeper {
-                                sandbox: sb.name.clone(),
-                                sandbox_id: Some(sb.id.clone()),
-                                state: state.into(),
-                                slept_since: t,
-                                absent_since: None,
-                            });
-                            s.state = state.into();
-                            s.sandbox_id = Some(sb.id.clone());
-                        }
+                if matches!(sb.state, SandboxState::Stopped | SandboxState::Stopping) {
+                    let state = sleep_state(sb);
+                    let active =
+                        plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy);
+                    if !active {
+                        let s = inner.sleepers.entry(session).or_insert_with(|| Sleeper {
+                            sandbox: sb.name.clone(),
+                            sandbox_id: Some(sb.id.clone()),
+                            state: state.into(),
+                            slept_since: t,
+                            absent_since: None,
+                        });
+                        s.state = state.into();
+                        s.sandbox_id = Some(sb.id.clone());
                     }
-                    SandboxState::Deleting | SandboxState::Deleted | SandboxState::Error => {}
-                    _ => fleet.running += 1,
                 }
             }
             let Inner {
@@ -129,7 +179,6 @@ impl Orchestrator {
                 !plan::active(session, tracks, claiming, busy)
                     && (s.state == "snapshot" || listed.contains(session))
             });
-            fleet.sleeping += sleepers.values().filter(|s| s.state == "snapshot").count();
             for (session, s) in sleepers.iter_mut() {
                 let present = view_complete.then(|| queue.contains_key(session));
                 retention::observe(s, present, t);
@@ -155,6 +204,7 @@ impl Orchestrator {
             for (session, ..) in &due {
                 busy.insert(session.clone());
             }
+            let fleet = self.count_fleet(listing, &inner, t);
             inner.fleet = fleet;
             self.save_sleepers(&mut inner);
             due

@@ -51,6 +51,26 @@ pub struct WorkerStatus {
     pub last_log_lines: Vec<String>,
 }
 
+impl WorkerStatus {
+    /// One word for `worker list`: whether the worker serves, and if not, the likeliest why.
+    pub fn health(&self) -> String {
+        if self.serving {
+            "serving".into()
+        } else if self.auth_failure.is_some() {
+            "auth failed".into()
+        } else if self.restart_loop {
+            format!("restarting ({})", self.view.restart_count)
+        } else if matches!(
+            self.view.state,
+            SandboxState::Stopped | SandboxState::Deleted
+        ) {
+            "stopped".into()
+        } else {
+            "not serving".into()
+        }
+    }
+}
+
 /// One line of `worker logs --json`.
 #[derive(Debug, Clone, Serialize)]
 pub struct LogLine {

@@ -32,7 +32,7 @@ pub struct WorkerError {
 }
 
 impl WorkerError {
-    fn new(message: impl Into<String>, hint: impl Into<String>) -> Self {
+    pub fn new(message: impl Into<String>, hint: impl Into<String>) -> Self {
         WorkerError {
             message: message.into(),
             hint: hint.into(),
@@ -43,6 +43,7 @@ impl WorkerError {
 mod detached;
 mod inspect;
 mod launch;
+pub mod registry;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

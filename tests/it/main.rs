@@ -29,6 +29,8 @@ mod docs;
 mod doctor;
 mod first_hour;
 mod first_hour_tty;
+mod first_hour_orch;
+mod first_hour_worker;
 mod generated;
 mod harness;
 mod invariants;

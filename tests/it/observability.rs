@@ -278,7 +278,8 @@ fn status_watch_redraws_on_a_terminal_and_streams_ndjson_off_one() {
     wait_until(
         WAIT,
         "the live table showing the sleep",
-        || read(&tty_out).contains("slept (stopped)"),
+        // The orchestrator's own record of the event.
+        || read(&tty_out).contains("slept (Devin suspended it)"),
         || format!("{}\n--- log\n{}", read(&tty_out), orch.log()),
     );
     wait_until(

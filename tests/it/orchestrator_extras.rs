@@ -178,7 +178,7 @@ fn metrics_health_and_json_logs() {
         .map(|l| serde_json::from_str(l).expect("a JSON log line"))
         .collect();
     assert!(
-        events.iter().any(|e| e["fields"]["message"]
+        events.iter().any(|e| e["fields"]["event"]
             .as_str()
             .unwrap_or_default()
             .contains("\"claimed\"")),

@@ -200,23 +200,21 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
 #[test]
 fn a_bad_token_shows_restarts_and_the_auth_hint() {
     crate::host::require!(crate::host::BWRAP);
-    let (mut env, emu) = setup("coreweave");
+    let (env, emu) = setup("coreweave");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
-    env.set("DEVIN_OUTPOSTS_TOKEN", bad.clone());
-    let launched = env.run(&["worker", "launch", "--outpost", "emulator"]);
-    launched.code(4);
-    assert!(
-        launched
-            .stderr
-            .contains("rejected the workers' outpost token"),
-        "{}",
-        launched.stderr
-    );
-    assert!(
-        launched.stderr.contains("authentication failed"),
-        "{}",
-        launched.stderr
-    );
+    // In a secret store the token cannot be checked before launch; --no-wait keeps the worker
+    // (a waited launch stops a worker whose token is rejected).
+    put_secret(&emu, "outposts", "BAD", &bad);
+    let launched = env.run(&[
+        "worker",
+        "launch",
+        "--outpost",
+        "emulator",
+        "--secret",
+        "outposts:BAD",
+        "--no-wait",
+    ]);
+    launched.ok();
     let id = launched.stdout.trim().to_string();
     assert!(id.starts_with("sb-"), "stdout has the sandbox id: {id:?}");
 
@@ -236,7 +234,7 @@ fn a_bad_token_shows_restarts_and_the_auth_hint() {
     assert_eq!(st["containers"][0]["name"], "main");
     assert!(st["containers"][0]["restart_count"].as_u64().unwrap() >= 3);
     let human = env.run(&["worker", "status", &id]);
-    human.ok();
+    human.code(1);
     assert!(human.stderr.contains("restart loop"), "{}", human.stderr);
     assert!(
         human

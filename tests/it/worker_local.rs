@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::support::TestEnv;
+use crate::support::{TestEnv, block_on};
 use crate::worker_common::*;
 
 /// Launch one worker, serve one session with a shell task, and check status and logs.
@@ -177,19 +177,28 @@ fn daytona_workers_run_detached_via_exec() {
 #[test]
 fn daytona_bad_token_restarts_under_the_supervisor() {
     crate::host::require!(crate::host::SANDBOXES);
-    let (mut env, _emu) = setup("daytona");
-    let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
-    env.set("DEVIN_OUTPOSTS_TOKEN", bad.clone());
-    let launched = env.run(&["--json", "worker", "launch", "--outpost", "emulator"]);
-    launched.code(4);
+    let (env, emu) = setup("daytona");
+    // A token the launch's check accepts but the queue rejects (as after a revocation): a
+    // token rejected outright is refused before anything is created.
+    let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
+    block_on(emu.client().add_faults(
+        r#"{"path":"/opbeta/outposts/devins","times":0,"action":{"kind":"status","status":401}}"#,
+    ))
+    .unwrap();
+    // --no-wait keeps it (a waited launch stops a worker whose token is rejected).
+    let launched = env.run(&[
+        "--json",
+        "worker",
+        "launch",
+        "--outpost",
+        "emulator",
+        "--no-wait",
+    ]);
+    launched.ok();
     let id = launched.json()["workers"][0]["id"]
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(
-        launched.json()["workers"][0]["readiness"]["result"],
-        "auth_failed"
-    );
     let st = wait_for(Duration::from_secs(60), "three restarts", || {
         let s = status(&env, &id);
         (s["restart_count"].as_u64().unwrap_or(0) >= 3).then_some(s)
@@ -199,6 +208,6 @@ fn daytona_bad_token_restarts_under_the_supervisor() {
     assert!(st["auth_failure"].is_string(), "{st}");
     let logs = env.run(&["worker", "logs", &id, "--tail", "50"]);
     logs.ok();
-    assert_nowhere(&bad, &[&launched, &logs], &[env.home.path()]);
+    assert_nowhere(&token, &[&launched, &logs], &[env.home.path()]);
     env.run(&["worker", "stop", &id, "--yes"]).ok();
 }

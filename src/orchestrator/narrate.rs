@@ -1,0 +1,89 @@
+//! Orchestrator events in words: the foreground narration of `orchestrator run`, the readable
+//! part of each event's log line, and the LAST EVENT of `orchestrator status`. One wording, so
+//! what the terminal said and what the status file recorded read the same.
+
+use super::run::OrchEvent;
+
+impl OrchEvent {
+    /// The session the event is about (none for the outpost-wide capacity note).
+    pub fn session(&self) -> Option<&str> {
+        use OrchEvent::*;
+        match self {
+            Claimed { session }
+            | ClaimConflict { session }
+            | Adopted { session }
+            | SandboxCreated { session, .. }
+            | SandboxStarted { session, .. }
+            | SandboxReady { session, .. }
+            | RemoteLaunched { session, .. }
+            | RemoteRunning { session, .. }
+            | RemoteExited { session, .. }
+            | Released { session }
+            | SandboxStopped { session, .. }
+            | SandboxDeleted { session, .. }
+            | SandboxLost { session, .. }
+            | Failed { session, .. }
+            | Refused { session, .. }
+            | Ended { session, .. }
+            | Janitor { session, .. } => Some(session),
+            AtCapacity { .. } => None,
+        }
+    }
+
+    /// What happened, in a few words, without the session id (the caller puts it in front).
+    pub fn summary(&self) -> String {
+        use OrchEvent::*;
+        match self {
+            Claimed { .. } => "claimed".into(),
+            ClaimConflict { .. } => "claimed by another replica first; left to it".into(),
+            Adopted { .. } => "reattached (held before this start)".into(),
+            SandboxCreated { sandbox, .. } => format!("sandbox {sandbox} created"),
+            SandboxStarted { sandbox, .. } => format!("woke: sandbox {sandbox} started again"),
+            SandboxReady { sandbox, .. } => format!("sandbox {sandbox} ready"),
+            RemoteLaunched { .. } => "served: devin-remote launched".into(),
+            RemoteRunning { .. } => "served: devin-remote running".into(),
+            RemoteExited { code, .. } => format!("devin-remote exited with code {code}"),
+            Released { .. } => "claim released".into(),
+            SandboxStopped { sandbox, .. } => format!("sandbox {sandbox} stopped, disk kept"),
+            SandboxDeleted { sandbox, .. } => format!("sandbox {sandbox} deleted"),
+            SandboxLost { sandbox, .. } => format!("sandbox {sandbox} is gone"),
+            Failed { error, .. } => format!("failed: {error}"),
+            Refused { reason, .. } => format!("refused: {reason}"),
+            Ended { how, .. } => match how.as_str() {
+                "slept" => "slept (Devin suspended it); claim released".into(),
+                "terminated" => "ended (terminated); claim released".into(),
+                "given_up" => {
+                    "given up after repeated failures; claim released, retried later".into()
+                }
+                "failed" => "not served; claim released, retried later".into(),
+                "foreign" => "its sandbox name belongs to someone else; claim released".into(),
+                other => format!("ended ({other}); claim released"),
+            },
+            Janitor {
+                sandbox, action, ..
+            } => format!("janitor: {action} sandbox {sandbox}"),
+            AtCapacity { held, cap, waiting } => format!(
+                "at capacity: {held}/{cap} held, {waiting} waiting \
+                 (raise --max-concurrent-sessions or add a replica to serve them sooner)"
+            ),
+        }
+    }
+
+    /// One readable line: `SESSION  what happened`.
+    pub fn narrate(&self) -> String {
+        match self.session() {
+            Some(s) => format!("{s}  {}", self.summary()),
+            None => self.summary(),
+        }
+    }
+
+    /// Worth a line of its own on the terminal (the rest shows with `-v`).
+    pub fn is_milestone(&self) -> bool {
+        !matches!(self, OrchEvent::SandboxReady { .. })
+    }
+
+    /// A warning rather than progress.
+    pub fn is_problem(&self) -> bool {
+        matches!(self, OrchEvent::Failed { .. } | OrchEvent::Refused { .. })
+    }
+}

@@ -1,0 +1,190 @@
+//! Issue 24, as a newcomer meets fixed workers: every later command finds a worker without
+//! `--provider`, so each hint runs as printed (item 6); a launch that cannot serve is refused
+//! before anything is created or stopped after, and health shows in `status` and `list` (item 8).
+
+use std::time::Duration;
+
+use crate::support::{Emu, TestEnv, block_on};
+use crate::worker_common::*;
+
+fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
+    let status = block_on(async {
+        reqwest::Client::new()
+            .put(format!("{}/_emulator/coreweave/secrets", emu.base_url))
+            .json(&serde_json::json!({"store": store, "path": path, "value": value}))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    });
+    assert!(status.is_success(), "{status}");
+}
+
+/// A sealed env on a fresh emulator with no OUTPOSTS_PROVIDER: the default would be Daytona.
+fn setup_without_default() -> (TestEnv, Emu) {
+    let (mut env, emu) = setup("daytona");
+    env.unset("OUTPOSTS_PROVIDER");
+    (env, emu)
+}
+
+/// Item 6: launched on CoreWeave, then found by the bare commands the tool prints — also when
+/// the memory of the launch is lost (the configured providers are searched).
+#[test]
+fn worker_commands_find_the_provider_themselves() {
+    crate::host::require!(crate::host::BWRAP);
+    let (env, _emu) = setup_without_default();
+    let launched = env.run(&[
+        "--json",
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+    ]);
+    launched.ok();
+    let id = launched.json()["workers"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // `list workers with outposts worker list`
+    let list = env.run(&["worker", "list"]);
+    list.ok();
+    assert!(list.stdout.contains(&id), "{}", list.stdout);
+    assert!(list.stdout.contains("coreweave"), "{}", list.stdout);
+    assert!(list.stdout.contains("serving"), "{}", list.stdout);
+    for l in list.stdout.lines() {
+        assert!(l.chars().count() <= 80, "{l:?}");
+    }
+    // `see outposts worker logs ID`
+    let logs = env.run(&["worker", "logs", &id]);
+    logs.ok();
+    assert!(logs.stdout.contains("Worker ready"), "{}", logs.stdout);
+    env.run(&["worker", "status", &id]).ok();
+    env.run(&["worker", "exec", &id, "--", "true"]).ok();
+    // Memory lost: found by searching the configured providers.
+    std::fs::remove_file(env.path("state/workers.json")).unwrap();
+    let st = env.run(&["worker", "status", &id]);
+    st.ok();
+    assert!(st.stdout.contains("coreweave"), "{}", st.stdout);
+    // `stop these workers with outposts worker stop ID --yes`
+    env.run(&["worker", "stop", &id, "--yes"]).ok();
+    let unknown = env.run(&["worker", "status", "sb-doesnotexist"]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    assert!(
+        unknown.stderr.contains("outposts worker list"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+/// Item 8: a token the Devin API rejects is caught before a sandbox exists; an outpost that does
+/// not exist too.
+#[test]
+fn a_rejected_token_or_unknown_outpost_creates_nothing() {
+    crate::host::require!(crate::host::BWRAP);
+    let (mut env, _emu) = setup_without_default();
+    let unknown = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "gpu-typo",
+    ]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    assert!(
+        unknown.stderr.contains("no worker was created"),
+        "{}",
+        unknown.stderr
+    );
+    env.set("DEVIN_OUTPOSTS_TOKEN", "wrong-token-0123456789abcdef");
+    let launched = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+    ]);
+    assert_eq!(launched.code, 4, "{launched:?}");
+    assert!(
+        launched.stderr.contains("no worker was created"),
+        "{}",
+        launched.stderr
+    );
+    let list = env.run(&["--json", "worker", "list", "--provider", "coreweave"]);
+    list.ok();
+    assert_eq!(list.json(), serde_json::json!([]), "a sandbox was created");
+}
+
+/// Item 8: a worker whose token (from a secret store, not checkable here) is rejected is stopped
+/// by the failed launch; one launched with --no-wait stays, and reads unhealthy in `status`
+/// (non-zero exit) and `list`.
+#[test]
+fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
+    crate::host::require!(crate::host::BWRAP);
+    let (env, emu) = setup_without_default();
+    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
+    let failed = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+        "--secret",
+        "outposts:BAD",
+        "--wait-timeout",
+        "60",
+    ]);
+    assert_eq!(failed.code, 4, "{failed:?}");
+    let id = failed.stdout.trim().to_string();
+    assert!(
+        failed.stderr.contains(&format!("stopped {id}")),
+        "{}",
+        failed.stderr
+    );
+    let list = env.run(&["--json", "worker", "list"]);
+    list.ok();
+    assert!(
+        list.json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| w["id"] != id.as_str() || w["state"] != "started"),
+        "left running: {}",
+        list.stdout
+    );
+
+    let kept = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+        "--secret",
+        "outposts:BAD",
+        "--no-wait",
+    ]);
+    kept.ok();
+    let id = kept.stdout.trim().to_string();
+    let st = wait_for(Duration::from_secs(60), "the auth failure", || {
+        let r = env.run(&["worker", "status", &id]);
+        r.stdout.contains("authentication failed").then_some(r)
+    });
+    assert_eq!(
+        st.code, 1,
+        "an unhealthy worker's status exits non-zero: {st:?}"
+    );
+    let list = env.run(&["worker", "list"]);
+    list.ok();
+    let line = list
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&id))
+        .unwrap_or_default();
+    assert!(line.contains("auth failed"), "{}", list.stdout);
+    env.run(&["worker", "stop", &id, "--yes"]).ok();
+}
