@@ -30,6 +30,7 @@ mod doctor;
 mod generated;
 mod invariants;
 mod json_walk;
+mod kubernetes;
 mod layering;
 mod local_provider;
 mod local_provider_procs;
