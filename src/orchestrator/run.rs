@@ -113,6 +113,8 @@ pub enum OrchEvent {
     SandboxCreated {
         session: String,
         sandbox: String,
+        /// Served from a provider's warm pool (a started sandbox that existed before the create).
+        warm: bool,
     },
     SandboxStarted {
         session: String,
