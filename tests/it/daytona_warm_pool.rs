@@ -88,6 +88,34 @@ fn warm_pool_set_show_delete_round_trip() {
         matches!(again, Err(outposts::api::ApiError::Conflict { .. })),
         "{again:?}"
     );
+    // doctor: the creates are eligible; with another region they would not be, and it says why.
+    let warm_check = |env: &TestEnv| {
+        let doc = env.run(&["--json", "doctor"]).json();
+        doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "warm_pool")
+            .cloned()
+            .unwrap_or_else(|| panic!("no warm_pool check: {doc}"))
+    };
+    let c = warm_check(&env);
+    assert_eq!(c["status"], "pass", "{c}");
+    assert!(
+        c["message"].as_str().unwrap().contains("3 of 3 ready"),
+        "{c}"
+    );
+    let mut elsewhere = orch_env(&emu);
+    elsewhere.set("DAYTONA_TARGET", "eu");
+    let c = warm_check(&elsewhere);
+    assert_eq!(c["status"], "fail", "{c}");
+    assert!(
+        c["message"]
+            .as_str()
+            .unwrap()
+            .contains("none would be served warm"),
+        "{c}"
+    );
     let text = env.run(&["snapshot", "warm-pool"]).ok().stdout.clone();
     assert!(text.contains("3 of 3 ready"), "{text}");
     let del = env
