@@ -183,6 +183,8 @@ pub(super) struct Inner {
     pub launching: usize,
     pub claims: BTreeMap<String, ClaimInfo>,
     pub sandboxes: BTreeMap<String, String>,
+    /// Whether each held session's sandbox was served from a warm pool (this process's creates).
+    pub served_warm: BTreeMap<String, bool>,
     /// When the janitor first saw a sandbox whose creation time the provider does not report.
     pub first_seen: BTreeMap<String, f64>,
     /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
@@ -255,6 +257,11 @@ impl Orchestrator {
             other => tracing::info!("{}", serde_json::to_string(other).unwrap_or_default()),
         }
         self.metrics.on_event(&ev);
+        if let OrchEvent::SandboxCreated { session, warm, .. } = &ev {
+            let mut inner = self.lock();
+            inner.served_warm.insert(session.clone(), *warm);
+            inner.status_dirty = true;
+        }
         let _ = self.events.send(ev);
     }
 
@@ -442,6 +449,11 @@ impl Orchestrator {
                 return;
             }
             inner.status_dirty = false;
+            {
+                let i = &mut *inner;
+                let tracks = &i.tracks;
+                i.served_warm.retain(|id, _| tracks.contains_key(id));
+            }
             let sessions: Vec<serde_json::Value> = inner
                 .tracks
                 .iter()
@@ -451,6 +463,7 @@ impl Orchestrator {
                         "session_id": id,
                         "sandbox_id": inner.sandboxes.get(id),
                         "sandbox_name": sandbox_name(id),
+                        "served_warm": inner.served_warm.get(id),
                         "remote": match &t.remote {
                             RemoteState::Unknown => "unknown".to_string(),
                             RemoteState::NotRunning => "not_running".to_string(),

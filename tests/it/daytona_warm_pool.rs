@@ -201,6 +201,19 @@ fn three_sessions_are_served_warm_and_a_fourth_cold() {
         let line = format!("outposts_sandbox_creates_total{{served=\"{served}\"}} {n}");
         assert!(metrics.contains(&line), "no `{line}` in\n{metrics}");
     }
+    // `orchestrator status` says which sessions were served warm.
+    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
+    let flags: Vec<bool> = status["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["served_warm"].as_bool().unwrap_or(false))
+        .collect();
+    assert_eq!(
+        (flags.len(), flags.iter().filter(|w| **w).count()),
+        (4, 3),
+        "{status}"
+    );
     // The pool refills itself with new sandboxes.
     wait_ready(&env, &emu, 3);
     let refilled = warm_ids(&emu);
