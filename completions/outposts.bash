@@ -292,6 +292,18 @@ _outposts() {
             outposts__subcmd__help__subcmd__snapshot,name)
                 cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__name"
                 ;;
+            outposts__subcmd__help__subcmd__snapshot,warm-pool)
+                cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool"
+                ;;
+            outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool,delete)
+                cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__delete"
+                ;;
+            outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool,set)
+                cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__set"
+                ;;
+            outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool,show)
+                cmd="outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__show"
+                ;;
             outposts__subcmd__help__subcmd__worker,exec)
                 cmd="outposts__subcmd__help__subcmd__worker__subcmd__exec"
                 ;;
@@ -406,6 +418,9 @@ _outposts() {
             outposts__subcmd__snapshot,name)
                 cmd="outposts__subcmd__snapshot__subcmd__name"
                 ;;
+            outposts__subcmd__snapshot,warm-pool)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool"
+                ;;
             outposts__subcmd__snapshot__subcmd__help,build)
                 cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__build"
                 ;;
@@ -423,6 +438,42 @@ _outposts() {
                 ;;
             outposts__subcmd__snapshot__subcmd__help,name)
                 cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__name"
+                ;;
+            outposts__subcmd__snapshot__subcmd__help,warm-pool)
+                cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool"
+                ;;
+            outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool,delete)
+                cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool__subcmd__delete"
+                ;;
+            outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool,set)
+                cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool__subcmd__set"
+                ;;
+            outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool,show)
+                cmd="outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool__subcmd__show"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool,delete)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__delete"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool,help)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool,set)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__set"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool,show)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__show"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help,delete)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__delete"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help,help)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help,set)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__set"
+                ;;
+            outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help,show)
+                cmd="outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__show"
                 ;;
             outposts__subcmd__worker,exec)
                 cmd="outposts__subcmd__worker__subcmd__exec"
@@ -2093,7 +2144,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__snapshot)
-            opts="build name dockerfile list delete"
+            opts="build name dockerfile list delete warm-pool"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2165,6 +2216,62 @@ _outposts() {
         outposts__subcmd__help__subcmd__snapshot__subcmd__name)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool)
+            opts="show set delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3027,7 +3134,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__snapshot)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version build name dockerfile list delete help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version build name dockerfile list delete warm-pool help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3187,7 +3294,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__snapshot__subcmd__help)
-            opts="build name dockerfile list delete help"
+            opts="build name dockerfile list delete warm-pool help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3284,6 +3391,62 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool)
+            opts="show set delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__help__subcmd__warm__subcmd__pool__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__snapshot__subcmd__list)
             opts="-q -v -y -h -V --name --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -3334,6 +3497,212 @@ _outposts() {
                     return 0
                     ;;
                 --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool)
+            opts="-q -v -y -h -V --snapshot --json --quiet --verbose --color --env-file --config --yes --log-format --help --version show set delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__delete)
+            opts="-q -v -y -h -V --snapshot --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help)
+            opts="show set delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__set)
+            opts="-q -v -y -h -V --snapshot --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__snapshot__subcmd__warm__subcmd__pool__subcmd__show)
+            opts="-q -v -y -h -V --snapshot --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --snapshot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

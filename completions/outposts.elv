@@ -906,6 +906,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand dockerfile 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
             cand list 'List the organization''s snapshots'
             cand delete 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+            cand warm-pool 'Show, set or delete the Daytona warm pool of the snapshot in use'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;snapshot;build'= {
@@ -1008,12 +1009,103 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'outposts;snapshot;warm-pool'= {
+            cand --snapshot 'Snapshot whose pool this is [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Show the pool (the default)'
+            cand set 'Keep N started sandboxes of the snapshot ready (creates the pool; 0 drains it)'
+            cand delete 'Delete the pool and its waiting sandboxes'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;snapshot;warm-pool;show'= {
+            cand --snapshot 'Snapshot whose pool this is [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;warm-pool;set'= {
+            cand --snapshot 'Snapshot whose pool this is [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;warm-pool;delete'= {
+            cand --snapshot 'Snapshot whose pool this is [default: SNAPSHOT_NAME or the content-hashed default]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;snapshot;warm-pool;help'= {
+            cand show 'Show the pool (the default)'
+            cand set 'Keep N started sandboxes of the snapshot ready (creates the pool; 0 drains it)'
+            cand delete 'Delete the pool and its waiting sandboxes'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;snapshot;warm-pool;help;show'= {
+        }
+        &'outposts;snapshot;warm-pool;help;set'= {
+        }
+        &'outposts;snapshot;warm-pool;help;delete'= {
+        }
+        &'outposts;snapshot;warm-pool;help;help'= {
+        }
         &'outposts;snapshot;help'= {
             cand build 'Build the snapshot on Daytona, or reuse it when it already exists'
             cand name 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
             cand dockerfile 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
             cand list 'List the organization''s snapshots'
             cand delete 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+            cand warm-pool 'Show, set or delete the Daytona warm pool of the snapshot in use'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;snapshot;help;build'= {
@@ -1025,6 +1117,17 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;snapshot;help;list'= {
         }
         &'outposts;snapshot;help;delete'= {
+        }
+        &'outposts;snapshot;help;warm-pool'= {
+            cand show 'Show the pool (the default)'
+            cand set 'Keep N started sandboxes of the snapshot ready (creates the pool; 0 drains it)'
+            cand delete 'Delete the pool and its waiting sandboxes'
+        }
+        &'outposts;snapshot;help;warm-pool;show'= {
+        }
+        &'outposts;snapshot;help;warm-pool;set'= {
+        }
+        &'outposts;snapshot;help;warm-pool;delete'= {
         }
         &'outposts;snapshot;help;help'= {
         }
@@ -1133,7 +1236,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;generate'= {
-            cand --dir 'Repository root to write `completions/` and `man/` into'
+            cand --dir 'Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -1268,6 +1371,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand dockerfile 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
             cand list 'List the organization''s snapshots'
             cand delete 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+            cand warm-pool 'Show, set or delete the Daytona warm pool of the snapshot in use'
         }
         &'outposts;help;snapshot;build'= {
         }
@@ -1278,6 +1382,17 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;snapshot;list'= {
         }
         &'outposts;help;snapshot;delete'= {
+        }
+        &'outposts;help;snapshot;warm-pool'= {
+            cand show 'Show the pool (the default)'
+            cand set 'Keep N started sandboxes of the snapshot ready (creates the pool; 0 drains it)'
+            cand delete 'Delete the pool and its waiting sandboxes'
+        }
+        &'outposts;help;snapshot;warm-pool;show'= {
+        }
+        &'outposts;help;snapshot;warm-pool;set'= {
+        }
+        &'outposts;help;snapshot;warm-pool;delete'= {
         }
         &'outposts;help;session'= {
             cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'

@@ -575,25 +575,26 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "exec" -d 'Run a command in a worker\'s sandbox'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop a worker and its sandbox'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "list" -d 'List the organization\'s snapshots'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
-complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "list" -d 'List the organization\'s snapshots'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "warm-pool" -d 'Show, set or delete the Daytona warm pool of the snapshot in use'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and not __fish_seen_subcommand_from build name dockerfile list delete warm-pool help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l dockerfile -d 'Dockerfile to build instead of the embedded default (Linux only)' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l context -d 'Directory COPY/ADD sources would come from (default: the Dockerfile\'s directory). Local sources are refused: build-context upload is not supported' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l platform -d 'Which image: Linux (Dockerfile) or Windows (provisioner script)' -r -f -a "linux\t''
@@ -677,11 +678,30 @@ complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -l snapshot -d 'Snapshot whose pool this is [default: SNAPSHOT_NAME or the content-hashed default]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -f -a "show" -d 'Show the pool (the default)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -f -a "set" -d 'Keep N started sandboxes of the snapshot ready (creates the pool; 0 drains it)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -f -a "delete" -d 'Delete the pool and its waiting sandboxes'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from warm-pool" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "build" -d 'Build the snapshot on Daytona, or reuse it when it already exists'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "name" -d 'Print the snapshot name (SNAPSHOT_NAME, or derived from the image definition). No network'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the organization\'s snapshots'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "warm-pool" -d 'Show, set or delete the Daytona warm pool of the snapshot in use'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -763,7 +783,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand completions" -s v -l v
 complete -c outposts -n "__fish_outposts_using_subcommand completions" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand generate" -l dir -d 'Repository root to write `completions/` and `man/` into' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand generate" -l dir -d 'Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -818,4 +838,5 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "dockerfile" -d 'Print the embedded default Dockerfile (or, with --platform windows, the provisioner)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'List the organization\'s snapshots'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "warm-pool" -d 'Show, set or delete the Daytona warm pool of the snapshot in use'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'

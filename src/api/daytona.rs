@@ -307,6 +307,47 @@ impl DaytonaClient {
         Ok(out)
     }
 
+    // ---- warm pools ----
+
+    /// `GET /warm-pools`: the organization's pools.
+    pub async fn list_warm_pools(&self) -> Result<Vec<WarmPool>, ApiError> {
+        self.http
+            .send_json(self.api(Method::GET, "/warm-pools"))
+            .await
+    }
+
+    /// `POST /warm-pools` (409 when the snapshot already has one in that region).
+    pub async fn create_warm_pool(
+        &self,
+        snapshot: &str,
+        pool: u32,
+        target: Option<&str>,
+    ) -> Result<WarmPool, ApiError> {
+        let mut body = serde_json::json!({"snapshot": snapshot, "pool": pool});
+        if let Some(t) = target {
+            body["target"] = serde_json::json!(t);
+        }
+        self.http
+            .send_json(self.api(Method::POST, "/warm-pools").json(&body))
+            .await
+    }
+
+    /// `PATCH /warm-pools/{id}` (0 drains the pool).
+    pub async fn resize_warm_pool(&self, id: &str, pool: u32) -> Result<WarmPool, ApiError> {
+        let req = self
+            .api(Method::PATCH, &format!("/warm-pools/{}", seg(id)))
+            .json(&serde_json::json!({"pool": pool}));
+        self.http.send_json(req).await
+    }
+
+    /// `DELETE /warm-pools/{id}`.
+    pub async fn delete_warm_pool(&self, id: &str) -> Result<(), ApiError> {
+        self.http
+            .send(self.api(Method::DELETE, &format!("/warm-pools/{}", seg(id))))
+            .await?;
+        Ok(())
+    }
+
     /// `DELETE /snapshots/{id}`: the server requires the UUID, not the name.
     pub async fn delete_snapshot(&self, id: &str) -> Result<(), ApiError> {
         self.http

@@ -291,6 +291,31 @@ pub struct UrlDto {
     pub url: String,
 }
 
+/// `WarmPool`: N started sandboxes of one snapshot, handed to eligible creates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WarmPool {
+    pub id: String,
+    pub snapshot: String,
+    #[serde(default)]
+    pub target: String,
+    /// Desired number of warm sandboxes.
+    pub pool: f64,
+    /// Ready warm sandboxes now.
+    #[serde(default)]
+    pub current_size: f64,
+    #[serde(default)]
+    pub cpu: f64,
+    #[serde(default)]
+    pub mem: f64,
+    #[serde(default)]
+    pub disk: f64,
+    #[serde(default)]
+    pub os_user: String,
+    #[serde(default)]
+    pub error_reason: Option<String>,
+}
+
 /// `SnapshotDto`. `mem` here is `memory` in the create body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

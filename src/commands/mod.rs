@@ -24,6 +24,7 @@ pub mod outpost;
 pub mod queue;
 pub mod session;
 pub mod snapshot;
+pub mod snapshot_warm_pool;
 pub mod status_watch;
 pub mod worker;
 pub mod worker_launch;

@@ -1,4 +1,4 @@
-//! `outposts snapshot build|name|dockerfile|list|delete`: the Daytona snapshot sandboxes boot from.
+//! `outposts snapshot build|name|dockerfile|list|delete|warm-pool`: the Daytona snapshot sandboxes boot from.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -78,6 +78,8 @@ pub enum SnapshotCommand {
         after_help = "Examples:\n  outposts snapshot delete devin-outposts-default-1a2b3c4d\n  outposts snapshot delete devin-outposts-default-1a2b3c4d --yes --json\n\nScripting: without a terminal --yes is required; --json prints {deleted, name, id}. An unknown\nname exits 2."
     )]
     Delete(DeleteArgs),
+    /// Show, set or delete the Daytona warm pool of the snapshot in use.
+    WarmPool(super::snapshot_warm_pool::WarmPoolArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -216,6 +218,11 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         }
         SnapshotCommand::List(a) => list(ctx, a).await,
         SnapshotCommand::Delete(a) => delete(ctx, a).await,
+        SnapshotCommand::WarmPool(a) => {
+            let derived = snap::derived_name(Platform::Linux, definition_default(Platform::Linux));
+            let (name, _) = resolve_name(ctx, a.snapshot.as_deref(), &derived)?;
+            super::snapshot_warm_pool::run(ctx, a, name).await
+        }
     }
 }
 

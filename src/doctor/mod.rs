@@ -15,6 +15,7 @@
 mod local;
 mod providers;
 mod remote;
+mod warm_pool;
 
 use std::future::Future;
 use std::time::{Duration, Instant};

@@ -97,6 +97,7 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
     };
     let clock = clock(probe.as_ref(), config);
     let snapshot = snapshot(config, daytona.as_ref(), provider, platform, t).await;
+    let warm = super::warm_pool::check(config, daytona.as_ref(), provider, platform, t).await;
     vec![
         token,
         outpost,
@@ -104,6 +105,7 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
         orch,
         daytona_key,
         snapshot,
+        warm,
         coreweave,
     ]
 }

@@ -250,6 +250,7 @@ impl Orchestrator {
             restore: None,
         });
         crate::failpoint!("provision.before_create");
+        let sent = std::time::SystemTime::now();
         let created = self.provider.create(&spec).await;
         crate::failpoint!("provision.after_create");
         match created {
@@ -257,6 +258,7 @@ impl Orchestrator {
                 self.emit(OrchEvent::SandboxCreated {
                     session: session.into(),
                     sandbox: sb.id.clone(),
+                    warm: crate::provider::served_warm(&sb, sent),
                 });
                 Ok(sb)
             }

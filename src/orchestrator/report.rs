@@ -53,6 +53,11 @@ impl Orchestrator {
             }
             inner.status_dirty = false;
             inner.status_saved_at = t;
+            {
+                let i = &mut *inner;
+                let tracks = &i.tracks;
+                i.served_warm.retain(|id, _| tracks.contains_key(id));
+            }
             let events = self.last_events_snapshot();
             let last = |id: &str| events.iter().find(|(s, _, _)| s == id);
             let sessions: Vec<serde_json::Value> = inner
@@ -66,6 +71,7 @@ impl Orchestrator {
                         "session_id": id,
                         "sandbox_id": inner.sandboxes.get(id),
                         "sandbox_name": sandbox_name(id),
+                        "served_warm": inner.served_warm.get(id),
                         "phase": if t.terminated { "ending" } else if running { "serving" } else { "provisioning" },
                         "remote": match &t.remote {
                             RemoteState::Unknown => "unknown".to_string(),

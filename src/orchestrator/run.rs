@@ -112,6 +112,8 @@ pub enum OrchEvent {
     SandboxCreated {
         session: String,
         sandbox: String,
+        /// Served from a provider's warm pool (a started sandbox that existed before the create).
+        warm: bool,
     },
     SandboxStarted {
         session: String,
@@ -197,6 +199,8 @@ pub(super) struct Inner {
     pub launching: usize,
     pub claims: BTreeMap<String, ClaimInfo>,
     pub sandboxes: BTreeMap<String, String>,
+    /// Whether each held session's sandbox was served from a warm pool (this process's creates).
+    pub served_warm: BTreeMap<String, bool>,
     /// When the janitor first saw a sandbox whose creation time the provider does not report.
     pub first_seen: BTreeMap<String, f64>,
     /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
@@ -313,6 +317,11 @@ impl Orchestrator {
                 .insert(session.to_string(), (ev.clone(), now()));
         }
         self.metrics.on_event(&ev);
+        if let OrchEvent::SandboxCreated { session, warm, .. } = &ev {
+            let mut inner = self.lock();
+            inner.served_warm.insert(session.clone(), *warm);
+            inner.status_dirty = true;
+        }
         let _ = self.events.send(ev);
     }
 

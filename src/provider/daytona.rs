@@ -16,6 +16,7 @@
 
 mod network;
 pub mod snapshot;
+pub mod warm_pool;
 pub mod windows_build;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};

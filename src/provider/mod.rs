@@ -228,6 +228,18 @@ pub struct SandboxInfo {
     pub egress: Egress,
 }
 
+/// Was `sb`, just returned by a create sent at `sent`, served from a warm pool? A pool hands
+/// over a sandbox it started earlier, so one created well before the request (by more than
+/// the clock skew we allow between us and the provider, 2 s) was waiting there; a cold create
+/// makes its sandbox after the request arrives.
+pub fn served_warm(sb: &SandboxInfo, sent: std::time::SystemTime) -> bool {
+    let Ok(sent) = sent.duration_since(std::time::UNIX_EPOCH) else {
+        return false;
+    };
+    sb.created_at
+        .is_some_and(|created| created + 2.0 < sent.as_secs_f64())
+}
+
 /// A command to run in a sandbox.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cmd {

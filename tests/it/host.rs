@@ -106,6 +106,24 @@ pub const PROMETHEUS: Tool = program(
     "apt-get install -y prometheus",
 );
 pub const PROMTOOL: Tool = program("promtool", &["promtool"], "apt-get install -y prometheus");
+/// kubectl with its built-in kustomize (Debian's `kubernetes-client`).
+pub const KUBECTL: Tool = program(
+    "kubectl",
+    &["kubectl"],
+    "apt-get install -y kubernetes-client",
+);
+/// The Kubernetes schema validator (bundles the schemas: works offline), pinned.
+pub const KUBERNETES_VALIDATE: Tool = program(
+    "kubernetes-validate",
+    &["kubernetes-validate"],
+    "python3 -m pip install -r deploy/kubernetes/requirements.txt",
+);
+/// PyYAML, to read rendered manifests as JSON.
+pub const PY_YAML: Tool = Tool {
+    name: "PyYAML for python3",
+    probe: Probe::Python("yaml"),
+    install: "python3 -m pip install -r deploy/kubernetes/requirements.txt",
+};
 /// util-linux `script`: runs a command under a pseudo-terminal.
 pub const SCRIPT: Tool = program("script", &["script"], "apt-get install -y util-linux");
 

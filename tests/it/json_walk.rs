@@ -59,6 +59,9 @@ const WALK: &[(&str, Out)] = &[
     ("auth logout", Out::Doc),
     ("snapshot build", Out::Doc),
     ("snapshot list", Out::Doc),
+    ("snapshot warm-pool set", Out::Doc),
+    ("snapshot warm-pool show", Out::Doc),
+    ("snapshot warm-pool delete", Out::Doc),
     ("doctor", Out::Doc),
     ("snapshot delete", Out::Doc),
     ("orchestrator run", Out::Stream),
@@ -428,6 +431,18 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             vec![r]
         }
         "snapshot list" => vec![w.ok(&["snapshot", "list"])],
+        "snapshot warm-pool set" => {
+            let name = w.snapshot.clone().unwrap();
+            vec![w.ok(&["snapshot", "warm-pool", "set", "1", "--snapshot", &name])]
+        }
+        "snapshot warm-pool show" => {
+            let name = w.snapshot.clone().unwrap();
+            vec![w.ok(&["snapshot", "warm-pool", "show", "--snapshot", &name])]
+        }
+        "snapshot warm-pool delete" => {
+            let name = w.snapshot.clone().unwrap();
+            vec![w.ok(&["snapshot", "warm-pool", "delete", "--snapshot", &name])]
+        }
         "doctor" => vec![w.ok(&["doctor"])],
         "snapshot delete" => {
             let name = w.snapshot.clone().unwrap();

@@ -37,6 +37,7 @@ mod network;
 mod sandbox;
 mod snapshot;
 mod toolbox;
+mod warm_pool;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -76,6 +77,8 @@ pub(crate) struct Org {
     pub sessions: HashMap<(String, String), toolbox::SessionRec>,
     /// Recently destroyed sandboxes with the time they went, while lists still lag behind.
     pub graveyard: Vec<(u64, SandboxRec)>,
+    /// Warm pools by id (one per snapshot and region).
+    pub warm_pools: BTreeMap<String, warm_pool::WarmPoolRec>,
 }
 
 impl DaytonaEmu {
@@ -160,6 +163,7 @@ pub fn router() -> Router<AppState> {
         .merge(network::routes())
         .merge(snapshot::routes())
         .merge(toolbox::routes())
+        .merge(warm_pool::routes())
         .route(&format!("{API_PREFIX}/socket.io/"), get(events::socket))
         .route(&format!("{API_PREFIX}/socket.io"), get(events::socket))
         .route(&format!("{API_PREFIX}/*rest"), any(unknown_route))

@@ -50,6 +50,9 @@ pub struct Settings {
     pub archive_ms: u64,
     /// `restoring` → `started` (a start from `archived`).
     pub restore_ms: u64,
+    /// How long a warm pool waits before replacing a sandbox it handed over (the refill);
+    /// raise it to see a create find the pool empty.
+    pub warm_refill_ms: u64,
 }
 
 impl Default for Settings {
@@ -70,6 +73,7 @@ impl Default for Settings {
             minute_ms: 60_000,
             archive_ms: 300,
             restore_ms: 300,
+            warm_refill_ms: 0,
         }
     }
 }
@@ -131,6 +135,8 @@ pub struct SandboxRec {
     pub windows: bool,
     /// Serialises the slow transitions of this sandbox.
     pub lock: Arc<tokio::sync::Mutex<()>>,
+    /// The warm pool it waits in, while it is an unclaimed member (hidden from lists then).
+    pub warm_pool: Option<String>,
 }
 
 impl SandboxRec {
@@ -194,6 +200,9 @@ impl SandboxRec {
         m.insert("daemonVersion".into(), json!(DAEMON_VERSION));
         m.insert("runnerId".into(), json!("emulator-runner"));
         m.insert("toolboxProxyUrl".into(), json!(toolbox));
+        if let Some(p) = &self.warm_pool {
+            m.insert("warmPoolId".into(), json!(p));
+        }
         m
     }
 

@@ -325,8 +325,16 @@ async fn create(
         local: false,
         windows,
         lock: Arc::new(tokio::sync::Mutex::new(())),
+        warm_pool: None,
     };
     super::network::apply(&mut rec, &req.network);
+    // An eligible create takes a started sandbox from the snapshot's warm pool instead.
+    if rec.build_info.is_none()
+        && let Some(id) = super::warm_pool::hand_over(&s, &req, &rec)
+    {
+        journal(&s, &headers, "create", &id);
+        return ok_dto(&s, &id, &path);
+    }
     s.daytona.org().sandboxes.insert(id.clone(), rec);
     journal(&s, &headers, "create", &id);
     let from_build = build_check.is_some();
@@ -413,7 +421,7 @@ fn devin_cli_for(s: &AppState, rec: &SandboxRec) -> crate::provider::local::Sand
 }
 
 /// Build (for `buildInfo`), then create the local sandbox.
-async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
+pub(super) async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
     let Some(lock) = lock_of(&s, &id) else { return };
     let _guard = lock.lock().await;
     let settings = s.daytona.settings();
@@ -523,6 +531,7 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
     };
     let states = many("states");
     let include_errored_deleted = one("includeErroredDeleted").as_deref() == Some("true");
+    let include_warm = one("includeWarm").as_deref() == Some("true");
     let id_prefix = one("id").map(|v| v.to_lowercase());
     let name_prefix = one("name").map(|v| v.to_lowercase());
     let tb = toolbox(&s);
@@ -537,6 +546,7 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
         .filter(|r| r.created_ms + lag <= now)
         .chain(org.graveyard.iter().map(|(_, r)| r))
         .filter(|r| r.stored != St::Destroyed)
+        .filter(|r| include_warm || r.warm_pool.is_none())
         .filter(|r| include_errored_deleted || !r.gone())
         .filter(|r| labels.iter().all(|(k, v)| r.labels.get(k) == Some(v)))
         .filter(|r| states.is_empty() || states.iter().any(|st| st == r.reported().as_str()))
@@ -727,7 +737,7 @@ async fn delete(
     axum::Json(body).into_response()
 }
 
-async fn run_delete(s: AppState, id: String) {
+pub(super) async fn run_delete(s: AppState, id: String) {
     let Some(lock) = lock_of(&s, &id) else { return };
     let _guard = lock.lock().await;
     tokio::time::sleep(d(s.daytona.settings().delete_ms)).await;

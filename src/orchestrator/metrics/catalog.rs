@@ -170,6 +170,12 @@ pub const TRANSITIONS: Def = def(
     &["transition: created|started|stopped|deleted|lost"],
     "Sandbox lifecycle steps the orchestrator took (lost = vanished under a live session).",
 );
+pub const SANDBOX_CREATES: Def = def(
+    "sandbox_creates",
+    Counter,
+    &["served: warm|cold"],
+    "Sandboxes the orchestrator created, by whether the provider served the create from a started warm-pool sandbox (Daytona warm pools) or created it cold.",
+);
 pub const WATCH_RECONNECTS: Def = def(
     "watch_reconnects",
     Counter,
@@ -243,6 +249,7 @@ pub const ALL: &[Def] = &[
     LAUNCHES,
     PROVISION_FAILURES,
     TRANSITIONS,
+    SANDBOX_CREATES,
     WATCH_RECONNECTS,
     RELISTS,
     JANITOR_RUNS,

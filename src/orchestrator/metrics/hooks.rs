@@ -147,7 +147,12 @@ impl Metrics {
             OrchEvent::RemoteLaunched { .. } => {
                 self.launches.inc();
             }
-            OrchEvent::SandboxCreated { .. } => transition("created"),
+            OrchEvent::SandboxCreated { warm, .. } => {
+                transition("created");
+                self.sandbox_creates
+                    .get_or_create(&labels(&[("served", if *warm { "warm" } else { "cold" })]))
+                    .inc();
+            }
             OrchEvent::SandboxStarted { .. } => transition("started"),
             OrchEvent::SandboxDeleted { .. } => transition("deleted"),
             OrchEvent::SandboxLost { .. } => transition("lost"),

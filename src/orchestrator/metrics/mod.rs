@@ -80,6 +80,7 @@ pub struct Metrics {
     launches: Counter,
     provision_failures: Family<Labels, Counter>,
     transitions: Family<Labels, Counter>,
+    sandbox_creates: Family<Labels, Counter>,
     watch_reconnects: Counter,
     relists: Family<Labels, Counter>,
     janitor_runs: Family<Labels, Counter>,
@@ -150,6 +151,7 @@ impl Metrics {
             launches: reg(&mut r, &c::LAUNCHES, Counter::default()),
             provision_failures: reg(&mut r, &c::PROVISION_FAILURES, Family::default()),
             transitions: reg(&mut r, &c::TRANSITIONS, Family::default()),
+            sandbox_creates: reg(&mut r, &c::SANDBOX_CREATES, Family::default()),
             watch_reconnects: reg(&mut r, &c::WATCH_RECONNECTS, Counter::default()),
             relists: reg(&mut r, &c::RELISTS, Family::default()),
             janitor_runs: reg(&mut r, &c::JANITOR_RUNS, Family::default()),
@@ -185,6 +187,7 @@ impl Metrics {
             "transition",
             &["created", "started", "stopped", "deleted", "lost"],
         );
+        init(&m.sandbox_creates, "served", &["warm", "cold"]);
         init(&m.relists, "result", &["ok", "failed"]);
         init(&m.janitor_runs, "result", &["ok", "failed"]);
         init(&m.janitor_verdicts, "verdict", &["skip", "stop", "delete"]);
