@@ -51,6 +51,8 @@ mod rel_scale;
 mod rel_security;
 mod rel_soak;
 mod rel_support;
+mod session_v3;
+mod session_v3_conformance;
 mod verify_cli;
 mod verify_coreweave;
 mod verify_daytona;

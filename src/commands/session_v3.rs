@@ -1,0 +1,530 @@
+//! `outposts session create|show|end` and `session verify --create`: Devin sessions through the
+//! public v3 API (specs/devin-sessions-api.md), on an outpost chosen by name (`platform`).
+//! Domain logic: `api::devin_v3` (the client) and `verify::unattended` (following a proof).
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::Ctx;
+use super::session::{VerifyArgs, check_path, check_proof, devin, lookup_name, provider_kind};
+use crate::api::devin::DevinClient;
+use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
+use crate::env;
+use crate::error::{CliError, ExitStatus};
+use crate::provider::{self, ProviderKind};
+use crate::verify::unattended::{Event, Follow, FollowError, Followed, Stage};
+use crate::verify::{self, Comparison, compare, show};
+
+/// How often a followed session is read.
+const POLL: Duration = Duration::from_secs(1);
+
+const CREATE_HELP: &str = "\
+Examples:
+  outposts session create --prompt \"Run the test suite\" --outpost gpu-h200
+  ID=$(outposts session create --prompt \"$TASK\" --until finished --wait 30m)
+  outposts session create --prompt hi --tag nightly --json | jq -r .session_id
+
+The outpost defaults to OUTPOST_ID (its name is the session's `platform`); without either the
+organisation's default platform applies. Needs DEVIN_API_KEY (ManageOrgSessions, and
+ViewOrgSessions for --until) and DEVIN_ORG_ID (or --org).
+
+Exit codes: 0 created (and reached --until) · 1 --until not reached in --wait, or the session
+ended in `error` · 2 bad input or DEVIN_API_KEY/DEVIN_ORG_ID unset · 4 DEVIN_API_KEY refused or
+lacking a permission (named). A platform the organisation does not offer exits 1 with the
+server's list of accepted platforms and outposts.";
+
+const SHOW_HELP: &str = "\
+Examples:
+  outposts session show devin-0a1b2c3d
+  outposts session show devin-0a1b2c3d --provider local --json | jq .fleet.phase
+
+Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline) when
+DEVIN_OUTPOSTS_TOKEN is set; the session's sandbox when --provider (or OUTPOSTS_PROVIDER) is given.";
+
+const END_HELP: &str = "\
+Examples:
+  outposts session end devin-0a1b2c3d
+  outposts session end devin-0a1b2c3d --archive --json
+
+Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`).";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Until {
+    /// The session runs on a machine.
+    Served,
+    /// Devin reports the task finished, or the session exits.
+    Finished,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = CREATE_HELP)]
+pub struct CreateArgs {
+    /// The task for Devin.
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: String,
+    /// Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default].
+    #[arg(long, value_name = "NAME_OR_ID")]
+    pub outpost: Option<String>,
+    #[arg(long, value_name = "T")]
+    pub title: Option<String>,
+    /// A tag (repeatable).
+    #[arg(long = "tag", value_name = "T")]
+    pub tags: Vec<String>,
+    /// Wait until the session is served or finished.
+    #[arg(long, value_enum)]
+    pub until: Option<Until>,
+    /// How long --until waits (e.g. 90s, 10m).
+    #[arg(long, value_name = "DURATION", default_value = "10m",
+          value_parser = crate::config::parse_duration)]
+    pub wait: Duration,
+    /// Organisation id [default: DEVIN_ORG_ID].
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = SHOW_HELP)]
+pub struct ShowArgs {
+    /// Session id (`devin-…`).
+    pub id: String,
+    /// Look for the session's sandbox on this provider.
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = END_HELP)]
+pub struct EndArgs {
+    /// Session id (`devin-…`).
+    pub id: String,
+    /// Archive it as well.
+    #[arg(long)]
+    pub archive: bool,
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+}
+
+fn client(ctx: &Ctx, org: Option<&str>) -> Result<DevinV3Client> {
+    Ok(DevinV3Client::from_config(&ctx.config, ctx.http()?, org)?)
+}
+
+fn usage(message: String, hint: &str) -> anyhow::Error {
+    CliError::usage(message, Some(hint.to_string())).into()
+}
+
+/// The `platform` for an outpost flag (a name or an id), else OUTPOST_ID's name; `None` lets
+/// the organisation default apply.
+async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String>> {
+    let given = flag.map(str::trim).filter(|f| !f.is_empty());
+    let id = match given {
+        Some(f) if !f.starts_with("outpost_env-") => return Ok(Some(f.to_string())),
+        Some(f) => f.to_string(),
+        None => match ctx.config.value(&env::OUTPOST_ID) {
+            Some(id) if !id.trim().is_empty() => id.trim().to_string(),
+            _ => return Ok(None),
+        },
+    };
+    let Some(fleet) = devin(ctx)? else {
+        return Err(usage(
+            format!("cannot find the name of outpost {id}: DEVIN_OUTPOSTS_TOKEN is not set"),
+            "pass --outpost NAME (the outpost's name is the session's platform), or set DEVIN_OUTPOSTS_TOKEN",
+        ));
+    };
+    match lookup_name(&fleet, &id).await? {
+        Some(name) => Ok(Some(name)),
+        None => Err(usage(
+            format!("the Devin API knows no named outpost {id}"),
+            "check OUTPOST_ID / --outpost (`outposts outpost list`)",
+        )),
+    }
+}
+
+fn session_line(s: &V3Session) -> String {
+    match &s.status_detail {
+        Some(d) => format!("{}/{d}", s.status),
+        None => s.status.to_string(),
+    }
+}
+
+pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
+    if a.prompt.trim().is_empty() {
+        return Err(usage("--prompt is empty".into(), "pass the task for Devin"));
+    }
+    let v3 = client(ctx, a.org.as_deref())?;
+    let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
+    let body = CreateSession {
+        prompt: a.prompt.clone(),
+        title: a.title.clone(),
+        tags: a.tags.clone(),
+        platform: platform.clone(),
+    };
+    let created = v3.create_session(&body).await?;
+    ctx.printer.note(&format!(
+        "created session {} on {} ({})",
+        created.session_id,
+        platform
+            .as_deref()
+            .unwrap_or("the organisation's default platform"),
+        created.status
+    ));
+    let Some(until) = a.until else {
+        ctx.printer.result(&created, || created.session_id.clone());
+        return Ok(ExitStatus::Success);
+    };
+    let start = Instant::now();
+    let mut last = created;
+    loop {
+        let done = match until {
+            Until::Served => last.status == V3Status::Running || last.status.ended(),
+            Until::Finished => {
+                last.status_detail == Some(StatusDetail::Finished) || last.status.ended()
+            }
+        };
+        if done {
+            break;
+        }
+        if start.elapsed() >= a.wait {
+            ctx.printer.result(&last, || last.session_id.clone());
+            return Err(CliError::failed(
+                format!(
+                    "session {} did not become {} within {} (it reads {})",
+                    last.session_id,
+                    if until == Until::Served {
+                        "served"
+                    } else {
+                        "finished"
+                    },
+                    humantime::format_duration(a.wait),
+                    session_line(&last)
+                ),
+                Some("raise --wait, or look at it with `outposts session show`".into()),
+            )
+            .into());
+        }
+        tokio::time::sleep(POLL.min(a.wait.saturating_sub(start.elapsed()))).await;
+        let next = v3.get_session(&last.session_id).await?;
+        if next.status != last.status || next.status_detail != last.status_detail {
+            ctx.printer.note(&format!(
+                "session {}: {}",
+                next.session_id,
+                session_line(&next)
+            ));
+        }
+        last = next;
+    }
+    ctx.printer.result(&last, || last.session_id.clone());
+    if last.status == V3Status::Error {
+        return Ok(ExitStatus::Failure);
+    }
+    Ok(ExitStatus::Success)
+}
+
+pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
+    let v3 = client(ctx, a.org.as_deref())?;
+    let s = v3.get_session(&a.id).await?;
+    let fleet_row = match devin(ctx)? {
+        Some(f) => match f.get(&s.session_id).await {
+            Ok(row) => row.map(|e| {
+                json!({"phase": e.phase, "session_status": e.session_status,
+                       "acceptor_id": e.acceptor_id, "claim_deadline": e.claim_deadline,
+                       "outpost_id": e.outpost_id})
+            }),
+            Err(e) => {
+                ctx.printer
+                    .warn(&format!("cannot read the fleet queue: {e}"));
+                None
+            }
+        },
+        None => None,
+    };
+    let kind = match a.provider {
+        Some(k) => Some(k),
+        None if ctx.config.value(&env::OUTPOSTS_PROVIDER).is_some() => {
+            Some(provider_kind(ctx, None)?)
+        }
+        None => None,
+    };
+    let mut sandbox = Value::Null;
+    if let Some(kind) = kind {
+        let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
+        let target = verify::Target::Session(s.session_id.clone());
+        match verify::locate(provider.as_ref(), &target).await {
+            Ok(sb) => sandbox = json!(sb),
+            Err(e) => ctx
+                .printer
+                .warn(&format!("cannot find the session's sandbox: {e}")),
+        }
+    }
+    let doc = json!({"session": s, "fleet": fleet_row, "sandbox": sandbox});
+    ctx.printer.result(&doc, || {
+        let mut out = format!(
+            "session   {}\nstatus    {}\n",
+            s.session_id,
+            session_line(&s)
+        );
+        if let Some(t) = &s.title {
+            out.push_str(&format!("title     {t}\n"));
+        }
+        if let Some(u) = &s.url {
+            out.push_str(&format!("url       {u}\n"));
+        }
+        match &doc["fleet"] {
+            Value::Null => {
+                out.push_str("fleet     not in the outpost queue (or DEVIN_OUTPOSTS_TOKEN unset)\n")
+            }
+            f => out.push_str(&format!(
+                "fleet     phase {}, session {}, holder {}, deadline {}\n",
+                f["phase"].as_str().unwrap_or("?"),
+                f["session_status"].as_str().unwrap_or("?"),
+                f["acceptor_id"].as_str().unwrap_or("none"),
+                f["claim_deadline"]
+                    .as_f64()
+                    .map(|d| format!("{d:.0}"))
+                    .unwrap_or_else(|| "none".into())
+            )),
+        }
+        if let Some(name) = doc["sandbox"]["name"].as_str() {
+            out.push_str(&format!(
+                "sandbox   {name} ({})\n",
+                doc["sandbox"]["state"].as_str().unwrap_or("?")
+            ));
+        }
+        out
+    });
+    Ok(ExitStatus::Success)
+}
+
+pub async fn run_end(ctx: &Ctx, a: EndArgs) -> Result<ExitStatus> {
+    let v3 = client(ctx, a.org.as_deref())?;
+    let s = v3.end_session(&a.id, a.archive).await?;
+    ctx.printer.result(&s, || {
+        format!(
+            "ended session {} ({}{})",
+            s.session_id,
+            s.status,
+            if a.archive { ", archived" } else { "" }
+        )
+    });
+    Ok(ExitStatus::Success)
+}
+
+fn follow_error(e: FollowError) -> anyhow::Error {
+    // Unwrap, so main.rs sees the typed error itself (transparent errors hide it in the chain).
+    match e {
+        FollowError::V3(v) => v.into(),
+        FollowError::Provider(p) => p.into(),
+    }
+}
+
+/// `session verify --create`: the proof without a person (see `verify::unattended`).
+pub async fn run_verify_create(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
+    if a.sandbox.is_some() || a.session.is_some() || a.print_only {
+        return Err(usage(
+            "--create makes its own session: it takes neither --sandbox, --session nor --print-only".into(),
+            "drop those flags, or drop --create to verify a session you started",
+        ));
+    }
+    let proof = match &a.proof {
+        Some(p) => {
+            check_proof(p)?;
+            p.clone()
+        }
+        None => verify::new_proof(),
+    };
+    check_path(&a.path)?;
+    // Everything that can fail on configuration fails before the first request.
+    let v3 = client(ctx, a.org.as_deref())?;
+    let kind = provider_kind(ctx, a.provider)?;
+    let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
+    let fleet: Option<DevinClient> = devin(ctx)?;
+    let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
+    let task = verify::task_text(&proof, &a.path);
+    let p = &ctx.printer;
+
+    let created = v3
+        .create_session(&CreateSession {
+            prompt: task.clone(),
+            title: Some(format!("outposts proof {proof}")),
+            tags: vec!["outposts-verify".into()],
+            platform: platform.clone(),
+        })
+        .await?;
+    let id = created.session_id.clone();
+    let on = platform
+        .as_deref()
+        .unwrap_or("the organisation's default platform");
+    p.note(&format!("created proof session {id} on {on}: {task}"));
+
+    let start = Instant::now();
+    let mut stages: Vec<Value> = Vec::new();
+    let followed = Follow {
+        v3: &v3,
+        fleet: fleet.as_ref(),
+        provider: provider.as_ref(),
+        session_id: &id,
+        proof: &proof,
+        path: &a.path,
+        wait: a.wait,
+        poll: POLL,
+    }
+    .run(|ev| match ev {
+        Event::Reached {
+            stage,
+            session,
+            sandbox,
+            acceptor,
+        } => {
+            let at = start.elapsed().as_secs_f64();
+            let whom = match (stage, sandbox, acceptor) {
+                (Stage::Claimed, _, Some(a)) => format!(" by {a}"),
+                (Stage::Running | Stage::ProofFound, Some(sb), _) => {
+                    format!(" in sandbox {}", sb.name)
+                }
+                _ => String::new(),
+            };
+            p.note(&format!(
+                "[{at:>5.1}s] {}{whom} (v3 status {})",
+                stage.label(),
+                session_line(session)
+            ));
+            stages.push(json!({"stage": stage, "at_seconds": (at * 10.0).round() / 10.0}));
+        }
+        Event::Retrying { error } => tracing::debug!("retrying: {error}"),
+    })
+    .await;
+
+    // End the session whatever happened, unless asked to keep it.
+    let ended = if a.keep_session {
+        p.note(&format!("keeping session {id} (--keep-session)"));
+        false
+    } else {
+        match v3.end_session(&id, false).await {
+            Ok(s) => {
+                p.note(&format!("ended session {id} ({})", s.status));
+                true
+            }
+            Err(e) => {
+                p.warn(&format!("could not end session {id}: {e}"));
+                false
+            }
+        }
+    };
+    let followed = followed.map_err(follow_error)?;
+
+    let mut doc = json!({
+        "result": null, "exit_code": 0, "proof": proof, "path": a.path, "task": task,
+        "outpost_name": platform, "provider": kind, "session_id": id, "session_url": created.url,
+        "stages": stages, "stalled_at": null, "sandbox": null, "expected": null, "found": null,
+        "trailing_newline": null, "session_ended": ended, "waited_seconds":
+            (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+    });
+    let wait = humantime::format_duration(a.wait);
+    match followed {
+        Followed::Found {
+            sandbox,
+            bytes,
+            session,
+        } => {
+            doc["sandbox"] = json!(sandbox);
+            doc["status"] = json!(session_line(&session));
+            match compare(&proof, &bytes) {
+                Comparison::Match { trailing_newline } => {
+                    doc["result"] = json!("match");
+                    doc["trailing_newline"] = json!(trailing_newline);
+                    p.result(&doc, || {
+                        format!(
+                            "{} verified: session {id} wrote {} to {} in sandbox {} on {kind}",
+                            p.mark(true),
+                            show(&proof),
+                            a.path,
+                            sandbox.name
+                        )
+                    });
+                    Ok(ExitStatus::Success)
+                }
+                Comparison::Mismatch { expected, found } => {
+                    doc["result"] = json!("mismatch");
+                    doc["exit_code"] = json!(3);
+                    doc["expected"] = json!(expected);
+                    doc["found"] = json!(found.chars().take(4096).collect::<String>());
+                    p.result(&doc, || {
+                        format!(
+                            "{} mismatch: {} in sandbox {} does not hold the proof\n  expected: {}\n  found:    {}",
+                            p.mark(false),
+                            a.path,
+                            sandbox.name,
+                            show(&expected),
+                            show(&found)
+                        )
+                    });
+                    Ok(ExitStatus::CheckFailed)
+                }
+            }
+        }
+        Followed::Ended { reached, session } => {
+            doc["result"] = json!("ended");
+            doc["exit_code"] = json!(3);
+            doc["stalled_at"] = json!(reached.stall());
+            doc["status"] = json!(session_line(&session));
+            p.result(&doc, || {
+                format!(
+                    "{} session {id} ended ({}) before {} appeared: {}",
+                    p.mark(false),
+                    session_line(&session),
+                    a.path,
+                    reached.stall()
+                )
+            });
+            Ok(ExitStatus::CheckFailed)
+        }
+        Followed::Stalled {
+            reached,
+            session,
+            sandbox,
+            last_error,
+        } => {
+            doc["result"] = json!("timeout");
+            doc["exit_code"] = json!(3);
+            doc["stalled_at"] = json!(reached.stall());
+            doc["sandbox"] = json!(sandbox);
+            doc["status"] = json!(session.as_ref().map(session_line));
+            p.result(&doc, || {
+                let mut out = format!(
+                    "{} timed out after {wait}: session {id} {}",
+                    p.mark(false),
+                    reached.stall()
+                );
+                if let Some(s) = &session {
+                    out.push_str(&format!("\n  v3 status: {}", session_line(s)));
+                }
+                if let Some(sb) = &sandbox {
+                    out.push_str(&format!("\n  sandbox:   {} ({})", sb.name, sb.state));
+                }
+                if let Some(e) = &last_error {
+                    out.push_str(&format!("\n  last error: {e}"));
+                }
+                out.push_str(&format!("\n  hint: {}", stall_hint(reached)));
+                out
+            });
+            Ok(ExitStatus::CheckFailed)
+        }
+    }
+}
+
+fn stall_hint(reached: Stage) -> &'static str {
+    match reached {
+        Stage::Queued => {
+            "is `outposts orchestrator run` (or a worker) serving this outpost? `outposts queue list` shows the queue"
+        }
+        Stage::Claimed => {
+            "the machine did not start the session: look at the orchestrator's log or `outposts worker logs`"
+        }
+        Stage::Running | Stage::ProofFound => {
+            "Devin runs on the machine but wrote no file: open the session's URL to see what it did"
+        }
+    }
+}
