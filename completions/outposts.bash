@@ -1419,7 +1419,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__start)
-            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --outpost-get-route --gateway-url --page-size --watch-replay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1458,6 +1458,22 @@ _outposts() {
                     return 0
                     ;;
                 --sweep-delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --outpost-get-route)
+                    COMPREPLY=($(compgen -W "served 404 405" -- "${cur}"))
+                    return 0
+                    ;;
+                --gateway-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --page-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch-replay)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

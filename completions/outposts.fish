@@ -360,6 +360,12 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l max-stream -d 'Longest a watch stream stays open' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l keepalive -d 'Interval of keepalive comments on idle watch streams' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sweep-delay -d 'How long a released suspended/terminated session\'s row lingers before it is swept' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l outpost-get-route -d 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition\'s model of the server (`404` unknown path, `405` method not allowed)' -r -f -a "served\t''
+404\t''
+405\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l gateway-url -d 'The gateway URL claim answers carry (default: the emulator\'s own). A URL the fake remote cannot use (e.g. `wss://…`) makes it exit 2 at once, with the reason in its log' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l page-size -d 'Most rows one queue list page serves, whatever `first` asks (pages overlap by one row)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l watch-replay -d 'How far before its cursor a watch replays rows (at-least-once delivery); 0s turns the replay off' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

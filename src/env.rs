@@ -160,7 +160,7 @@ env_vars! {
     /// absent from the queue this long — an abandoned sleeper. Off when unset: a sleeping
     /// session's workspace is its data, and only `terminated` deletes it otherwise.
     SLEEP_RETENTION: Orchestrator;
-    /// Seconds before `claim_deadline` at which a held claim is renewed.
+    /// Seconds before `claim_deadline` at which a held claim is renewed (but no sooner than half the TTL the server granted, never twice within 2 s; a TTL too short for the margin is logged once).
     CLAIM_RENEW_MARGIN: Orchestrator = "60";
     /// Path of `outposts.toml`; default `$XDG_CONFIG_HOME/outposts/outposts.toml`.
     OUTPOSTS_CONFIG: General;

@@ -166,6 +166,16 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
                 e.hint(),
             );
         }
+        // Transparent over ApiError, so the ApiError itself is not in the chain.
+        if let Some(e) = cause.downcast_ref::<outposts::api::outpost_lookup::OutpostLookupError>() {
+            let code = match e {
+                outposts::api::outpost_lookup::OutpostLookupError::Api(api) if api.is_auth() => {
+                    Code::Auth
+                }
+                _ => Code::Failure,
+            };
+            return (code, e.hint());
+        }
         if let Some(e) = cause.downcast_ref::<ApiError>() {
             return (
                 if e.is_auth() {

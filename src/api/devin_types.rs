@@ -131,12 +131,12 @@ impl QueueEntry {
     /// The canonical nested shape, without the connect token (for `--json` output).
     pub fn to_json(&self) -> Value {
         json!({
-            "metadata": {"session_id": self.session_id, "outpost_id": self.outpost_id, "created_at": self.created_at, "updated_at": self.updated_at},
+            "metadata": {"session_id": self.session_id, "outpost_id": self.outpost_id, "created_at": seconds_json(self.created_at), "updated_at": seconds_json(self.updated_at)},
             "spec": {"kind": self.kind, "platform": self.platform, "remote_binary_sha": self.remote_binary_sha, "network_policy": self.network_policy.as_ref().map(|p| match p {
                 Ok(p) => p.to_json(),
                 Err(e) => json!({"error": e}),
             })},
-            "status": {"phase": self.phase, "acceptor_id": self.acceptor_id, "claim_deadline": self.claim_deadline, "session_status": self.session_status, "gateway_url": self.gateway_url},
+            "status": {"phase": self.phase, "acceptor_id": self.acceptor_id, "claim_deadline": seconds_json(self.claim_deadline), "session_status": self.session_status, "gateway_url": self.gateway_url},
         })
     }
 
@@ -155,6 +155,7 @@ impl QueueEntry {
 pub struct Outpost {
     pub outpost_id: String,
     pub account_id: Option<String>,
+    #[serde(serialize_with = "serialize_seconds")]
     pub created_at: Option<f64>,
     pub name: Option<String>,
     pub platform: Option<Platform>,
@@ -257,6 +258,20 @@ pub fn string(v: &Value, section: &str, name: &str) -> Option<String> {
 }
 
 /// Unix seconds from integer/float seconds, milliseconds, or an ISO-8601 string.
+/// A time in Unix seconds as JSON: a whole number stays an integer (`1796197406`, as the wire
+/// sent it), a fraction stays a float.
+pub fn seconds_json(t: Option<f64>) -> Value {
+    match t {
+        Some(t) if t.fract() == 0.0 && t.abs() < 9.0e15 => Value::from(t as i64),
+        Some(t) => Value::from(t),
+        None => Value::Null,
+    }
+}
+
+fn serialize_seconds<S: serde::Serializer>(t: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&seconds_json(*t), s)
+}
+
 pub fn timestamp(v: &Value) -> Option<f64> {
     let secs = match v {
         Value::Number(n) => n.as_f64()?,
@@ -335,6 +350,27 @@ mod tests {
         let ev = WatchEvent::from_value(&json!({"type": "BOOKMARK", "cursor": "c"})).unwrap();
         assert_eq!(ev.kind, EventType::Unknown);
         assert_eq!(ev.kind_raw, "BOOKMARK");
+    }
+
+    #[test]
+    fn whole_seconds_print_as_integers() {
+        assert_eq!(seconds_json(Some(1796197406.0)).to_string(), "1796197406");
+        assert_eq!(seconds_json(Some(1796197406.5)).to_string(), "1796197406.5");
+        assert_eq!(seconds_json(None), Value::Null);
+        let e = QueueEntry::from_value(&json!({"metadata": {"session_id": "s", "created_at": 1796197406, "updated_at": 1796197407},
+            "status": {"claim_deadline": 1796197706}})).unwrap();
+        let text = e.to_json().to_string();
+        assert!(text.contains("\"created_at\":1796197406,"), "{text}");
+        assert!(text.contains("\"claim_deadline\":1796197706"), "{text}");
+        let o = Outpost::from_value(
+            &json!({"metadata": {"outpost_id": "o", "created_at": 1796197406}}),
+        )
+        .unwrap();
+        assert!(
+            serde_json::to_string(&o)
+                .unwrap()
+                .contains("\"created_at\":1796197406,")
+        );
     }
 
     #[test]

@@ -12,5 +12,6 @@ pub mod devin_types;
 pub mod devin_v3;
 pub mod devin_v3_types;
 pub mod network_policy;
+pub mod outpost_lookup;
 pub mod sse;
 pub mod telemetry;

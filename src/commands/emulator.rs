@@ -9,7 +9,7 @@ use clap::Subcommand;
 use super::Ctx;
 use crate::config::parse_duration;
 use crate::emulator::client::EmulatorClient;
-use crate::emulator::{Emulator, EmulatorOptions, faults};
+use crate::emulator::{Emulator, EmulatorOptions, OutpostGetRoute, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 
@@ -117,6 +117,30 @@ pub struct StartArgs {
     /// How long a released suspended/terminated session's row lingers before it is swept.
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub sweep_delay: Duration,
+    /// How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition's model of
+    /// the server (`404` unknown path, `405` method not allowed).
+    #[arg(long, value_enum, default_value = "served", value_name = "MODE")]
+    pub outpost_get_route: GetRouteMode,
+    /// The gateway URL claim answers carry (default: the emulator's own). A URL the fake remote
+    /// cannot use (e.g. `wss://…`) makes it exit 2 at once, with the reason in its log.
+    #[arg(long, value_name = "URL")]
+    pub gateway_url: Option<String>,
+    /// Most rows one queue list page serves, whatever `first` asks (pages overlap by one row).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub page_size: Option<u16>,
+    /// How far before its cursor a watch replays rows (at-least-once delivery); 0s turns the
+    /// replay off.
+    #[arg(long, value_parser = parse_duration, default_value = "50ms", value_name = "DURATION")]
+    pub watch_replay: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GetRouteMode {
+    Served,
+    #[value(name = "404")]
+    NotFound,
+    #[value(name = "405")]
+    MethodNotAllowed,
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
@@ -171,6 +195,14 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         max_stream: a.max_stream,
         keepalive: a.keepalive,
         sweep_delay: a.sweep_delay,
+        outpost_get_route: match a.outpost_get_route {
+            GetRouteMode::Served => OutpostGetRoute::Served,
+            GetRouteMode::NotFound => OutpostGetRoute::NotFound,
+            GetRouteMode::MethodNotAllowed => OutpostGetRoute::MethodNotAllowed,
+        },
+        gateway_url: a.gateway_url,
+        page_size: a.page_size.map(usize::from),
+        watch_replay: a.watch_replay,
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {

@@ -55,8 +55,10 @@ Examples:
 Reads the state dir only (no network): works whether or not the orchestrator runs.
 Scripting: --json prints {outpost_id, acceptor_id, running, pid, state_dir,
 cursor_age_seconds, status_updated_at, sessions: [{session_id, session_status, remote,
-sandbox_id, …}], sleeping: [..], refused: [{session_id, reason, at, retry_at}]} (refused:
-sessions not served because their network policy cannot be enforced). Exit 2 when the state dir
+sandbox_id, …}], sleeping: [..], refused: [{session_id, reason, at, retry_at}], given_up:
+[{session_id, reason, retry_at, last_log}]} (refused: sessions not served because their network
+policy cannot be enforced; given_up: released and cooling off, e.g. a remote that kept exiting
+at once). Exit 2 when the state dir
 holds no state for the outpost.
 --watch off a terminal (or with --json) prints that object once per refresh as NDJSON, with
 rows: [{session, phase, sandbox, state, age_seconds, last_event}]; Ctrl-C exits 130.";
@@ -405,6 +407,30 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
                 f("reason")
             ));
         }
+        // Sessions given up (released, cooling off), with why.
+        for r in doc["given_up"].as_array().into_iter().flatten() {
+            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+            let again = r
+                .get("retry_at")
+                .and_then(|v| v.as_f64())
+                .map(|t| {
+                    format!(
+                        " (tried again {})",
+                        super::queue::relative(t - crate::time::now())
+                    )
+                })
+                .unwrap_or_default();
+            let log = r
+                .get("last_log")
+                .and_then(|v| v.as_str())
+                .map(|l| format!("; its remote logged: {l}"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "given up     {}: {}{log}{again}\n",
+                f("session_id"),
+                f("reason")
+            ));
+        }
         out
     });
     Ok(ExitStatus::Success)
@@ -450,6 +476,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> 
         "sandboxes": snapshot.get("sandboxes"),
         "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
         "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
+        "given_up": snapshot.get("given_up").cloned().unwrap_or_else(|| serde_json::json!([])),
     });
     Ok(doc)
 }

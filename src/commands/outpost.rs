@@ -10,6 +10,7 @@ use super::Ctx;
 use super::connect::target_env_file;
 use crate::api::ApiError;
 use crate::api::devin::{DeleteOutcome, DevinClient, Outpost, Platform};
+use crate::api::outpost_lookup::{OutpostLookupError, resolve_outpost};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::secrets::Secret;
@@ -19,7 +20,7 @@ const AFTER_HELP: &str = "\
 Examples:
   outposts outpost create gpu-h200 --platform linux --description \"H200 pool\"
   outposts outpost list
-  outposts outpost get outpost_env-3a1abb1c2bb84512ad9aedb3ca0bf411
+  outposts outpost get gpu-h200
   outposts outpost delete outpost_env-3a1abb1c2bb84512ad9aedb3ca0bf411 --yes
 
 Tokens: create and delete need an orchestrator-scope token (a service user with the Manage
@@ -51,15 +52,18 @@ Examples:
   outposts outpost get outpost_env-3a1abb1c2bb84512ad9aedb3ca0bf411
   outposts outpost get \"$OUTPOST_ID\" --json | jq .queue_depth
 
-Scripting: exit 1 when the outpost does not exist.";
+Takes an id or a name (an id match wins; a name shared by several outposts is refused).
+Scripting: exit 1 when no outpost has that id or name; the error lists the account's outposts.";
 
 const DELETE_HELP: &str = "\
 Examples:
   outposts outpost delete outpost_env-3a1abb1c2bb84512ad9aedb3ca0bf411        # asks first
+  outposts outpost delete gpu-h200 --yes
   outposts outpost delete \"$OUTPOST_ID\" --yes --json
 
 Scripting: without a terminal --yes is required (exit 2 otherwise). An outpost that is already
-gone is not an error (exit 0, \"already_gone\": true), so retries are safe. Sessions still
+gone is not an error (exit 0, \"already_gone\": true), so retries by id are safe; a name that
+matches no outpost is (exit 1). Sessions still
 queued for a deleted outpost are not moved anywhere.";
 
 #[derive(Debug, clap::Args)]
@@ -143,7 +147,8 @@ pub struct ReadArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct GetArgs {
-    /// Outpost id (`outpost_env-…`).
+    /// Outpost id (`outpost_env-…`) or name.
+    #[arg(value_name = "ID_OR_NAME")]
     pub id: String,
     #[command(flatten)]
     pub token: TokenArgs,
@@ -151,7 +156,8 @@ pub struct GetArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct DeleteArgs {
-    /// Outpost id (`outpost_env-…`).
+    /// Outpost id (`outpost_env-…`) or name.
+    #[arg(value_name = "ID_OR_NAME")]
     pub id: String,
     #[command(flatten)]
     pub token: TokenArgs,
@@ -387,38 +393,45 @@ fn table(all: &[Outpost]) -> String {
     out
 }
 
+/// A lookup failure: the service's own errors explained like every other call here.
+fn lookup_error(e: OutpostLookupError, var: &str) -> anyhow::Error {
+    match e {
+        OutpostLookupError::Api(api) => scope_error(api, var),
+        other => other.into(),
+    }
+}
+
 async fn get(ctx: &Ctx, a: GetArgs) -> Result<ExitStatus> {
     let (client, var) = client(ctx, &a.token, READER)?;
-    match client
-        .get_outpost(&a.id)
+    let o = resolve_outpost(&client, &a.id)
         .await
-        .map_err(|e| scope_error(e, &var))?
-    {
-        Some(o) => {
-            ctx.printer.result(&outpost_json(&o), || {
-                let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
-                format!(
-                    "ID:           {}\nName:         {}\nPlatform:     {}\nDescription:  {}\nQueued:       {}\nClaimed:      {}\n",
-                    o.outpost_id,
-                    opt(o.name.clone()),
-                    opt(o.platform.map(|p| p.as_str().to_string())),
-                    opt(o.description.clone()),
-                    opt(o.queue_depth.map(|n| n.to_string())),
-                    opt(o.active_claims.map(|n| n.to_string())),
-                )
-            });
-            Ok(ExitStatus::Success)
-        }
-        None => Err(CliError::failed(
-            format!("no outpost {:?}", a.id),
-            Some("`outposts outpost list` shows the account's outposts".into()),
+        .map_err(|e| lookup_error(e, &var))?;
+    ctx.printer.result(&outpost_json(&o), || {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        format!(
+            "ID:           {}\nName:         {}\nPlatform:     {}\nDescription:  {}\nQueued:       {}\nClaimed:      {}\n",
+            o.outpost_id,
+            opt(o.name.clone()),
+            opt(o.platform.map(|p| p.as_str().to_string())),
+            opt(o.description.clone()),
+            opt(o.queue_depth.map(|n| n.to_string())),
+            opt(o.active_claims.map(|n| n.to_string())),
         )
-        .into()),
-    }
+    });
+    Ok(ExitStatus::Success)
 }
 
 async fn delete(ctx: &Ctx, a: DeleteArgs) -> Result<ExitStatus> {
     let (client, var) = client(ctx, &a.token, ORCHESTRATOR)?;
+    let wanted = a.id.trim().to_string();
+    // An id that no longer resolves is deleted anyway: the server's 404 makes a retry safe.
+    // A name that resolves to nothing is a typo, and is reported with the account's outposts.
+    let id = match resolve_outpost(&client, &wanted).await {
+        Ok(o) => o.outpost_id,
+        Err(OutpostLookupError::NotFound { .. }) if wanted.starts_with("outpost_") => wanted,
+        Err(e) => return Err(lookup_error(e, &var)),
+    };
+    let a = DeleteArgs { id, ..a };
     if !ctx.confirm(&format!(
         "Delete outpost {}? Sessions queued for it will not be served",
         a.id

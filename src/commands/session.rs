@@ -232,10 +232,7 @@ pub(super) fn devin(ctx: &Ctx) -> Result<Option<DevinClient>> {
 
 /// The name of an outpost id; a machine token may not read one outpost (orchestrator scope),
 /// but it can list them.
-pub(super) async fn lookup_name(
-    client: &DevinClient,
-    id: &str,
-) -> Result<Option<String>, ApiError> {
+async fn lookup_name(client: &DevinClient, id: &str) -> Result<Option<String>, ApiError> {
     let one = match client.get_outpost(id).await {
         Ok(o) => o,
         Err(ApiError::Unauthorized { status: 403, .. }) => client

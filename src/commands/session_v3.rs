@@ -8,9 +8,10 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use super::session::{VerifyArgs, check_path, check_proof, devin, lookup_name, provider_kind};
+use super::session::{VerifyArgs, check_path, check_proof, devin, provider_kind};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
+use crate::api::outpost_lookup::resolve_outpost;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::provider::{self, ProviderKind};
@@ -117,7 +118,8 @@ fn usage(message: String, hint: &str) -> anyhow::Error {
 }
 
 /// The `platform` for an outpost flag (a name or an id), else OUTPOST_ID's name; `None` lets
-/// the organisation default apply.
+/// the organisation default apply. A name goes to the v3 API as typed — its 400 lists what the
+/// organisation accepts; an id is resolved to its name through the fleet API.
 async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String>> {
     let given = flag.map(str::trim).filter(|f| !f.is_empty());
     let id = match given {
@@ -134,11 +136,12 @@ async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String
             "pass --outpost NAME (the outpost's name is the session's platform), or set DEVIN_OUTPOSTS_TOKEN",
         ));
     };
-    match lookup_name(&fleet, &id).await? {
+    let outpost = resolve_outpost(&fleet, &id).await?;
+    match outpost.name.filter(|n| !n.trim().is_empty()) {
         Some(name) => Ok(Some(name)),
         None => Err(usage(
-            format!("the Devin API knows no named outpost {id}"),
-            "check OUTPOST_ID / --outpost (`outposts outpost list`)",
+            format!("outpost {id} has no name, and a session's platform is an outpost's name"),
+            "name the outpost in the Devin app, or pass --outpost NAME",
         )),
     }
 }

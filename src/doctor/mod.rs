@@ -15,6 +15,7 @@
 mod local;
 mod providers;
 mod remote;
+mod v3;
 
 use std::future::Future;
 use std::time::{Duration, Instant};

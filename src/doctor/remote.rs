@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use super::providers::{coreweave_key, daytona_key, snapshot};
 use super::{Check, Options, ProviderChoice, bounded, where_from};
 use crate::api::devin::{DevinClient, Platform, Probe};
+use crate::api::outpost_lookup::{OutpostLookupError, resolve_outpost};
 use crate::api::{ApiError, HttpClient, HttpOptions};
 use crate::config::{Config, Resolved};
 use crate::env::{self, EnvVar};
@@ -84,9 +85,10 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
         }
     };
     let t = opts.timeout;
-    let ((token, probe), orch, (daytona_key, daytona), coreweave) = tokio::join!(
+    let ((token, probe), orch, api_key, (daytona_key, daytona), coreweave) = tokio::join!(
         devin_token(config, &http, t),
         orchestrator_token(config, &http, t),
+        super::v3::api_key(config, &http, t),
         daytona_key(config, &http, t, provider),
         coreweave_key(config, t, provider),
     );
@@ -101,6 +103,7 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
         outpost,
         clock,
         orch,
+        api_key,
         daytona_key,
         snapshot,
         coreweave,
@@ -190,17 +193,21 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
     };
     let mut platform = None;
     let check = bounded(ID, TITLE, t, "check DEVIN_API_URL and the network", async {
-        let found = client.find_outpost(&id.value).await;
-        match found {
-            Ok(Some(o)) => {
+        match resolve_outpost(&client, &id.value).await {
+            Ok(o) => {
                 platform = o.platform;
                 Check::pass(
                     ID,
                     TITLE,
                     format!(
-                        "{} ({}) exists: platform {}, {} queued, {} claimed",
+                        "{} ({}) exists{}: platform {}, {} queued, {} claimed",
                         o.name.as_deref().unwrap_or("unnamed"),
                         o.outpost_id,
+                        if o.outpost_id == id.value.trim() {
+                            String::new()
+                        } else {
+                            format!(" ({} holds its name)", id.var.name)
+                        },
                         o.platform
                             .map(|p| p.to_string())
                             .unwrap_or_else(|| "not reported".into()),
@@ -209,11 +216,13 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
                     ),
                 )
             }
-            Ok(None) => Check::fail(
+            Err(
+                e @ (OutpostLookupError::NotFound { .. } | OutpostLookupError::Ambiguous { .. }),
+            ) => Check::fail(
                 ID,
                 TITLE,
                 format!(
-                    "{}={} does not exist at {}",
+                    "{}={}: {e} (at {})",
                     id.var.name,
                     id.value,
                     client.base_url()
@@ -223,7 +232,14 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
                     from(&id)
                 ),
             ),
-            Err(e) => api_failure(
+            Err(OutpostLookupError::Empty) => Check::fail(
+                ID,
+                TITLE,
+                format!("{} is empty", id.var.name),
+                "run `outposts connect` (it writes OUTPOST_ID), or set OUTPOST_ID to an id from \
+                 `outposts outpost list`",
+            ),
+            Err(OutpostLookupError::Api(e)) => api_failure(
                 ID,
                 TITLE,
                 &e,

@@ -50,6 +50,26 @@ pub struct EmulatorOptions {
     pub keepalive: Duration,
     /// How long a released suspended/terminated row lingers before it is swept (tombstoned).
     pub sweep_delay: Duration,
+    /// How `GET /opbeta/outposts/{id}` answers: the get-one route is documented but absent from
+    /// Cognition's model of the server (specs/devin-outposts-api.md §5.6).
+    pub outpost_get_route: OutpostGetRoute,
+    /// The `gateway_url` claim answers carry instead of the emulator's own gateway (e.g. a URL
+    /// the fake remote cannot use, so it exits 2 at once).
+    pub gateway_url: Option<String>,
+    /// Most rows one queue page serves, whatever `first` asks (`None`: as asked).
+    pub page_size: Option<usize>,
+    /// A watch replays rows changed this long before its cursor (the model: 50 ms).
+    pub watch_replay: Duration,
+}
+
+/// The get-one outpost route: served, or absent as a FastAPI server answers for a path it does
+/// not route (404) or a method it does not route on that path (405).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutpostGetRoute {
+    #[default]
+    Served,
+    NotFound,
+    MethodNotAllowed,
 }
 
 impl Default for EmulatorOptions {
@@ -64,6 +84,10 @@ impl Default for EmulatorOptions {
             max_stream: Duration::from_secs(300),
             keepalive: Duration::from_secs(15),
             sweep_delay: Duration::from_secs(5),
+            outpost_get_route: OutpostGetRoute::Served,
+            gateway_url: None,
+            page_size: None,
+            watch_replay: Duration::from_millis(50),
         }
     }
 }

@@ -72,6 +72,16 @@ impl Orchestrator {
             );
         }
         inner.queue.insert(session.to_string(), entry.clone());
+        // The planner paces renewals to the TTL; the operator hears once when that TTL is too
+        // short for the configured margin.
+        if !inner.ttl_warned
+            && let Some(short) = entry
+                .claim_deadline
+                .and_then(|d| plan::short_ttl(d - crate::time::now(), &self.opts.limits))
+        {
+            inner.ttl_warned = true;
+            tracing::warn!(session, "{short}");
+        }
         ClaimResult::Won {
             deadline: entry.claim_deadline,
             token: entry.connect_token.is_some(),

@@ -369,9 +369,17 @@ impl Orchestrator {
                     session: session.into(),
                     code,
                 });
+                if code != 0 {
+                    self.report_exit(session, &sandbox, platform, &format!("exited {code}"))
+                        .await;
+                }
                 CheckResult::Exited(code)
             }
-            Ok(Liveness::Absent) => CheckResult::Absent,
+            Ok(Liveness::Absent) => {
+                self.report_exit(session, &sandbox, platform, "is gone without an exit code")
+                    .await;
+                CheckResult::Absent
+            }
             Err(e) => match self.provider.get(&sandbox).await {
                 Ok(Some(sb)) if sb.state == SandboxState::Started => {
                     tracing::warn!(session, "liveness check failed: {e}");
@@ -396,6 +404,49 @@ impl Orchestrator {
             },
         };
         Some(Outcome::Checked(result))
+    }
+}
+
+/// Lines of the remote's own log shown when it ends badly.
+const EXIT_LOG_LINES: u32 = 5;
+
+impl Orchestrator {
+    /// A remote ended badly: say so at WARN with the last lines of its own log (which usually
+    /// says why), and keep them for `orchestrator status`.
+    async fn report_exit(&self, session: &str, sandbox: &str, platform: Platform, how: &str) {
+        let tail = if platform == Platform::Windows {
+            String::new()
+        } else {
+            remote::log_tail(self.provider.as_ref(), sandbox, session, EXIT_LOG_LINES)
+                .await
+                .unwrap_or_default()
+        };
+        let tail = crate::secrets::redact(tail.trim()).into_owned();
+        let since = self
+            .lock()
+            .tracks
+            .get(session)
+            .and_then(|t| t.launched_at)
+            .map(|l| {
+                format!(
+                    " {:.0} s after its launch",
+                    (crate::time::now() - l).max(0.0)
+                )
+            })
+            .unwrap_or_default();
+        if tail.is_empty() {
+            tracing::warn!(session, "the remote {how}{since}; its log is empty");
+        } else {
+            // One line, so a log search for the session finds the reason with it.
+            let lines: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
+            tracing::warn!(
+                session,
+                "the remote {how}{since}; its log ends: {}",
+                lines.join(" | ")
+            );
+            let last = tail.lines().last().unwrap_or_default().to_string();
+            self.lock().exit_logs.insert(session.to_string(), last);
+        }
     }
 }
 

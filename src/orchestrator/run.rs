@@ -197,6 +197,10 @@ pub(super) struct Inner {
     pub fleet: super::sleep::Fleet,
     /// Sessions not served because their network policy cannot be enforced.
     pub refused: super::egress::Refusals,
+    /// The short-claim-TTL warning was logged (once per run).
+    pub ttl_warned: bool,
+    /// The last lines of each session's remote log, read when it last ended badly.
+    pub exit_logs: BTreeMap<String, String>,
 }
 
 pub struct Orchestrator {
@@ -456,7 +460,7 @@ impl Orchestrator {
                             RemoteState::Exited { code, .. } => format!("exited {code}"),
                         },
                         "session_status": inner.queue.get(id).map(|e| e.session_status.as_str()),
-                        "claim_deadline": t.claim_deadline,
+                        "claim_deadline": crate::api::devin_types::seconds_json(t.claim_deadline),
                         "failures": t.failures,
                     })
                 })
@@ -489,10 +493,31 @@ impl Orchestrator {
                 "cap": self.opts.limits.cap,
                 "sessions": sessions,
                 "refused": super::egress::refusals_json(&mut inner),
+                "given_up": given_up_json(&mut inner),
             })
         };
         if let Err(e) = self.state.save_status(&doc) {
             tracing::warn!("cannot write the status file: {e:#}");
         }
     }
+}
+
+/// Sessions given up and cooling off: why, until when, and the last line their remote logged.
+fn given_up_json(inner: &mut Inner) -> Vec<serde_json::Value> {
+    let t_now = now();
+    let tracks = &inner.tracks;
+    inner.exit_logs.retain(|id, _| tracks.contains_key(id));
+    tracks
+        .iter()
+        .filter(|(_, t)| !t.held && t.retry_at.is_some_and(|r| r > t_now))
+        .filter_map(|(id, t)| {
+            let why = t.gave_up?;
+            Some(serde_json::json!({
+                "session_id": id,
+                "reason": why.to_string(),
+                "retry_at": t.retry_at,
+                "last_log": inner.exit_logs.get(id),
+            }))
+        })
+        .collect()
 }

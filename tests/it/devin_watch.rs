@@ -54,7 +54,8 @@ fn ids_of(events: &[serde_json::Value]) -> Vec<String> {
 
 #[test]
 fn a_watch_resumed_from_a_saved_cursor_replays_only_later_changes() {
-    let (env, emu) = emu_env(&[]);
+    // No replay window: what a resumed watch repeats is then exactly its boundary event.
+    let (env, emu) = emu_env(&["--watch-replay", "0s"]);
     new_sessions(&emu, count(2));
     let start = now_cursor(&emu);
     let later = new_sessions(&emu, count(3));
@@ -69,25 +70,28 @@ fn a_watch_resumed_from_a_saved_cursor_replays_only_later_changes() {
         "only the changes after the list, in order"
     );
     assert!(events.iter().all(|e| e["type"] == "MODIFIED"));
-    // Resume after the second event: only the third comes back, not the boundary event.
+    // Resume after the second event: the boundary event again (the `>=` cursor of the model:
+    // at-least-once), then the third; nothing earlier.
     let saved = events[1]["cursor"].as_str().unwrap();
     let r = env.run(&[
-        "queue", "watch", "--json", "--cursor", saved, "--limit", "1",
+        "queue", "watch", "--json", "--cursor", saved, "--limit", "2",
     ]);
     r.ok();
-    assert_eq!(ids_of(&ndjson(&r.stdout)), vec![later[2].clone()]);
-    // A change after the last event is the next thing a resumed watch sees.
+    assert_eq!(ids_of(&ndjson(&r.stdout)), later[1..].to_vec());
+    // A change after the last event is the next new thing a resumed watch sees.
     let last = events[2]["cursor"].as_str().unwrap().to_string();
     block_on(devin_client(&emu).claim(&later[0], "acc-a")).unwrap();
     let mut w = devin_client(&emu).watch_with(None, Some(last), fast());
-    match block_on(w.next()) {
-        WatchItem::Event(e) => {
-            let o = e.object.unwrap();
-            assert_eq!(o.session_id, later[0]);
-            assert_eq!(o.acceptor_id.as_deref(), Some("acc-a"));
+    let mut got = Vec::new();
+    while got.len() < 2 {
+        match block_on(w.next()) {
+            WatchItem::Event(e) => got.push(e.object.unwrap()),
+            other => panic!("{other:?}"),
         }
-        other => panic!("{other:?}"),
     }
+    assert_eq!(got[0].session_id, later[2], "the boundary");
+    assert_eq!(got[1].session_id, later[0]);
+    assert_eq!(got[1].acceptor_id.as_deref(), Some("acc-a"));
 }
 
 #[test]

@@ -276,12 +276,12 @@ fn build_world(emu: &Emulator, world: &FakeWorld, outpost: &str, rng: &mut StdRn
                             q.set_status(&sid, outposts::emulator::devin::Status::Running, now_us);
                     }
                     Truth::ClaimedByOther => {
-                        let _ = q.claim(&sid, "other-replica", now_us, 300_000_000, "ws://g");
+                        let _ = q.claim(&sid, Some("other-replica"), now_us, 300_000_000, "ws://g");
                         let _ =
                             q.set_status(&sid, outposts::emulator::devin::Status::Running, now_us);
                     }
                     Truth::TerminatedClaimedByOther => {
-                        let _ = q.claim(&sid, "other-replica", now_us, 300_000_000, "ws://g");
+                        let _ = q.claim(&sid, Some("other-replica"), now_us, 300_000_000, "ws://g");
                         let _ = q.terminate(&sid, now_us);
                     }
                     Truth::Suspended => {

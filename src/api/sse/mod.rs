@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+mod dedup;
 mod watch;
 
 pub use watch::{Gap, GapReason, RequestBuilder, Watch, WatchItem, WatchOptions};

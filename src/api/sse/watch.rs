@@ -1,5 +1,7 @@
 //! The reconnecting queue watch: opens the SSE stream, decodes events, tracks the cursor,
-//! reconnects with backoff and reports every gap so the consumer relists.
+//! reconnects with backoff and reports every gap so the consumer relists. Events the server
+//! replays across reconnects are passed on once (`dedup.rs`); a stream the server ended
+//! normally resets the backoff (it ends every few minutes by design, and is no failure).
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -7,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
+use super::dedup::Seen;
 use super::{Decoder, SseEvent};
 use crate::api::devin_types::WatchEvent;
 use crate::api::http::{ApiRequest, HttpClient, excerpt};
@@ -89,6 +92,8 @@ pub struct Watch {
     connections: u64,
     /// The server's last `retry:` value.
     server_retry: Option<Duration>,
+    /// Recent events passed on, so replays are not passed on twice.
+    seen: Seen,
 }
 
 /// Longest `retry:` we honour.
@@ -112,6 +117,7 @@ impl Watch {
             resume_at: None,
             connections: 0,
             server_retry: None,
+            seen: Seen::default(),
         }
     }
 
@@ -196,8 +202,12 @@ impl Watch {
             Ok(Some(bytes)) => match conn.decoder.push(&bytes) {
                 Ok(events) => {
                     for ev in events {
-                        if let Some(item) = parse_event(&ev) {
-                            self.queue.push_back(item);
+                        match parse_event(&ev) {
+                            Some(WatchItem::Event(we)) if !self.seen.first(&we) => {
+                                tracing::trace!("dropping a replayed watch event");
+                            }
+                            Some(item) => self.queue.push_back(item),
+                            None => {}
                         }
                     }
                 }
@@ -208,6 +218,9 @@ impl Watch {
                 let detail = if cut {
                     "the server closed the watch stream in the middle of an event (discarded)"
                 } else {
+                    // A clean end is the server's normal rotation, not a failure: start the
+                    // backoff over (it kept growing, delaying a suspend by 11 s).
+                    self.backoff = self.opts.initial_backoff;
                     "the server closed the watch stream"
                 };
                 self.close(GapReason::Ended, detail.to_string());

@@ -79,11 +79,19 @@ async fn create(State(s): State<AppState>, body: Bytes) -> Response {
 }
 
 async fn list(State(s): State<AppState>) -> Response {
-    axum::Json(s.devin.with(|q, _| q.session_infos())).into_response()
+    // A read: stale claims expire first, as on the fleet API.
+    axum::Json(s.devin.with(|q, now| {
+        q.expire_stale(now);
+        q.session_infos()
+    }))
+    .into_response()
 }
 
 async fn one(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    match s.devin.with(|q, _| q.session_info(&id)) {
+    match s.devin.with(|q, now| {
+        q.expire_stale(now);
+        q.session_info(&id)
+    }) {
         Some(i) => axum::Json(i).into_response(),
         None => detail(404, format!("no session {id:?}")),
     }

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use super::outposts::decode_outpost_cursor;
 use super::queue::{ClaimResult, ListFilter, ReleaseResult};
 use super::state::{Queue, RowPhase, Scope, decode_cursor, encode_cursor};
-use crate::emulator::AppState;
+use crate::emulator::{AppState, OutpostGetRoute};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -152,6 +152,7 @@ async fn queue_list(
         phase,
         acceptor_id: param(&pairs, "acceptor_id").map(str::to_string),
     };
+    let first = s.devin.page_size(first);
     let page = s.devin.with(|q, now| q.list(&filter, first, from, now));
     axum::Json(json!({
         "items": page.items,
@@ -170,7 +171,8 @@ async fn queue_get(
     if let Err(r) = authorize(&s, &headers, Scope::Machine) {
         return r;
     }
-    match s.devin.with(|q, _| {
+    match s.devin.with(|q, now| {
+        q.expire_stale(now);
         q.live_index(&id)
             .map(|i| Queue::entry_json(&q.rows[i], None))
     }) {
@@ -180,18 +182,30 @@ async fn queue_get(
 }
 
 fn acceptor_of(body: &Bytes) -> Result<String, Response> {
+    claim_acceptor(body)?.ok_or_else(|| detail(422, "acceptor_id is required (1-256 characters)"))
+}
+
+/// A claim's `acceptor_id`: the model answers 200 to a claim without one (an empty body, `{}`
+/// or a null), so only a malformed body or a malformed id is refused.
+fn claim_acceptor(body: &Bytes) -> Result<Option<String>, Response> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
     let v: Value = serde_json::from_slice(body).map_err(|e| {
         detail(
             422,
             format!("the body must be JSON {{\"acceptor_id\": …}}: {e}"),
         )
     })?;
-    v.get("acceptor_id")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|a| !a.is_empty() && a.len() <= 256)
-        .map(str::to_string)
-        .ok_or_else(|| detail(422, "acceptor_id is required (1-256 characters)"))
+    match v.get("acceptor_id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(a) => a
+            .as_str()
+            .map(str::trim)
+            .filter(|a| !a.is_empty() && a.len() <= 256)
+            .map(|a| Some(a.to_string()))
+            .ok_or_else(|| detail(422, "acceptor_id must be a string of 1-256 characters")),
+    }
 }
 
 async fn queue_claim(
@@ -203,7 +217,7 @@ async fn queue_claim(
     if let Err(r) = authorize(&s, &headers, Scope::Machine) {
         return r;
     }
-    let acceptor = match acceptor_of(&body) {
+    let acceptor = match claim_acceptor(&body) {
         Ok(a) => a,
         Err(r) => return r,
     };
@@ -211,7 +225,7 @@ async fn queue_claim(
     let gateway = s.devin.gateway_url().to_string();
     match s
         .devin
-        .with(|q, now| q.claim(&id, &acceptor, now, ttl, &gateway))
+        .with(|q, now| q.claim(&id, acceptor.as_deref(), now, ttl, &gateway))
     {
         ClaimResult::Won(v) => axum::Json(v).into_response(),
         ClaimResult::Conflict(m) => detail(409, m),
@@ -267,6 +281,19 @@ async fn outpost_get(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
+    // An absent route answers before auth, as a router does for a path it does not know.
+    match s.devin.outpost_get_route() {
+        OutpostGetRoute::Served => {}
+        OutpostGetRoute::NotFound => return detail(404, "Not Found"),
+        OutpostGetRoute::MethodNotAllowed => {
+            let mut r = detail(405, "Method Not Allowed");
+            r.headers_mut().insert(
+                axum::http::header::ALLOW,
+                axum::http::HeaderValue::from_static("DELETE"),
+            );
+            return r;
+        }
+    }
     if let Err(r) = authorize(&s, &headers, Scope::Machine) {
         return r;
     }

@@ -16,8 +16,9 @@
 //! issues the service user's token with [`DevinEmu::issue_token`] (scope [`Scope::Machine`]).
 //!
 //! All state lives in one [`Queue`] behind one mutex, so claims are atomic. Every mutation wakes
-//! watch streams and gateway long polls; a background tick (every 200 ms) expires claims, ends
-//! blips and sweeps ended rows even when nobody reads.
+//! watch streams and gateway long polls; a background tick (every 200 ms) ends blips and sweeps
+//! ended rows even when nobody reads. Claims expire lazily, only when rows are read or claimed
+//! (as in Cognition's model of the server).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
@@ -57,6 +58,11 @@ struct Core {
     gateway_url: String,
     state_file: Option<PathBuf>,
     first_outpost: String,
+    outpost_get_route: super::OutpostGetRoute,
+    /// Most rows one list page serves, whatever `first` asks.
+    page_size: Option<usize>,
+    /// How far before its cursor a watch starts replaying.
+    watch_replay: Duration,
 }
 
 /// The Devin half's state. Cheap to clone.
@@ -95,12 +101,14 @@ impl DevinEmu {
             .first()
             .map(|o| o.outpost_id.clone())
             .unwrap_or_default();
-        let gateway_url = format!(
-            "{}/gateway",
-            base_url
-                .replacen("https://", "wss://", 1)
-                .replacen("http://", "ws://", 1)
-        );
+        let gateway_url = opts.gateway_url.clone().unwrap_or_else(|| {
+            format!(
+                "{}/gateway",
+                base_url
+                    .replacen("https://", "wss://", 1)
+                    .replacen("http://", "ws://", 1)
+            )
+        });
         let (changes, _) = tokio::sync::watch::channel(0u64);
         let core = Arc::new(Core {
             queue: Mutex::new(queue),
@@ -112,6 +120,9 @@ impl DevinEmu {
             gateway_url,
             state_file: opts.state_file.clone(),
             first_outpost,
+            outpost_get_route: opts.outpost_get_route,
+            page_size: opts.page_size,
+            watch_replay: opts.watch_replay,
         });
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(maintenance(Arc::downgrade(&core)));
@@ -208,7 +219,10 @@ impl DevinEmu {
 
     /// The queue's view of a session right now (after lazy maintenance, as every read).
     pub fn session_view(&self, session_id: &str) -> Option<SessionView> {
-        self.with(|q, _| q.session_view(session_id))
+        self.with(|q, now| {
+            q.expire_stale(now);
+            q.session_view(session_id)
+        })
     }
 
     /// Every secret the Devin half has issued: API tokens and connect tokens.
@@ -228,6 +242,20 @@ impl DevinEmu {
 
     fn claim_ttl_us(&self) -> i64 {
         self.core.claim_ttl.as_micros() as i64
+    }
+
+    fn page_size(&self, first: usize) -> usize {
+        self.core
+            .page_size
+            .map_or(first, |cap| first.min(cap.max(1)))
+    }
+
+    fn watch_replay_us(&self) -> i64 {
+        self.core.watch_replay.as_micros() as i64
+    }
+
+    fn outpost_get_route(&self) -> super::OutpostGetRoute {
+        self.core.outpost_get_route
     }
 
     fn gateway_url(&self) -> &str {

@@ -33,6 +33,10 @@ pub struct ListResult {
 }
 
 impl Queue {
+    /// One page, keyset-ordered by stamp: rows at or after `from` (`>=`, so consecutive pages
+    /// overlap by their boundary row; clients dedup). `has_next_page` means "this page is full"
+    /// and its cursor is the last row's stamp; a page that is not full ends the listing with a
+    /// cursor that marks now. Stale claims expire first (lazily, as on every read).
     pub fn list(
         &mut self,
         f: &ListFilter,
@@ -40,6 +44,7 @@ impl Queue {
         from: Option<Micros>,
         now: Micros,
     ) -> ListResult {
+        self.expire_stale(now);
         let mut rows: Vec<&Row> = self
             .rows
             .iter()
@@ -58,12 +63,12 @@ impl Queue {
             .into_iter()
             .filter(|r| from.is_none_or(|c| r.stamp >= c))
             .collect();
-        let has_next_page = candidates.len() > first;
         let page = &candidates[..candidates.len().min(first)];
+        let has_next_page = page.len() == first;
         let items = page.iter().map(|r| Self::entry_json(r, None)).collect();
         let last = page.last().map(|r| r.stamp);
         let cursor = match (has_next_page, last) {
-            (true, Some(s)) => s + 1,
+            (true, Some(s)) => s,
             _ => self.now_cursor(now),
         };
         ListResult {
@@ -75,8 +80,14 @@ impl Queue {
     }
 
     /// Rows (tombstones included) of `outpost` changed at or after `from`, oldest first, as
-    /// watch events with their stamps.
-    pub fn watch_scan(&self, outpost: Option<&str>, from: Micros) -> Vec<(Micros, Value)> {
+    /// watch events with their stamps. Each event's cursor is its row's stamp (the `>=` key).
+    pub fn watch_scan(
+        &mut self,
+        outpost: Option<&str>,
+        from: Micros,
+        now: Micros,
+    ) -> Vec<(Micros, Value)> {
+        self.expire_stale(now);
         let mut rows: Vec<&Row> = self
             .rows
             .iter()
@@ -89,61 +100,50 @@ impl Queue {
                 let kind = if r.tombstoned { "DELETED" } else { "MODIFIED" };
                 (
                     r.stamp,
-                    json!({"type": kind, "object": Self::entry_json(r, None), "cursor": encode_cursor(r.stamp + 1)}),
+                    json!({"type": kind, "object": Self::entry_json(r, None), "cursor": encode_cursor(r.stamp)}),
                 )
             })
             .collect()
     }
 
+    /// CAS claim; the same acceptor renews. `acceptor` may be missing (the model answers 200 to
+    /// a body without `acceptor_id`; the claim then has no holder name, and only another
+    /// nameless claim renews it). A `pending` row is granted whatever its session status — the
+    /// model does not protect clients that claim suspended or terminated rows (they must not).
     pub fn claim(
         &mut self,
         session_id: &str,
-        acceptor: &str,
+        acceptor: Option<&str>,
         now: Micros,
         ttl_us: Micros,
         gateway_url: &str,
     ) -> ClaimResult {
+        self.expire_stale(now);
         let Some(i) = self.live_index(session_id) else {
-            self.record(now, "claim_missing", session_id, Some(acceptor), 0, None);
+            self.record(now, "claim_missing", session_id, acceptor, 0, None);
             return ClaimResult::NotFound;
         };
-        let (phase, holder, status, generation) = {
+        let (phase, holder, generation) = {
             let r = &self.rows[i];
-            (r.phase, r.acceptor_id.clone(), r.status, r.generation)
+            (r.phase, r.acceptor_id.clone(), r.generation)
         };
-        let renewal = phase == RowPhase::Claimed && holder.as_deref() == Some(acceptor);
-        if !renewal {
-            if phase == RowPhase::Claimed {
-                self.record(
-                    now,
-                    "claim_conflict",
-                    session_id,
-                    Some(acceptor),
-                    generation,
-                    holder.map(|h| format!("held by {h}")),
-                );
-                return ClaimResult::Conflict("Session is already claimed".into());
-            }
-            // Documented choice: a suspended or terminated row (including a transient
-            // `suspended` blip) is refused with 409, which clients already read as "not yours,
-            // touch nothing".
-            if status.ended() {
-                self.record(
-                    now,
-                    "claim_refused",
-                    session_id,
-                    Some(acceptor),
-                    generation,
-                    Some(status.as_str().to_string()),
-                );
-                return ClaimResult::Conflict(format!("Session is {}", status.as_str()));
-            }
+        let renewal = phase == RowPhase::Claimed && holder.as_deref() == acceptor;
+        if !renewal && phase == RowPhase::Claimed {
+            self.record(
+                now,
+                "claim_conflict",
+                session_id,
+                acceptor,
+                generation,
+                holder.map(|h| format!("held by {h}")),
+            );
+            return ClaimResult::Conflict("Session is already claimed".into());
         }
         let token = format!("ct_{}", random_hex(48));
         let stamp = self.stamp(now);
         let r = &mut self.rows[i];
         r.phase = RowPhase::Claimed;
-        r.acceptor_id = Some(acceptor.to_string());
+        r.acceptor_id = acceptor.map(str::to_string);
         r.claim_deadline_us = Some(now + ttl_us);
         r.released_us = None;
         r.stamp = stamp;
@@ -154,15 +154,16 @@ impl Queue {
             Grant {
                 session_id: session_id.to_string(),
                 row_id,
-                acceptor_id: acceptor.to_string(),
+                acceptor_id: acceptor.unwrap_or_default().to_string(),
             },
         );
         let event = if renewal { "renew" } else { "claim" };
-        self.record(now, event, session_id, Some(acceptor), generation, None);
+        self.record(now, event, session_id, acceptor, generation, None);
         ClaimResult::Won(body)
     }
 
     pub fn release(&mut self, session_id: &str, acceptor: &str, now: Micros) -> ReleaseResult {
+        self.expire_stale(now);
         let Some(i) = self.live_index(session_id) else {
             return ReleaseResult::NotFound;
         };
@@ -217,16 +218,23 @@ mod tests {
     }
 
     #[test]
-    fn pages_cover_everything_once_and_the_last_cursor_marks_now() {
+    fn pages_overlap_by_their_boundary_row_and_the_last_cursor_marks_now() {
         let now = 1_700_000_000_000_000;
         let (mut q, ids) = queue_with(7, now);
-        let mut seen = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut raw = 0;
         let mut from = None;
         loop {
             let page = q.list(&ListFilter::default(), 3, from, now);
             assert_eq!(page.total, 7);
+            // "Has a next page" means "this page is full".
+            assert_eq!(page.has_next_page, page.items.len() == 3);
             for item in &page.items {
-                seen.push(item["metadata"]["session_id"].as_str().unwrap().to_string());
+                raw += 1;
+                let id = item["metadata"]["session_id"].as_str().unwrap().to_string();
+                if !seen.contains(&id) {
+                    seen.push(id);
+                }
             }
             from = Some(page.cursor);
             if !page.has_next_page {
@@ -234,14 +242,15 @@ mod tests {
             }
         }
         assert_eq!(seen, ids);
+        assert!(raw > ids.len(), "pages overlap (>= boundary)");
         // Nothing changed since: a watch from the final cursor replays nothing.
-        assert!(q.watch_scan(None, from.unwrap()).is_empty());
-        q.claim(&ids[0], "a", now + 1, TTL, "ws://g");
-        let events = q.watch_scan(None, from.unwrap());
+        assert!(q.watch_scan(None, from.unwrap(), now).is_empty());
+        q.claim(&ids[0], Some("a"), now + 1, TTL, "ws://g");
+        let events = q.watch_scan(None, from.unwrap(), now + 1);
         assert_eq!(events.len(), 1);
-        // Resuming from that event's cursor replays nothing more.
+        // Resuming from that event's cursor repeats it (at-least-once), nothing more.
         let cursor = decode_cursor(events[0].1["cursor"].as_str().unwrap()).unwrap();
-        assert!(q.watch_scan(None, cursor).is_empty());
+        assert_eq!(q.watch_scan(None, cursor, now + 1).len(), 1);
     }
 
     #[test]
@@ -249,14 +258,15 @@ mod tests {
         let now = 1_700_000_000_000_000;
         let (mut q, ids) = queue_with(1, now);
         let id = &ids[0];
-        let ClaimResult::Won(first) = q.claim(id, "a", now, TTL, "ws://g") else {
+        let ClaimResult::Won(first) = q.claim(id, Some("a"), now, TTL, "ws://g") else {
             panic!("first claim")
         };
         assert!(matches!(
-            q.claim(id, "b", now, TTL, "ws://g"),
+            q.claim(id, Some("b"), now, TTL, "ws://g"),
             ClaimResult::Conflict(_)
         ));
-        let ClaimResult::Won(again) = q.claim(id, "a", now + 10_000_000, TTL, "ws://g") else {
+        let ClaimResult::Won(again) = q.claim(id, Some("a"), now + 10_000_000, TTL, "ws://g")
+        else {
             panic!("renewal")
         };
         assert_ne!(
@@ -273,7 +283,7 @@ mod tests {
         ));
         assert!(matches!(q.release(id, "a", now), ReleaseResult::NotHeld));
         assert!(matches!(
-            q.claim("devin-nope", "a", now, TTL, "ws://g"),
+            q.claim("devin-nope", Some("a"), now, TTL, "ws://g"),
             ClaimResult::NotFound
         ));
         let events: Vec<&str> = q.history.iter().map(|h| h.event.as_str()).collect();
@@ -296,11 +306,17 @@ mod tests {
     fn expiry_spares_running_sessions() {
         let now = 1_700_000_000_000_000;
         let (mut q, ids) = queue_with(2, now);
-        q.claim(&ids[0], "a", now, 1_000_000, "ws://g");
-        q.claim(&ids[1], "a", now, 1_000_000, "ws://g");
+        q.claim(&ids[0], Some("a"), now, 1_000_000, "ws://g");
+        q.claim(&ids[1], Some("a"), now, 1_000_000, "ws://g");
         let i = q.live_index(&ids[1]).unwrap();
         q.rows[i].status = Status::Running;
+        // Nothing expires until something reads or claims (no ticker).
         q.maintain(now + 2_000_000, 10_000_000);
+        assert_eq!(
+            q.rows[q.live_index(&ids[0]).unwrap()].phase,
+            RowPhase::Claimed
+        );
+        q.expire_stale(now + 2_000_000);
         assert_eq!(
             q.rows[q.live_index(&ids[0]).unwrap()].phase,
             RowPhase::Pending
@@ -308,37 +324,39 @@ mod tests {
         assert_eq!(q.rows[i].phase, RowPhase::Claimed);
         // Another acceptor takes over the expired one, not the running one.
         assert!(matches!(
-            q.claim(&ids[0], "b", now + 2_000_000, TTL, "ws://g"),
+            q.claim(&ids[0], Some("b"), now + 2_000_000, TTL, "ws://g"),
             ClaimResult::Won(_)
         ));
         assert!(matches!(
-            q.claim(&ids[1], "b", now + 2_000_000, TTL, "ws://g"),
+            q.claim(&ids[1], Some("b"), now + 2_000_000, TTL, "ws://g"),
             ClaimResult::Conflict(_)
         ));
     }
 
     #[test]
-    fn ended_rows_are_refused_linger_and_get_swept() {
+    fn ended_rows_are_granted_linger_and_get_swept() {
         let now = 1_700_000_000_000_000;
         let (mut q, ids) = queue_with(1, now);
         let id = &ids[0];
-        q.claim(id, "a", now, TTL, "ws://g");
+        q.claim(id, Some("a"), now, TTL, "ws://g");
         q.suspend(id, now).unwrap();
-        // The holder may still renew (it is about to release); nobody else may claim.
         assert!(
-            matches!(q.claim(id, "b", now, TTL, "ws://g"), ClaimResult::Conflict(m) if m.contains("already claimed"))
+            matches!(q.claim(id, Some("b"), now, TTL, "ws://g"), ClaimResult::Conflict(m) if m.contains("already claimed"))
         );
         q.release(id, "a", now);
-        assert!(
-            matches!(q.claim(id, "b", now, TTL, "ws://g"), ClaimResult::Conflict(m) if m == "Session is suspended")
-        );
+        // The model grants a pending row whatever its status: clients must not ask.
+        assert!(matches!(
+            q.claim(id, Some("b"), now, TTL, "ws://g"),
+            ClaimResult::Won(_)
+        ));
+        q.release(id, "b", now);
         q.maintain(now + 500_000, 1_000_000);
         assert!(q.live_index(id).is_some(), "lingers until the sweep delay");
         q.maintain(now + 1_500_000, 1_000_000);
         assert!(q.live_index(id).is_none());
         let list = q.list(&ListFilter::default(), 100, None, now + 2_000_000);
         assert!(list.items.is_empty());
-        let events = q.watch_scan(None, 0);
+        let events = q.watch_scan(None, 0, now + 2_000_000);
         assert_eq!(events.last().unwrap().1["type"], "DELETED");
         // Resume: a new generation with kind=resume.
         q.resume(id, now + 3_000_000).unwrap();
@@ -347,6 +365,24 @@ mod tests {
             (r.kind.as_str(), r.generation, r.status),
             ("resume", 2, Status::Pending)
         );
+    }
+
+    #[test]
+    fn a_claim_without_an_acceptor_is_granted_and_renewed_only_by_another_nameless_claim() {
+        let now = 1_700_000_000_000_000;
+        let (mut q, ids) = queue_with(1, now);
+        let ClaimResult::Won(v) = q.claim(&ids[0], None, now, TTL, "ws://g") else {
+            panic!("nameless claim")
+        };
+        assert!(v["status"]["acceptor_id"].is_null());
+        assert!(matches!(
+            q.claim(&ids[0], Some("a"), now, TTL, "ws://g"),
+            ClaimResult::Conflict(_)
+        ));
+        assert!(matches!(
+            q.claim(&ids[0], None, now, TTL, "ws://g"),
+            ClaimResult::Won(_)
+        ));
     }
 
     #[test]

@@ -5,15 +5,18 @@
 //! - Every change gives its row a fresh *stamp*: a microsecond timestamp, strictly increasing
 //!   across the whole queue, so stamps are unique. `metadata.updated_at` is the stamp in whole
 //!   seconds; cursors are `base64("v1:<seconds>.<micros>")` of a stamp.
-//! - Lists are keyset-ordered by stamp and return rows at or after the cursor. A page's cursor
-//!   points just past its last row, so an unchanged queue pages without duplicates; a row that
-//!   changes between pages moves behind the cursor and shows up again (later pages win). The
-//!   last page's cursor marks "now": a watch started there sees only later changes.
-//! - A watch event's cursor points just past the event's stamp. Resuming from a saved event
-//!   cursor replays only rows that changed after that event — the boundary event itself is not
-//!   repeated — and nothing is lost, because any later change has a larger stamp.
-//! - Lazy claim expiry on every read, except for `running` sessions; CAS claims; renewal by the
-//!   same acceptor with a fresh connect token; release only by the holder.
+//! - Lists are keyset-ordered by stamp and return rows at or after the cursor (`>=`). A full
+//!   page says `has_next_page` and its cursor is its last row's stamp, so the next page starts
+//!   with that row again (pages overlap; clients dedup by session id, later pages win). A page
+//!   that is not full ends the listing; its cursor marks "now". The server may serve fewer rows
+//!   than `first` asks (`emulator start --page-size`).
+//! - A watch event's cursor is the event's stamp. A watch replays rows at or after its cursor
+//!   minus the replay window (`--watch-replay`, 50 ms by default, as in the model), so a resumed
+//!   watch repeats its boundary event and anything just before it: delivery is at-least-once
+//!   and nothing is lost, because any later change has a larger stamp.
+//! - Lazy claim expiry when rows are read or claimed (no ticker), except for `running`
+//!   sessions; CAS claims, granted for any `pending` row whatever its session status; renewal by
+//!   the same acceptor with a fresh connect token; release only by the holder.
 //! - Suspended/terminated rows linger as `phase=pending` after release until a sweeper
 //!   tombstones them (`DELETED` on watch); tombstones never appear in lists.
 
@@ -428,21 +431,6 @@ impl Queue {
                 );
             }
             let r = &self.rows[i];
-            if r.phase == RowPhase::Claimed
-                && r.claim_deadline_us.is_some_and(|d| d <= now)
-                && r.real_status() != Status::Running
-            {
-                let stamp = self.stamp(now);
-                let r = &mut self.rows[i];
-                let acceptor = r.acceptor_id.take();
-                r.phase = RowPhase::Pending;
-                r.claim_deadline_us = None;
-                r.released_us = Some(now);
-                r.stamp = stamp;
-                let (sid, generation) = (r.session_id.clone(), r.generation);
-                self.record(now, "expire", &sid, acceptor.as_deref(), generation, None);
-            }
-            let r = &self.rows[i];
             if r.phase == RowPhase::Pending
                 && r.blip.is_none()
                 && r.status.ended()
@@ -450,6 +438,31 @@ impl Queue {
             {
                 self.tombstone(i, now, "swept");
             }
+        }
+    }
+
+    /// Lazy claim expiry, run by the reads and claims that could observe a stale claim (never
+    /// by a ticker, as in the model): a claim past its deadline returns the row to `pending`,
+    /// unless the session is `running` (a live session is not taken from its worker).
+    pub fn expire_stale(&mut self, now: Micros) {
+        for i in 0..self.rows.len() {
+            let r = &self.rows[i];
+            if r.tombstoned
+                || r.phase != RowPhase::Claimed
+                || r.claim_deadline_us.is_none_or(|d| d > now)
+                || r.real_status() == Status::Running
+            {
+                continue;
+            }
+            let stamp = self.stamp(now);
+            let r = &mut self.rows[i];
+            let acceptor = r.acceptor_id.take();
+            r.phase = RowPhase::Pending;
+            r.claim_deadline_us = None;
+            r.released_us = Some(now);
+            r.stamp = stamp;
+            let (sid, generation) = (r.session_id.clone(), r.generation);
+            self.record(now, "expire", &sid, acceptor.as_deref(), generation, None);
         }
     }
 

@@ -1,11 +1,12 @@
 //! `GET /opbeta/outposts/devins?watch=true[&outpost=][&cursor=]`: Server-Sent Events.
 //!
-//! Replays every row (tombstones as `DELETED`) changed at or after the cursor — everything when
-//! there is none — then streams live changes: `data: {"type","object","cursor"}\n\n`, one event
-//! per row change, oldest first. `: keepalive` comments go out whenever nothing was sent for the
-//! keepalive interval; the stream ends after the maximum stream duration. Each event's cursor
-//! points just past it (see `state.rs`), so resuming from a saved event cursor replays only
-//! later changes and loses none. `phase` and `acceptor_id` filters are ignored, as documented.
+//! Replays every row (tombstones as `DELETED`) changed at or after the cursor minus the replay
+//! window — everything when there is none — then streams live changes:
+//! `data: {"type","object","cursor"}\n\n`, one event per row change, oldest first. Within one
+//! stream a row version is sent once. `: keepalive` comments go out whenever nothing was sent
+//! for the keepalive interval; the stream ends after the maximum stream duration. Each event's
+//! cursor is its own stamp (see `state.rs`), so resuming from a saved event cursor repeats the
+//! boundary (at-least-once) and loses nothing. `phase` and `acceptor_id` filters are ignored.
 
 use std::convert::Infallible;
 
@@ -28,12 +29,13 @@ struct Stream {
 
 pub fn stream(emu: DevinEmu, outpost: Option<String>, from: Option<Micros>) -> Response {
     let now = Instant::now();
+    let next_from = from.map_or(Micros::MIN, |c| c.saturating_sub(emu.watch_replay_us()));
     let st = Stream {
         rx: emu.subscribe(),
         deadline: now + emu.core.max_stream,
         emu,
         outpost,
-        next_from: from.unwrap_or(Micros::MIN),
+        next_from,
         last_sent: now,
     };
     let body = futures::stream::unfold(st, |mut st| async move {
@@ -44,7 +46,7 @@ pub fn stream(emu: DevinEmu, outpost: Option<String>, from: Option<Micros>) -> R
             st.rx.borrow_and_update();
             let events = st
                 .emu
-                .with(|q, _| q.watch_scan(st.outpost.as_deref(), st.next_from));
+                .with(|q, now| q.watch_scan(st.outpost.as_deref(), st.next_from, now));
             if !events.is_empty() {
                 let mut buf = String::new();
                 for (stamp, ev) in events {

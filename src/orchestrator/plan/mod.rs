@@ -10,8 +10,11 @@
 //!   held + in-flight claims < cap. Never claim `suspended`/`terminated` rows. Never while
 //!   draining (SIGTERM). Never a row that lost a race since the last relist or is backing off.
 //! - A held session is provisioned (sandbox + remote) until its remote runs; its claim is
-//!   renewed `renew_margin` before `claim_deadline`; a launch that needs a connect token it does
-//!   not have renews the claim first (only a claim answer carries one).
+//!   renewed `renew_margin` before `claim_deadline`, but no sooner than half the granted TTL
+//!   and never twice within `MIN_RENEW_GAP` (`schedule.rs`); a launch that needs a connect
+//!   token it does not have renews the claim first (only a claim answer carries one).
+//! - A launched remote is checked 1, 5 and 15 s after its launch, then every
+//!   `liveness_every`; three exits in a row within 30 s of their launch give the session up.
 //! - `terminated` observed once → end with delete. Three strikes → end with stop (disk kept).
 //!   While strikes are below three, re-read — but check the remote first: one that exited 0 ends
 //!   the session at once (sleep now), only a remote still running is given the strikes.
@@ -24,15 +27,19 @@
 pub mod janitor;
 pub mod network;
 pub mod retention;
+pub mod schedule;
 mod track;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_schedule;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::api::devin_types::{Phase, QueueEntry, SessionStatus};
 
+pub use schedule::{GiveUpReason, ShortTtl, short_ttl};
 pub use track::{
     COOL_OFF, CheckResult, ClaimResult, EXIT_REREADS, EndKind, FAILURE_MEMORY, Holder,
     MAX_FAILURES, Outcome, ProvisionFailure, ProvisionResult, RELEASE_RETRY, RemoteState,
@@ -294,7 +301,7 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
     if let Some(kind) = t.failed {
         return end(kind);
     }
-    if t.failures >= MAX_FAILURES {
+    if t.failures >= MAX_FAILURES || t.early_exits >= schedule::EARLY_EXIT_LIMIT {
         return end(EndKind::GiveUp);
     }
     let reread_due = t
@@ -316,9 +323,10 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
             _ => reread_due.then_some(Action::Reread { session }),
         };
     }
-    // Keep the claim alive before anything slow.
+    // Keep the claim alive before anything slow — at a pace the TTL allows (`schedule`):
+    // between renewals the session's other work goes on.
     if let Some(deadline) = t.claim_deadline
-        && deadline - now <= o.limits.renew_margin
+        && now >= schedule::renew_at(t, deadline, o.limits)
     {
         return Some(Action::Renew { session });
     }
@@ -326,12 +334,15 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
         RemoteState::Exited { code: 0, .. } if t.rereads < EXIT_REREADS => {
             reread_due.then_some(Action::Reread { session })
         }
-        RemoteState::Running { checked_at } => {
-            (now - checked_at >= o.limits.liveness_every).then_some(Action::CheckRemote { session })
-        }
+        // Soon after a launch (1 s, 5 s, 15 s), then every `liveness_every`.
+        RemoteState::Running { checked_at } => (now
+            >= schedule::next_check(t, *checked_at, o.limits))
+        .then_some(Action::CheckRemote { session }),
         _ if backing_off => None,
         // Known not running, and launching needs a connect token only a claim answer carries.
-        RemoteState::NotRunning if !t.has_token => Some(Action::Renew { session }),
+        RemoteState::NotRunning if !t.has_token => {
+            schedule::renew_allowed(t, now).then_some(Action::Renew { session })
+        }
         // Unknown, NotRunning, a crash, or an exit 0 the status never explained: (re)provision.
         _ => Some(Action::Provision { session }),
     }

@@ -17,6 +17,7 @@
 use crate::api::devin_types::SessionStatus;
 
 use super::Limits;
+use super::schedule::{EARLY_WINDOW, GiveUpReason};
 
 /// Consecutive `suspended`/absent reads before a session is treated as asleep.
 pub const SUSPEND_STRIKES: u8 = 3;
@@ -212,6 +213,16 @@ pub struct Track {
     pub end_failures: u32,
     /// Consecutive claim attempts that ended in an error (not a 409): backs further claims off.
     pub claim_errors: u32,
+    /// The claim lifetime the server granted at the last claim or renewal (deadline − now).
+    pub ttl: Option<f64>,
+    /// When the last claim or renewal answer (or failure) arrived: renewals are spaced.
+    pub last_renew: Option<f64>,
+    /// When provisioning last reported the remote served: the early checks count from here.
+    pub launched_at: Option<f64>,
+    /// Consecutive remote ends (non-zero or vanished) within `EARLY_WINDOW` of their launch.
+    pub early_exits: u32,
+    /// Why the session was last given up (kept through the cool-off, for the status).
+    pub gave_up: Option<GiveUpReason>,
 }
 
 impl Track {
@@ -238,7 +249,7 @@ impl Track {
                 self.claim_deadline = deadline;
             }
             Outcome::Claimed(r) => match r {
-                ClaimResult::Won { deadline, token } => self.won(deadline, token),
+                ClaimResult::Won { deadline, token } => self.won(deadline, token, now),
                 ClaimResult::Conflict => self.lost_race = true,
                 ClaimResult::Gone => {}
                 ClaimResult::Failed => {
@@ -249,19 +260,11 @@ impl Track {
                     self.retry_at = Some(now + backoff(self.claim_errors));
                 }
             },
-            Outcome::Renewed(r) => match r {
-                // Renewed for a connect token to launch with, and none came: that launch
-                // cannot happen, which is a provisioning failure like any other.
-                ClaimResult::Won { token: false, .. }
-                    if self.remote == RemoteState::NotRunning && !self.has_token =>
-                {
-                    self.provision_failed(ProvisionFailure::Other, now)
-                }
-                ClaimResult::Won { deadline, token } => self.won(deadline, token),
-                ClaimResult::Conflict => self.held = false,
-                ClaimResult::Gone => self.observe(None, now, spacing),
-                ClaimResult::Failed => {}
-            },
+            Outcome::Renewed(r) => {
+                // Whatever the answer, the next renewal is spaced from this one.
+                self.last_renew = Some(now);
+                self.renewed(r, now, spacing);
+            }
             Outcome::Adopted(Some(s)) => {
                 self.held = true;
                 self.forgive_claim_errors();
@@ -294,17 +297,24 @@ impl Track {
                 }
                 CheckResult::Running => {
                     self.remote = RemoteState::Running { checked_at: now };
-                    self.failures = 0;
+                    // Up a moment after its launch proves little: a remote that dies within
+                    // the early window keeps its count until it outlives the window.
+                    if self.launched_at.is_none_or(|l| now - l >= EARLY_WINDOW) {
+                        self.failures = 0;
+                        self.early_exits = 0;
+                    }
                 }
                 CheckResult::Exited(code) => {
                     self.remote = RemoteState::Exited { code, at: now };
                     self.rereads = 0;
                     if code != 0 {
+                        self.ended_early(now);
                         self.fail(now);
                     }
                 }
                 CheckResult::Absent => {
                     self.remote = RemoteState::NotRunning;
+                    self.ended_early(now);
                     self.fail(now);
                 }
                 // Unknown: try again at the next liveness round, not in a tight loop.
@@ -333,6 +343,7 @@ impl Track {
                     EndKind::GiveUp => Track {
                         failures: self.failures,
                         retry_at: Some(now + COOL_OFF),
+                        gave_up: Some(self.give_up_reason()),
                         ..Track::default()
                     },
                     EndKind::Failed | EndKind::Foreign => Track {
@@ -374,8 +385,28 @@ impl Track {
         }
     }
 
-    fn won(&mut self, deadline: Option<f64>, token: bool) {
+    fn renewed(&mut self, r: ClaimResult, now: f64, spacing: f64) {
+        match r {
+            // Renewed for a connect token to launch with, and none came: that launch
+            // cannot happen, which is a provisioning failure like any other.
+            ClaimResult::Won { token: false, .. }
+                if self.remote == RemoteState::NotRunning && !self.has_token =>
+            {
+                self.provision_failed(ProvisionFailure::Other, now)
+            }
+            ClaimResult::Won { deadline, token } => self.won(deadline, token, now),
+            ClaimResult::Conflict => self.held = false,
+            ClaimResult::Gone => self.observe(None, now, spacing),
+            ClaimResult::Failed => {}
+        }
+    }
+
+    fn won(&mut self, deadline: Option<f64>, token: bool, now: f64) {
         self.held = true;
+        self.last_renew = Some(now);
+        // The window the server grants as this clock sees it (the deadline is the server's):
+        // renewal times derived from it compare with the same clock, so a skew cancels out.
+        self.ttl = deadline.map(|d| d - now).filter(|t| *t > 0.0).or(self.ttl);
         self.lost_race = false;
         self.forgive_claim_errors();
         self.claim_deadline = deadline;
@@ -390,9 +421,36 @@ impl Track {
         }
     }
 
+    /// Why the planner gives this session up now.
+    pub fn give_up_reason(&self) -> GiveUpReason {
+        if self.early_exits >= super::schedule::EARLY_EXIT_LIMIT {
+            GiveUpReason::EarlyExits {
+                count: self.early_exits,
+                code: match self.remote {
+                    RemoteState::Exited { code, .. } => Some(code),
+                    _ => None,
+                },
+            }
+        } else {
+            GiveUpReason::Failures {
+                count: self.failures,
+            }
+        }
+    }
+
+    /// The remote ended badly: early when within `EARLY_WINDOW` of its launch.
+    fn ended_early(&mut self, now: f64) {
+        if self.launched_at.is_some_and(|l| now - l < EARLY_WINDOW) {
+            self.early_exits += 1;
+        } else {
+            self.early_exits = 0;
+        }
+    }
+
     fn running(&mut self, now: f64) {
         if !matches!(self.remote, RemoteState::Running { .. }) {
             self.rereads = 0;
+            self.launched_at = Some(now);
         }
         self.remote = RemoteState::Running { checked_at: now };
     }
