@@ -22,6 +22,16 @@ shared outpost can be the default; the server refuses a personal outpost, an unk
 ambiguous name, and hosted labels in an Outposts-only enterprise — the refusal (exit 1) shows
 the platforms and outposts it accepts. A user's own default overrides the organisation's.";
 
+const LEAF_HELP: &str = "\
+Examples:
+  outposts outpost default set gpu-h200
+  outposts outpost default clear --json
+
+Scripting: --json prints the setting as the server answers it: {platform, outpost_pool_id,
+outpost_pool_name} (all null when cleared). Exit 1 with the server's list of accepted platforms
+and outposts when it refuses, 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when DEVIN_API_KEY
+is refused or lacks ManageOrgSettings.";
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = HELP)]
 pub struct Args {
@@ -35,12 +45,14 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 pub enum DefaultCommand {
     /// Make a shared outpost (name or id) or a hosted label the organisation's default.
+    #[command(after_help = LEAF_HELP)]
     Set {
         /// Outpost name or id (`outpost_env-…`), or a hosted label (linux, windows, macos).
         #[arg(value_name = "NAME_OR_ID")]
         target: String,
     },
     /// Remove the organisation's default platform.
+    #[command(after_help = LEAF_HELP)]
     Clear,
 }
 

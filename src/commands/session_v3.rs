@@ -31,6 +31,8 @@ The outpost defaults to OUTPOST_ID (its name is the session's `platform`); witho
 organisation's default platform applies. Needs DEVIN_API_KEY (ManageOrgSessions, and
 ViewOrgSessions for --until) and DEVIN_ORG_ID (or --org).
 
+Scripting: stdout is the session id alone (JSON: the session — session_id, url, status,
+status_detail, tags, org_id, created_at, updated_at, title, is_archived); progress on stderr.
 Exit codes: 0 created (and reached --until) · 1 --until not reached in --wait, or the session
 ended in `error` · 2 bad input or DEVIN_API_KEY/DEVIN_ORG_ID unset · 4 DEVIN_API_KEY refused or
 lacking a permission (named). A platform the organisation does not offer exits 1 with the
@@ -42,14 +44,23 @@ Examples:
   outposts session show devin-0a1b2c3d --provider local --json | jq .fleet.phase
 
 Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline) when
-DEVIN_OUTPOSTS_TOKEN is set; the session's sandbox when --provider (or OUTPOSTS_PROVIDER) is given.";
+DEVIN_OUTPOSTS_TOKEN is set; the session's sandbox when --provider (or OUTPOSTS_PROVIDER) is given.
+
+Scripting: --json prints {\"session\": {session_id, status, status_detail, …}, \"fleet\": {phase,
+session_status, acceptor_id, claim_deadline, outpost_id}|null, \"sandbox\": {id, name, state, …}|null}.
+Exit 1 for an unknown session (HTTP 404), 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when
+DEVIN_API_KEY is refused or lacks ViewOrgSessions.";
 
 const END_HELP: &str = "\
 Examples:
   outposts session end devin-0a1b2c3d
   outposts session end devin-0a1b2c3d --archive --json
 
-Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`).";
+Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`).
+
+Scripting: --json prints the session as the server answers it (status `exit`). Exit 1 for an
+unknown session, 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when DEVIN_API_KEY is refused
+or lacks ManageOrgSessions.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Until {

@@ -340,7 +340,7 @@ pub fn sandbox_spec(w: &WorkerSpec, name: &str, mode: Mode) -> SandboxSpec {
 /// serves it (`session verify --create` reads the proof file there).
 pub fn worker_env(w: &WorkerSpec, sandbox_name: &str) -> BTreeMap<String, Secret> {
     let mut env = w.env.clone();
-    env.insert(ACCEPTOR_VAR.into(), Secret::new(sandbox_name));
+    env.insert(ACCEPTOR_VAR.into(), Secret::plain(sandbox_name));
     if let TokenSource::Env(t) = &w.token {
         env.insert(TOKEN_VAR.into(), t.clone());
     }

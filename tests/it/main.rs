@@ -56,6 +56,7 @@ mod rel_soak;
 mod rel_support;
 mod session_v3;
 mod session_v3_conformance;
+mod session_v3_providers;
 mod verify_cli;
 mod verify_coreweave;
 mod verify_daytona;
