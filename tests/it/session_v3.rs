@@ -89,6 +89,8 @@ fn verify_create_proves_an_orchestrated_local_session_and_ends_it() {
     );
     // The key never reached the sandbox, the orchestrator or the output.
     let key = emu.env_value("DEVIN_API_KEY");
+    // The invariant checker's secret list (the emulator's issued secrets) holds the v3 key.
+    assert!(block_on(emu.client().secrets()).unwrap().contains(&key));
     assert!(!run.all().contains(&key));
     assert!(!orch.log().contains(&key));
     let (code, _) = orch.terminate(Duration::from_secs(35));
