@@ -49,12 +49,17 @@ fn a_good_setup_passes_every_check() {
     let r = env.run(&["doctor"]);
     r.ok();
     let lines: Vec<&str> = r.stdout.lines().take_while(|l| !l.is_empty()).collect();
-    assert_eq!(lines.len(), 11, "{}", r.stdout);
+    assert_eq!(lines.len(), 12, "{}", r.stdout);
     for l in &lines {
         assert!(l.starts_with('✔'), "not passed: {l}\n{}", r.stdout);
     }
     assert!(
-        r.stdout.contains("11 passed, 0 failed, 0 skipped"),
+        r.stdout.contains("12 passed, 0 failed, 0 skipped"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        line(&r, "v3 API key").contains("DEVIN_API_KEY"),
         "{}",
         r.stdout
     );

@@ -183,6 +183,27 @@ fn credentials_a_missing_key_is_usage_and_a_key_without_the_permission_is_refuse
     );
     assert!(!run.all().contains(key.expose()));
 
+    // doctor names the permission a key lacks (its cheap read needs ViewOrgSessions).
+    let key = block_on(emu.client().v3_key(&["ManageOrgSessions"], "no view")).unwrap();
+    env.set("DEVIN_API_KEY", key.expose());
+    let run = env.run(&["doctor", "--json"]);
+    let doc = run.json();
+    let check = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "api_key")
+        .cloned()
+        .unwrap();
+    assert_eq!(check["status"], "fail", "{check}");
+    assert!(
+        check["message"]
+            .as_str()
+            .unwrap()
+            .contains("ViewOrgSessions"),
+        "{check}"
+    );
+
     // A fleet token where the v3 key belongs is refused as DEVIN_API_KEY.
     env.set("DEVIN_API_KEY", emu.env_value("DEVIN_OUTPOSTS_TOKEN"));
     let run = env.run(&["session", "show", "devin-x"]);
