@@ -24,6 +24,7 @@ pub mod outpost_default;
 pub mod queue;
 pub mod session;
 pub mod session_v3;
+pub mod session_verify_create;
 pub mod snapshot;
 pub mod status_watch;
 pub mod worker;

@@ -139,7 +139,7 @@ pub struct VerifyArgs {
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
-        SessionCommand::Verify(a) if a.create => super::session_v3::run_verify_create(ctx, a).await,
+        SessionCommand::Verify(a) if a.create => super::session_verify_create::run(ctx, a).await,
         SessionCommand::Verify(a) => run_verify(ctx, a).await,
         SessionCommand::Create(a) => super::session_v3::run_create(ctx, a).await,
         SessionCommand::Show(a) => super::session_v3::run_show(ctx, a).await,

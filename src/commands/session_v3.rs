@@ -1,6 +1,6 @@
-//! `outposts session create|show|end` and `session verify --create`: Devin sessions through the
-//! public v3 API (specs/devin-sessions-api.md), on an outpost chosen by name (`platform`).
-//! Domain logic: `api::devin_v3` (the client) and `verify::unattended` (following a proof).
+//! `outposts session create|show|end`: Devin sessions through the public v3 API
+//! (specs/devin-sessions-api.md), on an outpost chosen by name (`platform`). `session verify
+//! --create` is in `session_verify_create.rs`. Domain logic: `api::devin_v3` (the client).
 
 use std::time::{Duration, Instant};
 
@@ -8,18 +8,16 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use super::session::{VerifyArgs, check_path, check_proof, devin, provider_kind};
-use crate::api::devin::DevinClient;
+use super::session::{devin, provider_kind};
 use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
 use crate::api::outpost_lookup::resolve_outpost;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::provider::{self, ProviderKind};
-use crate::verify::unattended::{Event, Follow, FollowError, Followed, Stage};
-use crate::verify::{self, Comparison, compare, show};
+use crate::verify;
 
 /// How often a followed session is read.
-const POLL: Duration = Duration::from_secs(1);
+pub(super) const POLL: Duration = Duration::from_secs(1);
 
 const CREATE_HELP: &str = "\
 Examples:
@@ -120,18 +118,18 @@ pub struct EndArgs {
     pub org: Option<String>,
 }
 
-fn client(ctx: &Ctx, org: Option<&str>) -> Result<DevinV3Client> {
+pub(super) fn client(ctx: &Ctx, org: Option<&str>) -> Result<DevinV3Client> {
     Ok(DevinV3Client::from_config(&ctx.config, ctx.http()?, org)?)
 }
 
-fn usage(message: String, hint: &str) -> anyhow::Error {
+pub(super) fn usage(message: String, hint: &str) -> anyhow::Error {
     CliError::usage(message, Some(hint.to_string())).into()
 }
 
 /// The `platform` for an outpost flag (a name or an id), else OUTPOST_ID's name; `None` lets
 /// the organisation default apply. A name goes to the v3 API as typed — its 400 lists what the
 /// organisation accepts; an id is resolved to its name through the fleet API.
-async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String>> {
+pub(super) async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String>> {
     let given = flag.map(str::trim).filter(|f| !f.is_empty());
     let id = match given {
         Some(f) if !f.starts_with("outpost_env-") => return Ok(Some(f.to_string())),
@@ -157,7 +155,7 @@ async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String
     }
 }
 
-fn session_line(s: &V3Session) -> String {
+pub(super) fn session_line(s: &V3Session) -> String {
     match &s.status_detail {
         Some(d) => format!("{}/{d}", s.status),
         None => s.status.to_string(),
@@ -324,221 +322,4 @@ pub async fn run_end(ctx: &Ctx, a: EndArgs) -> Result<ExitStatus> {
         )
     });
     Ok(ExitStatus::Success)
-}
-
-fn follow_error(e: FollowError) -> anyhow::Error {
-    // Unwrap, so main.rs sees the typed error itself (transparent errors hide it in the chain).
-    match e {
-        FollowError::V3(v) => v.into(),
-        FollowError::Provider(p) => p.into(),
-    }
-}
-
-/// `session verify --create`: the proof without a person (see `verify::unattended`).
-pub async fn run_verify_create(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
-    if a.sandbox.is_some() || a.session.is_some() || a.print_only {
-        return Err(usage(
-            "--create makes its own session: it takes neither --sandbox, --session nor --print-only".into(),
-            "drop those flags, or drop --create to verify a session you started",
-        ));
-    }
-    let proof = match &a.proof {
-        Some(p) => {
-            check_proof(p)?;
-            p.clone()
-        }
-        None => verify::new_proof(),
-    };
-    check_path(&a.path)?;
-    // Everything that can fail on configuration fails before the first request.
-    let v3 = client(ctx, a.org.as_deref())?;
-    let kind = provider_kind(ctx, a.provider)?;
-    let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
-    let fleet: Option<DevinClient> = devin(ctx)?;
-    let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
-    let task = verify::task_text(&proof, &a.path);
-    let p = &ctx.printer;
-
-    let created = v3
-        .create_session(&CreateSession {
-            prompt: task.clone(),
-            title: Some(format!("outposts proof {proof}")),
-            tags: vec!["outposts-verify".into()],
-            platform: platform.clone(),
-        })
-        .await?;
-    let id = created.session_id.clone();
-    let on = platform
-        .as_deref()
-        .unwrap_or("the organisation's default platform");
-    p.note(&format!("created proof session {id} on {on}: {task}"));
-
-    let start = Instant::now();
-    let mut stages: Vec<Value> = Vec::new();
-    let followed = Follow {
-        v3: &v3,
-        fleet: fleet.as_ref(),
-        provider: provider.as_ref(),
-        session_id: &id,
-        proof: &proof,
-        path: &a.path,
-        wait: a.wait,
-        poll: POLL,
-    }
-    .run(|ev| match ev {
-        Event::Reached {
-            stage,
-            session,
-            sandbox,
-            acceptor,
-        } => {
-            let at = start.elapsed().as_secs_f64();
-            let whom = match (stage, sandbox, acceptor) {
-                (Stage::Claimed, _, Some(a)) => format!(" by {a}"),
-                (Stage::Running | Stage::ProofFound, Some(sb), _) => {
-                    format!(" in sandbox {}", sb.name)
-                }
-                _ => String::new(),
-            };
-            p.note(&format!(
-                "[{at:>5.1}s] {}{whom} (v3 status {})",
-                stage.label(),
-                session_line(session)
-            ));
-            stages.push(json!({"stage": stage, "at_seconds": (at * 10.0).round() / 10.0}));
-        }
-        Event::Retrying { error } => tracing::debug!("retrying: {error}"),
-    })
-    .await;
-
-    // End the session whatever happened, unless asked to keep it.
-    let ended = if a.keep_session {
-        p.note(&format!("keeping session {id} (--keep-session)"));
-        false
-    } else {
-        match v3.end_session(&id, false).await {
-            Ok(s) => {
-                p.note(&format!("ended session {id} ({})", s.status));
-                true
-            }
-            Err(e) => {
-                p.warn(&format!("could not end session {id}: {e}"));
-                false
-            }
-        }
-    };
-    let followed = followed.map_err(follow_error)?;
-
-    let mut doc = json!({
-        "result": null, "exit_code": 0, "proof": proof, "path": a.path, "task": task,
-        "outpost_name": platform, "provider": kind, "session_id": id, "session_url": created.url,
-        "stages": stages, "stalled_at": null, "sandbox": null, "expected": null, "found": null,
-        "trailing_newline": null, "session_ended": ended, "waited_seconds":
-            (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-    });
-    let wait = humantime::format_duration(a.wait);
-    match followed {
-        Followed::Found {
-            sandbox,
-            bytes,
-            session,
-        } => {
-            doc["sandbox"] = json!(sandbox);
-            doc["status"] = json!(session_line(&session));
-            match compare(&proof, &bytes) {
-                Comparison::Match { trailing_newline } => {
-                    doc["result"] = json!("match");
-                    doc["trailing_newline"] = json!(trailing_newline);
-                    p.result(&doc, || {
-                        format!(
-                            "{} verified: session {id} wrote {} to {} in sandbox {} on {kind}",
-                            p.mark(true),
-                            show(&proof),
-                            a.path,
-                            sandbox.name
-                        )
-                    });
-                    Ok(ExitStatus::Success)
-                }
-                Comparison::Mismatch { expected, found } => {
-                    doc["result"] = json!("mismatch");
-                    doc["exit_code"] = json!(3);
-                    doc["expected"] = json!(expected);
-                    doc["found"] = json!(found.chars().take(4096).collect::<String>());
-                    p.result(&doc, || {
-                        format!(
-                            "{} mismatch: {} in sandbox {} does not hold the proof\n  expected: {}\n  found:    {}",
-                            p.mark(false),
-                            a.path,
-                            sandbox.name,
-                            show(&expected),
-                            show(&found)
-                        )
-                    });
-                    Ok(ExitStatus::CheckFailed)
-                }
-            }
-        }
-        Followed::Ended { reached, session } => {
-            doc["result"] = json!("ended");
-            doc["exit_code"] = json!(3);
-            doc["stalled_at"] = json!(reached.stall());
-            doc["status"] = json!(session_line(&session));
-            p.result(&doc, || {
-                format!(
-                    "{} session {id} ended ({}) before {} appeared: {}",
-                    p.mark(false),
-                    session_line(&session),
-                    a.path,
-                    reached.stall()
-                )
-            });
-            Ok(ExitStatus::CheckFailed)
-        }
-        Followed::Stalled {
-            reached,
-            session,
-            sandbox,
-            last_error,
-        } => {
-            doc["result"] = json!("timeout");
-            doc["exit_code"] = json!(3);
-            doc["stalled_at"] = json!(reached.stall());
-            doc["sandbox"] = json!(sandbox);
-            doc["status"] = json!(session.as_ref().map(session_line));
-            p.result(&doc, || {
-                let mut out = format!(
-                    "{} timed out after {wait}: session {id} {}",
-                    p.mark(false),
-                    reached.stall()
-                );
-                if let Some(s) = &session {
-                    out.push_str(&format!("\n  v3 status: {}", session_line(s)));
-                }
-                if let Some(sb) = &sandbox {
-                    out.push_str(&format!("\n  sandbox:   {} ({})", sb.name, sb.state));
-                }
-                if let Some(e) = &last_error {
-                    out.push_str(&format!("\n  last error: {e}"));
-                }
-                out.push_str(&format!("\n  hint: {}", stall_hint(reached)));
-                out
-            });
-            Ok(ExitStatus::CheckFailed)
-        }
-    }
-}
-
-fn stall_hint(reached: Stage) -> &'static str {
-    match reached {
-        Stage::Queued => {
-            "is `outposts orchestrator run` (or a worker) serving this outpost? `outposts queue list` shows the queue"
-        }
-        Stage::Claimed => {
-            "the machine did not start the session: look at the orchestrator's log or `outposts worker logs`"
-        }
-        Stage::Running | Stage::ProofFound => {
-            "Devin runs on the machine but wrote no file: open the session's URL to see what it did"
-        }
-    }
 }

@@ -41,6 +41,7 @@ pub mod remote;
 mod state;
 mod tasks;
 mod v3;
+mod v3_default;
 mod v3_state;
 mod watch;
 
