@@ -191,6 +191,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every outpost of the account (all pages)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one outpost with its queue depth and active claims')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outpost (orchestrator scope); an outpost already gone is not an error')
+            [CompletionResult]::new('default', 'default', [CompletionResultType]::ParameterValue, 'Show or change the organisation''s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -273,11 +274,87 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'outposts;outpost;default' {
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organisation id [default: DEVIN_ORG_ID]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Make a shared outpost (name or id) or a hosted label the organisation''s default')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove the organisation''s default platform')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;outpost;default;set' {
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organisation id [default: DEVIN_ORG_ID]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;outpost;default;clear' {
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organisation id [default: DEVIN_ORG_ID]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;outpost;default;help' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Make a shared outpost (name or id) or a hosted label the organisation''s default')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove the organisation''s default platform')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'outposts;outpost;default;help;set' {
+            break
+        }
+        'outposts;outpost;default;help;clear' {
+            break
+        }
+        'outposts;outpost;default;help;help' {
+            break
+        }
         'outposts;outpost;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create an outpost and print its OUTPOST_ID (orchestrator scope)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every outpost of the account (all pages)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one outpost with its queue depth and active claims')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outpost (orchestrator scope); an outpost already gone is not an error')
+            [CompletionResult]::new('default', 'default', [CompletionResultType]::ParameterValue, 'Show or change the organisation''s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -291,6 +368,17 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;outpost;help;delete' {
+            break
+        }
+        'outposts;outpost;help;default' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Make a shared outpost (name or id) or a hosted label the organisation''s default')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove the organisation''s default platform')
+            break
+        }
+        'outposts;outpost;help;default;set' {
+            break
+        }
+        'outposts;outpost;help;default;clear' {
             break
         }
         'outposts;outpost;help;help' {
@@ -1258,6 +1346,9 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a session: v3 status and detail, fleet queue row, sandbox')
+            [CompletionResult]::new('end', 'end', [CompletionResultType]::ParameterValue, 'End (terminate) a session through the v3 API')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1269,11 +1360,14 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--proof', '--proof', [CompletionResultType]::ParameterName, 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Absolute path of the proof file inside the sandbox')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait for the file (e.g. 90s, 10m, 1h)')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'With --create: the organisation [default: DEVIN_ORG_ID]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
             [CompletionResult]::new('--print-only', '--print-only', [CompletionResultType]::ParameterName, 'Print the task and the Slack line, then exit 0; no provider is contacted')
+            [CompletionResult]::new('--create', '--create', [CompletionResultType]::ParameterName, 'Create the proof session yourself through Devin''s v3 API on the outpost, follow it, read the file back and end the session (DEVIN_API_KEY, DEVIN_ORG_ID). Unattended')
+            [CompletionResult]::new('--keep-session', '--keep-session', [CompletionResultType]::ParameterName, 'With --create: leave the proof session running afterwards')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
@@ -1287,12 +1381,89 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'outposts;session;create' {
+            [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'The task for Devin')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default]')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'title')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A tag (repeatable)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Wait until the session is served or finished')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long --until waits (e.g. 90s, 10m)')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organisation id [default: DEVIN_ORG_ID]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;session;show' {
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Look for the session''s sandbox on this provider')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'org')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'outposts;session;end' {
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'org')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Archive it as well')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'outposts;session;help' {
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a session: v3 status and detail, fleet queue row, sandbox')
+            [CompletionResult]::new('end', 'end', [CompletionResultType]::ParameterValue, 'End (terminate) a session through the v3 API')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'outposts;session;help;verify' {
+            break
+        }
+        'outposts;session;help;create' {
+            break
+        }
+        'outposts;session;help;show' {
+            break
+        }
+        'outposts;session;help;end' {
             break
         }
         'outposts;session;help;help' {
@@ -1413,6 +1584,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every outpost of the account (all pages)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one outpost with its queue depth and active claims')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outpost (orchestrator scope); an outpost already gone is not an error')
+            [CompletionResult]::new('default', 'default', [CompletionResultType]::ParameterValue, 'Show or change the organisation''s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)')
             break
         }
         'outposts;help;outpost;create' {
@@ -1425,6 +1597,17 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;help;outpost;delete' {
+            break
+        }
+        'outposts;help;outpost;default' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Make a shared outpost (name or id) or a hosted label the organisation''s default')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove the organisation''s default platform')
+            break
+        }
+        'outposts;help;outpost;default;set' {
+            break
+        }
+        'outposts;help;outpost;default;clear' {
             break
         }
         'outposts;help;queue' {
@@ -1560,9 +1743,21 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         }
         'outposts;help;session' {
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a session: v3 status and detail, fleet queue row, sandbox')
+            [CompletionResult]::new('end', 'end', [CompletionResultType]::ParameterValue, 'End (terminate) a session through the v3 API')
             break
         }
         'outposts;help;session;verify' {
+            break
+        }
+        'outposts;help;session;create' {
+            break
+        }
+        'outposts;help;session;show' {
+            break
+        }
+        'outposts;help;session;end' {
             break
         }
         'outposts;help;doctor' {

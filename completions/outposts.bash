@@ -259,6 +259,9 @@ _outposts() {
             outposts__subcmd__help__subcmd__outpost,create)
                 cmd="outposts__subcmd__help__subcmd__outpost__subcmd__create"
                 ;;
+            outposts__subcmd__help__subcmd__outpost,default)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__default"
+                ;;
             outposts__subcmd__help__subcmd__outpost,delete)
                 cmd="outposts__subcmd__help__subcmd__outpost__subcmd__delete"
                 ;;
@@ -268,11 +271,26 @@ _outposts() {
             outposts__subcmd__help__subcmd__outpost,list)
                 cmd="outposts__subcmd__help__subcmd__outpost__subcmd__list"
                 ;;
+            outposts__subcmd__help__subcmd__outpost__subcmd__default,clear)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__default__subcmd__clear"
+                ;;
+            outposts__subcmd__help__subcmd__outpost__subcmd__default,set)
+                cmd="outposts__subcmd__help__subcmd__outpost__subcmd__default__subcmd__set"
+                ;;
             outposts__subcmd__help__subcmd__queue,list)
                 cmd="outposts__subcmd__help__subcmd__queue__subcmd__list"
                 ;;
             outposts__subcmd__help__subcmd__queue,watch)
                 cmd="outposts__subcmd__help__subcmd__queue__subcmd__watch"
+                ;;
+            outposts__subcmd__help__subcmd__session,create)
+                cmd="outposts__subcmd__help__subcmd__session__subcmd__create"
+                ;;
+            outposts__subcmd__help__subcmd__session,end)
+                cmd="outposts__subcmd__help__subcmd__session__subcmd__end"
+                ;;
+            outposts__subcmd__help__subcmd__session,show)
+                cmd="outposts__subcmd__help__subcmd__session__subcmd__show"
                 ;;
             outposts__subcmd__help__subcmd__session,verify)
                 cmd="outposts__subcmd__help__subcmd__session__subcmd__verify"
@@ -343,6 +361,9 @@ _outposts() {
             outposts__subcmd__outpost,create)
                 cmd="outposts__subcmd__outpost__subcmd__create"
                 ;;
+            outposts__subcmd__outpost,default)
+                cmd="outposts__subcmd__outpost__subcmd__default"
+                ;;
             outposts__subcmd__outpost,delete)
                 cmd="outposts__subcmd__outpost__subcmd__delete"
                 ;;
@@ -355,8 +376,29 @@ _outposts() {
             outposts__subcmd__outpost,list)
                 cmd="outposts__subcmd__outpost__subcmd__list"
                 ;;
+            outposts__subcmd__outpost__subcmd__default,clear)
+                cmd="outposts__subcmd__outpost__subcmd__default__subcmd__clear"
+                ;;
+            outposts__subcmd__outpost__subcmd__default,help)
+                cmd="outposts__subcmd__outpost__subcmd__default__subcmd__help"
+                ;;
+            outposts__subcmd__outpost__subcmd__default,set)
+                cmd="outposts__subcmd__outpost__subcmd__default__subcmd__set"
+                ;;
+            outposts__subcmd__outpost__subcmd__default__subcmd__help,clear)
+                cmd="outposts__subcmd__outpost__subcmd__default__subcmd__help__subcmd__clear"
+                ;;
+            outposts__subcmd__outpost__subcmd__default__subcmd__help,help)
+                cmd="outposts__subcmd__outpost__subcmd__default__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__outpost__subcmd__default__subcmd__help,set)
+                cmd="outposts__subcmd__outpost__subcmd__default__subcmd__help__subcmd__set"
+                ;;
             outposts__subcmd__outpost__subcmd__help,create)
                 cmd="outposts__subcmd__outpost__subcmd__help__subcmd__create"
+                ;;
+            outposts__subcmd__outpost__subcmd__help,default)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__default"
                 ;;
             outposts__subcmd__outpost__subcmd__help,delete)
                 cmd="outposts__subcmd__outpost__subcmd__help__subcmd__delete"
@@ -369,6 +411,12 @@ _outposts() {
                 ;;
             outposts__subcmd__outpost__subcmd__help,list)
                 cmd="outposts__subcmd__outpost__subcmd__help__subcmd__list"
+                ;;
+            outposts__subcmd__outpost__subcmd__help__subcmd__default,clear)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__default__subcmd__clear"
+                ;;
+            outposts__subcmd__outpost__subcmd__help__subcmd__default,set)
+                cmd="outposts__subcmd__outpost__subcmd__help__subcmd__default__subcmd__set"
                 ;;
             outposts__subcmd__queue,help)
                 cmd="outposts__subcmd__queue__subcmd__help"
@@ -388,14 +436,32 @@ _outposts() {
             outposts__subcmd__queue__subcmd__help,watch)
                 cmd="outposts__subcmd__queue__subcmd__help__subcmd__watch"
                 ;;
+            outposts__subcmd__session,create)
+                cmd="outposts__subcmd__session__subcmd__create"
+                ;;
+            outposts__subcmd__session,end)
+                cmd="outposts__subcmd__session__subcmd__end"
+                ;;
             outposts__subcmd__session,help)
                 cmd="outposts__subcmd__session__subcmd__help"
+                ;;
+            outposts__subcmd__session,show)
+                cmd="outposts__subcmd__session__subcmd__show"
                 ;;
             outposts__subcmd__session,verify)
                 cmd="outposts__subcmd__session__subcmd__verify"
                 ;;
+            outposts__subcmd__session__subcmd__help,create)
+                cmd="outposts__subcmd__session__subcmd__help__subcmd__create"
+                ;;
+            outposts__subcmd__session__subcmd__help,end)
+                cmd="outposts__subcmd__session__subcmd__help__subcmd__end"
+                ;;
             outposts__subcmd__session__subcmd__help,help)
                 cmd="outposts__subcmd__session__subcmd__help__subcmd__help"
+                ;;
+            outposts__subcmd__session__subcmd__help,show)
+                cmd="outposts__subcmd__session__subcmd__help__subcmd__show"
                 ;;
             outposts__subcmd__session__subcmd__help,verify)
                 cmd="outposts__subcmd__session__subcmd__help__subcmd__verify"
@@ -2004,7 +2070,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__outpost)
-            opts="create list get delete"
+            opts="create list get delete default"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2020,6 +2086,48 @@ _outposts() {
         outposts__subcmd__help__subcmd__outpost__subcmd__create)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__default)
+            opts="set clear"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__default__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__outpost__subcmd__default__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2116,8 +2224,50 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__session)
-            opts="verify"
+            opts="verify create show end"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__session__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__session__subcmd__end)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__session__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2576,7 +2726,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__outpost)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version create list get delete help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version create list get delete default help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2621,6 +2771,164 @@ _outposts() {
                     return 0
                     ;;
                 --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default)
+            opts="-q -v -y -h -V --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version set clear help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default__subcmd__clear)
+            opts="-q -v -y -h -V --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default__subcmd__help)
+            opts="set clear help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default__subcmd__help__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__default__subcmd__set)
+            opts="-q -v -y -h -V --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --org)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2716,7 +3024,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__outpost__subcmd__help)
-            opts="create list get delete help"
+            opts="create list get delete default help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2732,6 +3040,48 @@ _outposts() {
         outposts__subcmd__outpost__subcmd__help__subcmd__create)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__default)
+            opts="set clear"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__default__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__outpost__subcmd__help__subcmd__default__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3004,7 +3354,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__session)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version verify help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version verify create show end help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3033,8 +3383,100 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__session__subcmd__create)
+            opts="-q -v -y -h -V --prompt --outpost --title --tag --until --wait --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -W "served finished" -- "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__end)
+            opts="-q -v -y -h -V --archive --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__session__subcmd__help)
-            opts="verify help"
+            opts="verify create show end help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3047,7 +3489,49 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__session__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__help__subcmd__end)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__session__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__session__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3075,8 +3559,46 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__session__subcmd__show)
+            opts="-q -v -y -h -V --provider --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
+                    return 0
+                    ;;
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__session__subcmd__verify)
-            opts="-q -v -y -h -V --sandbox --session --provider --outpost --proof --path --wait --print-only --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --sandbox --session --provider --outpost --proof --path --wait --print-only --create --keep-session --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3107,6 +3629,10 @@ _outposts() {
                     return 0
                     ;;
                 --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --org)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -178,6 +178,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand list 'List every outpost of the account (all pages)'
             cand get 'Show one outpost with its queue depth and active claims'
             cand delete 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+            cand default 'Show or change the organisation''s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;outpost;create'= {
@@ -255,11 +256,80 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'outposts;outpost;default'= {
+            cand --org 'Organisation id [default: DEVIN_ORG_ID]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand set 'Make a shared outpost (name or id) or a hosted label the organisation''s default'
+            cand clear 'Remove the organisation''s default platform'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;outpost;default;set'= {
+            cand --org 'Organisation id [default: DEVIN_ORG_ID]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;outpost;default;clear'= {
+            cand --org 'Organisation id [default: DEVIN_ORG_ID]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;outpost;default;help'= {
+            cand set 'Make a shared outpost (name or id) or a hosted label the organisation''s default'
+            cand clear 'Remove the organisation''s default platform'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'outposts;outpost;default;help;set'= {
+        }
+        &'outposts;outpost;default;help;clear'= {
+        }
+        &'outposts;outpost;default;help;help'= {
+        }
         &'outposts;outpost;help'= {
             cand create 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
             cand list 'List every outpost of the account (all pages)'
             cand get 'Show one outpost with its queue depth and active claims'
             cand delete 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+            cand default 'Show or change the organisation''s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;outpost;help;create'= {
@@ -269,6 +339,14 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;outpost;help;get'= {
         }
         &'outposts;outpost;help;delete'= {
+        }
+        &'outposts;outpost;help;default'= {
+            cand set 'Make a shared outpost (name or id) or a hosted label the organisation''s default'
+            cand clear 'Remove the organisation''s default platform'
+        }
+        &'outposts;outpost;help;default;set'= {
+        }
+        &'outposts;outpost;help;default;clear'= {
         }
         &'outposts;outpost;help;help'= {
         }
@@ -1148,6 +1226,9 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+            cand create 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)'
+            cand show 'Show a session: v3 status and detail, fleet queue row, sandbox'
+            cand end 'End (terminate) a session through the v3 API'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;session;verify'= {
@@ -1158,11 +1239,14 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --proof 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]'
             cand --path 'Absolute path of the proof file inside the sandbox'
             cand --wait 'How long to wait for the file (e.g. 90s, 10m, 1h)'
+            cand --org 'With --create: the organisation [default: DEVIN_ORG_ID]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
             cand --log-format 'Format of log lines on stderr'
             cand --print-only 'Print the task and the Slack line, then exit 0; no provider is contacted'
+            cand --create 'Create the proof session yourself through Devin''s v3 API on the outpost, follow it, read the file back and end the session (DEVIN_API_KEY, DEVIN_ORG_ID). Unattended'
+            cand --keep-session 'With --create: leave the proof session running afterwards'
             cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
             cand -q 'Print only results and errors'
             cand --quiet 'Print only results and errors'
@@ -1175,11 +1259,82 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'outposts;session;create'= {
+            cand --prompt 'The task for Devin'
+            cand --outpost 'Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default]'
+            cand --title 'title'
+            cand --tag 'A tag (repeatable)'
+            cand --until 'Wait until the session is served or finished'
+            cand --wait 'How long --until waits (e.g. 90s, 10m)'
+            cand --org 'Organisation id [default: DEVIN_ORG_ID]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;session;show'= {
+            cand --provider 'Look for the session''s sandbox on this provider'
+            cand --org 'org'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;session;end'= {
+            cand --org 'org'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --archive 'Archive it as well'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'outposts;session;help'= {
             cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+            cand create 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)'
+            cand show 'Show a session: v3 status and detail, fleet queue row, sandbox'
+            cand end 'End (terminate) a session through the v3 API'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;session;help;verify'= {
+        }
+        &'outposts;session;help;create'= {
+        }
+        &'outposts;session;help;show'= {
+        }
+        &'outposts;session;help;end'= {
         }
         &'outposts;session;help;help'= {
         }
@@ -1288,6 +1443,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand list 'List every outpost of the account (all pages)'
             cand get 'Show one outpost with its queue depth and active claims'
             cand delete 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+            cand default 'Show or change the organisation''s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)'
         }
         &'outposts;help;outpost;create'= {
         }
@@ -1296,6 +1452,14 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;outpost;get'= {
         }
         &'outposts;help;outpost;delete'= {
+        }
+        &'outposts;help;outpost;default'= {
+            cand set 'Make a shared outpost (name or id) or a hosted label the organisation''s default'
+            cand clear 'Remove the organisation''s default platform'
+        }
+        &'outposts;help;outpost;default;set'= {
+        }
+        &'outposts;help;outpost;default;clear'= {
         }
         &'outposts;help;queue'= {
             cand list 'List every queued session of the outpost (all pages)'
@@ -1396,8 +1560,17 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;help;session'= {
             cand verify 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+            cand create 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)'
+            cand show 'Show a session: v3 status and detail, fleet queue row, sandbox'
+            cand end 'End (terminate) a session through the v3 API'
         }
         &'outposts;help;session;verify'= {
+        }
+        &'outposts;help;session;create'= {
+        }
+        &'outposts;help;session;show'= {
+        }
+        &'outposts;help;session;end'= {
         }
         &'outposts;help;doctor'= {
         }

@@ -135,24 +135,25 @@ complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "list" -d 'List every outpost of the account (all pages)'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
-complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -f -a "list" -d 'List every outpost of the account (all pages)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -f -a "default" -d 'Show or change the organisation\'s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from create" -l platform -d 'Platform of its machines' -r -f -a "linux\t''
 windows\t''
 macos\t''"
@@ -214,10 +215,28 @@ complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -l org -d 'Organisation id [default: DEVIN_ORG_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -f -a "set" -d 'Make a shared outpost (name or id) or a hosted label the organisation\'s default'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -f -a "clear" -d 'Remove the organisation\'s default platform'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from default" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every outpost of the account (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "default" -d 'Show or change the organisation\'s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and not __fish_seen_subcommand_from list watch help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -703,21 +722,24 @@ complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "warm-pool" -d 'Show, set or delete the Daytona warm pool of the snapshot in use'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -f -a "create" -d 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -f -a "show" -d 'Show a session: v3 status and detail, fleet queue row, sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -f -a "end" -d 'End (terminate) a session through the v3 API'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and not __fish_seen_subcommand_from verify create show end help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l sandbox -d 'Sandbox id or name to read (a fixed worker\'s, or any sandbox)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l session -d 'Devin session id; its sandbox is the orchestrator\'s (`devin-<id>-<hash>`, labelled)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l provider -d 'Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
@@ -727,6 +749,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l proof -d 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l path -d 'Absolute path of the proof file inside the sandbox' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l wait -d 'How long to wait for the file (e.g. 90s, 10m, 1h)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l org -d 'With --create: the organisation [default: DEVIN_ORG_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -735,13 +758,71 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l print-only -d 'Print the task and the Slack line, then exit 0; no provider is contacted'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l create -d 'Create the proof session yourself through Devin\'s v3 API on the outpost, follow it, read the file back and end the session (DEVIN_API_KEY, DEVIN_ORG_ID). Unattended'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l keep-session -d 'With --create: leave the proof session running afterwards'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only results and errors'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l prompt -d 'The task for Devin' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l outpost -d 'Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l title -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l tag -d 'A tag (repeatable)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l until -d 'Wait until the session is served or finished' -r -f -a "served\t'The session runs on a machine'
+finished\t'Devin reports the task finished, or the session exits'"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l wait -d 'How long --until waits (e.g. 90s, 10m)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l org -d 'Organisation id [default: DEVIN_ORG_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l provider -d 'Look for the session\'s sandbox on this provider' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l org -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l org -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l archive -d 'Archive it as well'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a session: v3 status and detail, fleet queue row, sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "end" -d 'End (terminate) a session through the v3 API'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand doctor" -l timeout -d 'Longest any single check may take (e.g. 10s, 1m)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand doctor" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
@@ -819,6 +900,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "list" -d 'List every outpost of the account (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "get" -d 'Show one outpost with its queue depth and active claims'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "delete" -d 'Delete an outpost (orchestrator scope); an outpost already gone is not an error'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "default" -d 'Show or change the organisation\'s default platform (DEVIN_API_KEY, DEVIN_ORG_ID)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
@@ -840,3 +922,6 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot by name (asks first on a terminal; --yes otherwise)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "warm-pool" -d 'Show, set or delete the Daytona warm pool of the snapshot in use'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "verify" -d 'Prove a session runs in your sandbox: print a task with a fresh proof value, then wait for Devin to write it and read it back from that sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "create" -d 'Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID)'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "show" -d 'Show a session: v3 status and detail, fleet queue row, sandbox'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "end" -d 'End (terminate) a session through the v3 API'

@@ -97,6 +97,12 @@ env_vars! {
     OUTPOST_ID: Devin ("POOL_ID");
     /// Orchestrator-scope token for `outposts outpost create|delete` (never a flag value).
     DEVIN_OUTPOST_CREATE_TOKEN: Devin [secret];
+    /// Service-user key (`cog_…`) for Devin's public v3 API: `session create|show|end|verify --create`
+    /// and `outpost default`. Needs ManageOrgSessions and ViewOrgSessions (ManageOrgSettings for
+    /// `outpost default`) on DEVIN_ORG_ID. Not DEVIN_OUTPOSTS_TOKEN; never sent to a sandbox.
+    DEVIN_API_KEY: Devin [secret];
+    /// Organisation id (`org-…`) of the v3 API calls; `--org` overrides it.
+    DEVIN_ORG_ID: Devin;
     /// Gateway URL used when a claim response carries none.
     DEVIN_OUTPOST_GATEWAY_URL: Devin;
     /// Daytona API key (`dtn_…`).

@@ -155,6 +155,17 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
                 e.hint(),
             );
         }
+        // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
+        if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
+            return (
+                if e.is_auth() {
+                    Code::Auth
+                } else {
+                    Code::Failure
+                },
+                e.hint(),
+            );
+        }
         // Transparent over ApiError, so the ApiError itself is not in the chain.
         if let Some(e) = cause.downcast_ref::<outposts::api::outpost_lookup::OutpostLookupError>() {
             let code = match e {

@@ -9,6 +9,8 @@ pub mod daytona;
 pub mod daytona_types;
 pub mod devin;
 pub mod devin_types;
+pub mod devin_v3;
+pub mod devin_v3_types;
 pub mod network_policy;
 pub mod outpost_lookup;
 pub mod sse;

@@ -11,8 +11,9 @@ use tokio::sync::broadcast::Receiver;
 
 use super::Ctx;
 use crate::api::devin::DevinClient;
+use crate::api::devin_v3::{CreateSession, DevinV3Client};
+use crate::api::outpost_lookup::resolve_outpost;
 use crate::emulator::client::EmulatorClient;
-use crate::emulator::devin::NewSession;
 use crate::emulator::{Emulator, EmulatorOptions};
 use crate::error::ExitStatus;
 use crate::orchestrator::plan::Limits;
@@ -208,6 +209,17 @@ async fn scenario(
         Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
     );
     let outpost = env("OUTPOST_ID");
+    // Sessions are created the way a user does: through Devin's v3 API, on the outpost's name.
+    let v3 = DevinV3Client::new(
+        http.clone(),
+        &env("DEVIN_API_URL"),
+        &env("DEVIN_ORG_ID"),
+        Secret::new(env("DEVIN_API_KEY")),
+    );
+    let outpost_name = resolve_outpost(&devin, &outpost)
+        .await?
+        .name
+        .context("the emulator's outpost has no name")?;
     let state = StateDir::open(&root.join("state"))?.outpost(&outpost)?;
     let acceptor = state.acceptor_id(None)?;
     let opts = RunOptions {
@@ -242,9 +254,16 @@ async fn scenario(
         let mut summary = Vec::new();
         let proof = verify::new_proof();
         let task = verify::task_text(&proof, &paths.task_path);
-        let created = admin.new_sessions(&NewSession { task: Some(task.clone()), ..NewSession::default() }).await?;
-        let session = created.first().map(|s| s.session_id.clone()).context("the emulator created no session")?;
-        n.say("queued", &format!("Devin queued session {session} with the task: {task}"));
+        let created = v3
+            .create_session(&CreateSession {
+                prompt: task.clone(),
+                title: Some("outposts demo".into()),
+                tags: vec!["outposts-demo".into()],
+                platform: Some(outpost_name.clone()),
+            })
+            .await?;
+        let session = created.session_id.clone();
+        n.say("queued", &format!("session {session} created through Devin's v3 API on outpost {outpost_name} (status {}) with the task: {task}", created.status));
 
         wait_event(&mut events, step, "the claim", |e| matches!(e, OrchEvent::Claimed { session: s } if *s == session)).await?;
         n.say("claimed", &format!("claimed {session} (oldest first, under the cap)"));
@@ -295,8 +314,8 @@ async fn scenario(
         n.say("woken", &format!("claimed again; the same sandbox {sandbox} started, a new remote launched, the file intact"));
         summary.push("wake started the same sandbox with the file intact".to_string());
 
-        admin.terminate(&session).await?;
-        n.say("terminate", "Devin terminates the session");
+        let ended = v3.end_session(&session, false).await?;
+        n.say("terminate", &format!("the session is ended through Devin's v3 API (status {})", ended.status));
         wait_event(&mut events, step, "the delete", |e| matches!(e, OrchEvent::SandboxDeleted { session: s, .. } if *s == session)).await?;
         wait_event(&mut events, step, "the release", |e| matches!(e, OrchEvent::Released { session: s } if *s == session)).await?;
         if provider.get(&sandbox).await?.is_some() {

@@ -19,7 +19,8 @@ Examples:
 
 Checks: settings (every value parses; which .env and outposts.toml are used), Devin token
 (one authenticated read), outpost (exists, platform), clock (skew against the Devin server's
-Date header, fails beyond 30 s), orchestrator token (DEVIN_OUTPOST_CREATE_TOKEN, if set),
+Date header, fails beyond 30 s), orchestrator token (DEVIN_OUTPOST_CREATE_TOKEN, if set), v3 API
+key (DEVIN_API_KEY on DEVIN_ORG_ID, if set; names a missing permission),
 Daytona API key and snapshot (exists and active), CoreWeave credentials, local sandboxes
 (bubblewrap, with the local provider), connect port (8765 free), state dir (0700, ours, files
 0600, writable; who holds the lock). A service that is not configured is skipped, not failed.

@@ -94,6 +94,8 @@ pub enum OutpostCommand {
     /// Delete an outpost (orchestrator scope); an outpost already gone is not an error.
     #[command(after_help = DELETE_HELP)]
     Delete(DeleteArgs),
+    /// Show or change the organisation's default platform (DEVIN_API_KEY, DEVIN_ORG_ID).
+    Default(super::outpost_default::Args),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -167,6 +169,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         OutpostCommand::List(a) => list(ctx, a).await,
         OutpostCommand::Get(a) => get(ctx, a).await,
         OutpostCommand::Delete(a) => delete(ctx, a).await,
+        OutpostCommand::Default(a) => super::outpost_default::run(ctx, a).await,
     }
 }
 

@@ -38,6 +38,12 @@ pub enum SessionCommand {
     /// for Devin to write it and read it back from that sandbox.
     #[command(long_about = VERIFY_ABOUT, after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
+    /// Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID).
+    Create(super::session_v3::CreateArgs),
+    /// Show a session: v3 status and detail, fleet queue row, sandbox.
+    Show(super::session_v3::ShowArgs),
+    /// End (terminate) a session through the v3 API.
+    End(super::session_v3::EndArgs),
 }
 
 const VERIFY_ABOUT: &str = "\
@@ -74,6 +80,15 @@ Exit codes: 0 match · 1 timed out (the diagnosis says why: the sandbox's state,
 or worker log lines, and the session's queue state when a Devin token is configured) · 2 bad
 input, or no such sandbox or session · 3 mismatch: the file still held another value when
 --wait ran out (both values shown) · 4 credentials rejected.
+
+Unattended (CI): --create makes the session itself through Devin's v3 API on the outpost
+(DEVIN_API_KEY with ManageOrgSessions and ViewOrgSessions, DEVIN_ORG_ID or --org), shows each
+stage on stderr (queued, claimed, running, proof file found), reads the file from that session's
+sandbox and ends the session whatever the outcome (--keep-session leaves it). Exit 0 match ·
+3 mismatch, session ended before the file, or --wait ran out (naming the stage it stalled at:
+never claimed / claimed but never running / running but no proof file) · 2 DEVIN_API_KEY or
+DEVIN_ORG_ID unset (before any request) · 4 DEVIN_API_KEY refused or lacking a permission.
+  outposts session verify --create --provider daytona --wait 15m
 
 Scripting: --json prints one object on stdout at the end:
   {\"result\": \"match\"|\"mismatch\"|\"timeout\"|\"printed\", \"exit_code\", \"proof\", \"path\",
@@ -115,11 +130,25 @@ pub struct VerifyArgs {
     /// Print the task and the Slack line, then exit 0; no provider is contacted.
     #[arg(long)]
     pub print_only: bool,
+    /// Create the proof session yourself through Devin's v3 API on the outpost, follow it,
+    /// read the file back and end the session (DEVIN_API_KEY, DEVIN_ORG_ID). Unattended.
+    #[arg(long)]
+    pub create: bool,
+    /// With --create: leave the proof session running afterwards.
+    #[arg(long, requires = "create")]
+    pub keep_session: bool,
+    /// With --create: the organisation [default: DEVIN_ORG_ID].
+    #[arg(long, value_name = "ORG", requires = "create")]
+    pub org: Option<String>,
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
+        SessionCommand::Verify(a) if a.create => super::session_verify_create::run(ctx, a).await,
         SessionCommand::Verify(a) => run_verify(ctx, a).await,
+        SessionCommand::Create(a) => super::session_v3::run_create(ctx, a).await,
+        SessionCommand::Show(a) => super::session_v3::run_show(ctx, a).await,
+        SessionCommand::End(a) => super::session_v3::run_end(ctx, a).await,
     }
 }
 
@@ -149,7 +178,7 @@ fn printable(s: &str) -> bool {
 }
 
 /// A proof must survive being typed into a chat box and compared byte for byte.
-fn check_proof(p: &str) -> Result<()> {
+pub(super) fn check_proof(p: &str) -> Result<()> {
     if p.is_empty() || p.len() > 128 || p.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(usage(
             format!("--proof {} is not usable", show(p)),
@@ -159,7 +188,7 @@ fn check_proof(p: &str) -> Result<()> {
     Ok(())
 }
 
-fn check_path(p: &str) -> Result<()> {
+pub(super) fn check_path(p: &str) -> Result<()> {
     let b = p.as_bytes();
     let windows_abs = b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
     if !(p.starts_with('/') || windows_abs) || p.len() > 1024 || !printable(p) {
@@ -199,7 +228,7 @@ fn target(a: &VerifyArgs) -> Result<Option<Target>> {
 }
 
 /// A fleet client when a token is configured (the name lookup and the queue state need one).
-fn devin(ctx: &Ctx) -> Result<Option<DevinClient>> {
+pub(super) fn devin(ctx: &Ctx) -> Result<Option<DevinClient>> {
     if ctx.config.get(&env::DEVIN_OUTPOSTS_TOKEN).is_none() {
         return Ok(None);
     }
@@ -262,7 +291,7 @@ async fn outpost_name(ctx: &Ctx, flag: Option<&str>, devin: Option<&DevinClient>
     }
 }
 
-fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
+pub(super) fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
     Ok(match flag {
         Some(k) => k,
         None => ctx

@@ -275,9 +275,11 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
             return String::new();
         }
         // Name and outpost give way first on a narrow terminal; every field is in --json.
-        let mut t = Table::new(&["ID", "PROVIDER", "STATE", "HEALTH", "AGE", "NAME", "OUTPOST"])
-            .optional("NAME")
-            .optional("OUTPOST");
+        let mut t = Table::new(&[
+            "ID", "PROVIDER", "STATE", "HEALTH", "AGE", "NAME", "OUTPOST",
+        ])
+        .optional("NAME")
+        .optional("OUTPOST");
         for (w, h) in &all {
             t.row(vec![
                 w.id.clone(),

@@ -85,9 +85,10 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
         }
     };
     let t = opts.timeout;
-    let ((token, probe), orch, (daytona_key, daytona), coreweave) = tokio::join!(
+    let ((token, probe), orch, api_key, (daytona_key, daytona), coreweave) = tokio::join!(
         devin_token(config, &http, t),
         orchestrator_token(config, &http, t),
+        super::v3::api_key(config, &http, t),
         daytona_key(config, &http, t, provider),
         coreweave_key(config, t, provider),
     );
@@ -103,6 +104,7 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
         outpost,
         clock,
         orch,
+        api_key,
         daytona_key,
         snapshot,
         warm,

@@ -254,4 +254,40 @@ impl EmulatorClient {
             .await?;
         Ok(())
     }
+
+    /// A new v3 API key (`DEVIN_API_KEY`) with exactly these permissions (e.g. without
+    /// `ManageOrgSessions`), registered for redaction in this process.
+    pub async fn v3_key(&self, permissions: &[&str], label: &str) -> Result<Secret, ApiError> {
+        let v: serde_json::Value = self
+            .post_json(
+                "/_emulator/v3/keys",
+                &json!({"permissions": permissions, "label": label}),
+            )
+            .await?;
+        let key = v["key"].as_str().unwrap_or_default();
+        crate::secrets::register(key);
+        Ok(Secret::new(key))
+    }
+
+    /// Change the emulated organisation: `{"outposts_only": bool, "proof_override": text|null}`
+    /// (a Devin that writes another text than the proof prompt asks for).
+    pub async fn v3_settings(
+        &self,
+        settings: &serde_json::Value,
+    ) -> Result<serde_json::Value, ApiError> {
+        self.post_json("/_emulator/v3/settings", settings).await
+    }
+
+    /// Add an outpost as another member would: `personal` ones cannot be the org default.
+    pub async fn add_outpost(
+        &self,
+        name: &str,
+        personal: bool,
+    ) -> Result<serde_json::Value, ApiError> {
+        self.post_json(
+            "/_emulator/outposts",
+            &json!({"name": name, "platform": "linux", "personal": personal}),
+        )
+        .await
+    }
 }

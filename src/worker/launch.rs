@@ -35,8 +35,13 @@ impl Workers {
             None => self.provider.create(&spec).await?,
         };
         if mode == Mode::Exec
-            && let Err(e) =
-                detached::launch(self.provider.as_ref(), &info.id, &w.outpost, worker_env(w)).await
+            && let Err(e) = detached::launch(
+                self.provider.as_ref(),
+                &info.id,
+                &w.outpost,
+                worker_env(w, &name),
+            )
+            .await
         {
             // A sandbox without its worker is of no use; do not leave it behind.
             let _ = self.provider.delete(&info.id).await;

@@ -71,6 +71,8 @@ pub const LABEL_OUTPOST: &str = "outposts.outpost";
 pub const LABEL_MODE: &str = "outposts.worker_mode";
 /// The variable the worker reads its outpost token from.
 pub const TOKEN_VAR: &str = "DEVIN_OUTPOSTS_TOKEN";
+/// The worker's acceptor id (the real `devin worker start` reads it too): its sandbox's name.
+pub const ACCEPTOR_VAR: &str = "DEVIN_WORKER_ACCEPTOR_ID";
 /// Restarts at which `worker status` calls it a restart loop.
 pub const RESTART_LOOP: u32 = 3;
 
@@ -313,15 +315,18 @@ pub fn sandbox_spec(w: &WorkerSpec, name: &str, mode: Mode) -> SandboxSpec {
         });
     }
     if mode == Mode::Main {
-        spec.env = worker_env(w);
+        spec.env = worker_env(w, name);
         spec.command = Some(main_command(&w.outpost));
     }
     spec
 }
 
-/// The worker's environment: the extras, then the token when it travels by value.
-pub fn worker_env(w: &WorkerSpec) -> BTreeMap<String, Secret> {
+/// The worker's environment: the extras, its acceptor id, then the token when it travels by
+/// value. The acceptor id is the sandbox's name, so a session's claim names the sandbox that
+/// serves it (`session verify --create` reads the proof file there).
+pub fn worker_env(w: &WorkerSpec, sandbox_name: &str) -> BTreeMap<String, Secret> {
     let mut env = w.env.clone();
+    env.insert(ACCEPTOR_VAR.into(), Secret::plain(sandbox_name));
     if let TokenSource::Env(t) = &w.token {
         env.insert(TOKEN_VAR.into(), t.clone());
     }

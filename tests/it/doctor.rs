@@ -54,7 +54,12 @@ fn a_good_setup_passes_every_check() {
         assert!(l.starts_with('✔'), "not passed: {l}\n{}", r.stdout);
     }
     assert!(
-        r.stdout.contains("12 passed, 0 failed, 0 skipped"),
+        r.stdout.contains("13 passed, 0 failed, 0 skipped"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        line(&r, "v3 API key").contains("DEVIN_API_KEY"),
         "{}",
         r.stdout
     );

@@ -55,6 +55,11 @@ const WALK: &[(&str, Out)] = &[
     ("outpost list", Out::Doc),
     ("outpost get", Out::Doc),
     ("outpost delete", Out::Doc),
+    ("outpost default set", Out::Doc),
+    ("outpost default clear", Out::Doc),
+    ("session create", Out::Doc),
+    ("session show", Out::Doc),
+    ("session end", Out::Doc),
     ("connect", Out::Doc),
     ("auth logout", Out::Doc),
     ("snapshot build", Out::Doc),
@@ -292,6 +297,8 @@ struct World {
     snapshot: Option<String>,
     worker: Option<String>,
     workers: StopOnDrop,
+    /// A session created through the v3 API (`session create`).
+    v3_session: Option<String>,
 }
 
 fn free_port() -> u16 {
@@ -324,6 +331,7 @@ impl World {
             snapshot: None,
             worker: None,
             workers,
+            v3_session: None,
         }
     }
 
@@ -401,6 +409,28 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             vec![r]
         }
         "outpost list" => vec![w.ok(&["outpost", "list"])],
+        "outpost default set" => vec![w.ok(&["outpost", "default", "set", "emulator"])],
+        "outpost default clear" => vec![w.ok(&["outpost", "default", "clear"])],
+        "session create" => {
+            let r = w.ok(&[
+                "session",
+                "create",
+                "--prompt",
+                "sh: true",
+                "--outpost",
+                "emulator",
+            ]);
+            w.v3_session = Some(r.json()["session_id"].as_str().expect("id").to_string());
+            vec![r]
+        }
+        "session show" => {
+            let id = w.v3_session.clone().unwrap();
+            vec![w.ok(&["session", "show", &id])]
+        }
+        "session end" => {
+            let id = w.v3_session.clone().unwrap();
+            vec![w.ok(&["session", "end", &id])]
+        }
         "outpost get" => {
             let id = w.outpost.clone().unwrap();
             vec![w.ok(&["outpost", "get", &id])]

@@ -12,6 +12,7 @@
 //! | `POST /_emulator/sessions/{id}/task` | `{"task": "…"}` | `TaskInfo` |
 //! | `GET /_emulator/history[?session=ID]` | | `[HistoryRecord]` |
 //! | `GET /_emulator/outposts` | | `[outpost]` (wire shape, live counts) |
+//! | `POST /_emulator/outposts` | `{"name", "platform", "personal"}` | outpost (`v3.rs`) |
 //!
 //! Errors: `{"detail": "..."}` with 404 (unknown session/outpost), 409 (wrong state), 422.
 
@@ -41,7 +42,10 @@ pub fn routes() -> Router<AppState> {
         .route("/_emulator/sessions/:id/blip", post(blip))
         .route("/_emulator/sessions/:id/task", post(task))
         .route("/_emulator/history", get(history))
-        .route("/_emulator/outposts", get(outposts))
+        .route(
+            "/_emulator/outposts",
+            get(outposts).post(super::v3::add_outpost),
+        )
 }
 
 fn refusal(r: Refusal) -> Response {

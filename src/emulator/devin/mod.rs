@@ -7,6 +7,7 @@
 //! - `/static/devin-rs/remote/{file}` — `remote.rs`
 //! - `/gateway`, `/gateway/{connect,next,result}` — `gateway.rs`, protocol in `tasks.rs`
 //! - `/_emulator/sessions…`, `/_emulator/history`, `/_emulator/outposts` — `admin.rs`
+//! - `/v3[beta1]/organizations/{org}/sessions…`, `…/default-platform` — `v3.rs`, `v3_state.rs`
 //! - `/outposts/connect` (page), `/outposts/connection-token`, `/_emulator/tokens` — `connect.rs`
 //!
 //! Extension point for the connect flow (built separately): add its routes (`GET
@@ -39,6 +40,9 @@ mod queue;
 pub mod remote;
 mod state;
 mod tasks;
+mod v3;
+mod v3_default;
+mod v3_state;
 mod watch;
 
 pub use lifecycle::{NewSession, SessionInfo, SessionView};
@@ -90,6 +94,9 @@ impl DevinEmu {
         for t in &queue.tokens {
             crate::secrets::register(&t.token);
         }
+        for k in &queue.v3.keys {
+            crate::secrets::register(&k.key);
+        }
         let first_outpost = queue
             .outposts
             .first()
@@ -125,7 +132,7 @@ impl DevinEmu {
     }
 
     pub fn env_pairs(&self, base_url: &str) -> Vec<(String, String)> {
-        let (token, create, outpost) = self.with(|q, _| {
+        let (token, create, outpost, api_key, org) = self.with(|q, _| {
             (
                 q.first_token(Scope::Machine)
                     .unwrap_or_default()
@@ -137,6 +144,8 @@ impl DevinEmu {
                     .first()
                     .map(|o| o.outpost_id.clone())
                     .unwrap_or_else(|| self.core.first_outpost.clone()),
+                q.v3.keys.first().map(|k| k.key.clone()).unwrap_or_default(),
+                q.v3.org_id.clone(),
             )
         });
         vec![
@@ -149,6 +158,8 @@ impl DevinEmu {
             ("DEVIN_OUTPOSTS_TOKEN".into(), token),
             ("OUTPOST_ID".into(), outpost),
             ("DEVIN_OUTPOST_CREATE_TOKEN".into(), create),
+            ("DEVIN_API_KEY".into(), api_key),
+            ("DEVIN_ORG_ID".into(), org),
         ]
     }
 
@@ -222,6 +233,7 @@ impl DevinEmu {
             .iter()
             .map(|t| t.token.clone())
             .chain(q.grants.keys().cloned())
+            .chain(q.v3.keys.iter().map(|k| k.key.clone()))
             .collect()
     }
 
@@ -290,6 +302,7 @@ pub fn router() -> Router<AppState> {
         .merge(admin::routes())
         .merge(gateway::routes())
         .merge(connect::routes())
+        .merge(v3::routes())
         .route(
             "/static/devin-rs/remote/:file",
             axum::routing::get(remote::serve),

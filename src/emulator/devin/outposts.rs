@@ -72,6 +72,7 @@ impl Queue {
             description: description.map(str::to_string),
             created_at: secs(now),
             seq: self.next_outpost_seq,
+            personal: false,
         };
         self.next_outpost_seq += 1;
         self.mutations += 1;

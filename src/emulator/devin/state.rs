@@ -150,6 +150,9 @@ pub struct OutpostRow {
     pub description: Option<String>,
     pub created_at: i64,
     pub seq: u64,
+    /// Only its owner can start sessions on it: never an organisation default (v3 spec §4).
+    #[serde(default)]
+    pub personal: bool,
 }
 
 /// What a connect token was issued for.
@@ -218,6 +221,9 @@ pub struct Queue {
     pub next_row: u64,
     pub next_outpost_seq: u64,
     pub next_task: u64,
+    /// The public v3 API's organisation, keys, sessions and default platform (`v3_state.rs`).
+    #[serde(default)]
+    pub v3: super::v3_state::V3State,
     /// Bumped by every mutation (rows, tasks, outposts): wakes watchers and long polls.
     #[serde(skip)]
     pub mutations: u64,
@@ -326,6 +332,7 @@ impl Queue {
             next_row: 1,
             next_outpost_seq: 1,
             next_task: 1,
+            v3: Default::default(),
             mutations: 0,
         };
         let _ = q.create_outpost(

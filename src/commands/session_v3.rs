@@ -1,0 +1,325 @@
+//! `outposts session create|show|end`: Devin sessions through the public v3 API
+//! (specs/devin-sessions-api.md), on an outpost chosen by name (`platform`). `session verify
+//! --create` is in `session_verify_create.rs`. Domain logic: `api::devin_v3` (the client).
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::Ctx;
+use super::session::{devin, provider_kind};
+use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
+use crate::api::outpost_lookup::resolve_outpost;
+use crate::env;
+use crate::error::{CliError, ExitStatus};
+use crate::provider::{self, ProviderKind};
+use crate::verify;
+
+/// How often a followed session is read.
+pub(super) const POLL: Duration = Duration::from_secs(1);
+
+const CREATE_HELP: &str = "\
+Examples:
+  outposts session create --prompt \"Run the test suite\" --outpost gpu-h200
+  ID=$(outposts session create --prompt \"$TASK\" --until finished --wait 30m)
+  outposts session create --prompt hi --tag nightly --json | jq -r .session_id
+
+The outpost defaults to OUTPOST_ID (its name is the session's `platform`); without either the
+organisation's default platform applies. Needs DEVIN_API_KEY (ManageOrgSessions, and
+ViewOrgSessions for --until) and DEVIN_ORG_ID (or --org).
+
+Scripting: stdout is the session id alone (JSON: the session — session_id, url, status,
+status_detail, tags, org_id, created_at, updated_at, title, is_archived); progress on stderr.
+Exit codes: 0 created (and reached --until) · 1 --until not reached in --wait, or the session
+ended in `error` · 2 bad input or DEVIN_API_KEY/DEVIN_ORG_ID unset · 4 DEVIN_API_KEY refused or
+lacking a permission (named). A platform the organisation does not offer exits 1 with the
+server's list of accepted platforms and outposts.";
+
+const SHOW_HELP: &str = "\
+Examples:
+  outposts session show devin-0a1b2c3d
+  outposts session show devin-0a1b2c3d --provider local --json | jq .fleet.phase
+
+Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline) when
+DEVIN_OUTPOSTS_TOKEN is set; the session's sandbox when --provider (or OUTPOSTS_PROVIDER) is given.
+
+Scripting: --json prints {\"session\": {session_id, status, status_detail, …}, \"fleet\": {phase,
+session_status, acceptor_id, claim_deadline, outpost_id}|null, \"sandbox\": {id, name, state, …}|null}.
+Exit 1 for an unknown session (HTTP 404), 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when
+DEVIN_API_KEY is refused or lacks ViewOrgSessions.";
+
+const END_HELP: &str = "\
+Examples:
+  outposts session end devin-0a1b2c3d
+  outposts session end devin-0a1b2c3d --archive --json
+
+Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`).
+
+Scripting: --json prints the session as the server answers it (status `exit`). Exit 1 for an
+unknown session, 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when DEVIN_API_KEY is refused
+or lacks ManageOrgSessions.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Until {
+    /// The session runs on a machine.
+    Served,
+    /// Devin reports the task finished, or the session exits.
+    Finished,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = CREATE_HELP)]
+pub struct CreateArgs {
+    /// The task for Devin.
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: String,
+    /// Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default].
+    #[arg(long, value_name = "NAME_OR_ID")]
+    pub outpost: Option<String>,
+    #[arg(long, value_name = "T")]
+    pub title: Option<String>,
+    /// A tag (repeatable).
+    #[arg(long = "tag", value_name = "T")]
+    pub tags: Vec<String>,
+    /// Wait until the session is served or finished.
+    #[arg(long, value_enum)]
+    pub until: Option<Until>,
+    /// How long --until waits (e.g. 90s, 10m).
+    #[arg(long, value_name = "DURATION", default_value = "10m",
+          value_parser = crate::config::parse_duration)]
+    pub wait: Duration,
+    /// Organisation id [default: DEVIN_ORG_ID].
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = SHOW_HELP)]
+pub struct ShowArgs {
+    /// Session id (`devin-…`).
+    pub id: String,
+    /// Look for the session's sandbox on this provider.
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = END_HELP)]
+pub struct EndArgs {
+    /// Session id (`devin-…`).
+    pub id: String,
+    /// Archive it as well.
+    #[arg(long)]
+    pub archive: bool,
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+}
+
+pub(super) fn client(ctx: &Ctx, org: Option<&str>) -> Result<DevinV3Client> {
+    Ok(DevinV3Client::from_config(&ctx.config, ctx.http()?, org)?)
+}
+
+pub(super) fn usage(message: String, hint: &str) -> anyhow::Error {
+    CliError::usage(message, Some(hint.to_string())).into()
+}
+
+/// The `platform` for an outpost flag (a name or an id), else OUTPOST_ID's name; `None` lets
+/// the organisation default apply. A name goes to the v3 API as typed — its 400 lists what the
+/// organisation accepts; an id is resolved to its name through the fleet API.
+pub(super) async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String>> {
+    let given = flag.map(str::trim).filter(|f| !f.is_empty());
+    let id = match given {
+        Some(f) if !f.starts_with("outpost_env-") => return Ok(Some(f.to_string())),
+        Some(f) => f.to_string(),
+        None => match ctx.config.value(&env::OUTPOST_ID) {
+            Some(id) if !id.trim().is_empty() => id.trim().to_string(),
+            _ => return Ok(None),
+        },
+    };
+    let Some(fleet) = devin(ctx)? else {
+        return Err(usage(
+            format!("cannot find the name of outpost {id}: DEVIN_OUTPOSTS_TOKEN is not set"),
+            "pass --outpost NAME (the outpost's name is the session's platform), or set DEVIN_OUTPOSTS_TOKEN",
+        ));
+    };
+    let outpost = resolve_outpost(&fleet, &id).await?;
+    match outpost.name.filter(|n| !n.trim().is_empty()) {
+        Some(name) => Ok(Some(name)),
+        None => Err(usage(
+            format!("outpost {id} has no name, and a session's platform is an outpost's name"),
+            "name the outpost in the Devin app, or pass --outpost NAME",
+        )),
+    }
+}
+
+pub(super) fn session_line(s: &V3Session) -> String {
+    match &s.status_detail {
+        Some(d) => format!("{}/{d}", s.status),
+        None => s.status.to_string(),
+    }
+}
+
+pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
+    if a.prompt.trim().is_empty() {
+        return Err(usage("--prompt is empty".into(), "pass the task for Devin"));
+    }
+    let v3 = client(ctx, a.org.as_deref())?;
+    let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
+    let body = CreateSession {
+        prompt: a.prompt.clone(),
+        title: a.title.clone(),
+        tags: a.tags.clone(),
+        platform: platform.clone(),
+    };
+    let created = v3.create_session(&body).await?;
+    ctx.printer.note(&format!(
+        "created session {} on {} ({})",
+        created.session_id,
+        platform
+            .as_deref()
+            .unwrap_or("the organisation's default platform"),
+        created.status
+    ));
+    let Some(until) = a.until else {
+        ctx.printer.result(&created, || created.session_id.clone());
+        return Ok(ExitStatus::Success);
+    };
+    let start = Instant::now();
+    let mut last = created;
+    loop {
+        let done = match until {
+            Until::Served => last.status == V3Status::Running || last.status.ended(),
+            Until::Finished => {
+                last.status_detail == Some(StatusDetail::Finished) || last.status.ended()
+            }
+        };
+        if done {
+            break;
+        }
+        if start.elapsed() >= a.wait {
+            ctx.printer.result(&last, || last.session_id.clone());
+            return Err(CliError::failed(
+                format!(
+                    "session {} did not become {} within {} (it reads {})",
+                    last.session_id,
+                    if until == Until::Served {
+                        "served"
+                    } else {
+                        "finished"
+                    },
+                    humantime::format_duration(a.wait),
+                    session_line(&last)
+                ),
+                Some("raise --wait, or look at it with `outposts session show`".into()),
+            )
+            .into());
+        }
+        tokio::time::sleep(POLL.min(a.wait.saturating_sub(start.elapsed()))).await;
+        let next = v3.get_session(&last.session_id).await?;
+        if next.status != last.status || next.status_detail != last.status_detail {
+            ctx.printer.note(&format!(
+                "session {}: {}",
+                next.session_id,
+                session_line(&next)
+            ));
+        }
+        last = next;
+    }
+    ctx.printer.result(&last, || last.session_id.clone());
+    if last.status == V3Status::Error {
+        return Ok(ExitStatus::Failure);
+    }
+    Ok(ExitStatus::Success)
+}
+
+pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
+    let v3 = client(ctx, a.org.as_deref())?;
+    let s = v3.get_session(&a.id).await?;
+    let fleet_row = match devin(ctx)? {
+        Some(f) => match f.get(&s.session_id).await {
+            Ok(row) => row.map(|e| {
+                json!({"phase": e.phase, "session_status": e.session_status,
+                       "acceptor_id": e.acceptor_id, "claim_deadline": e.claim_deadline,
+                       "outpost_id": e.outpost_id})
+            }),
+            Err(e) => {
+                ctx.printer
+                    .warn(&format!("cannot read the fleet queue: {e}"));
+                None
+            }
+        },
+        None => None,
+    };
+    let kind = match a.provider {
+        Some(k) => Some(k),
+        None if ctx.config.value(&env::OUTPOSTS_PROVIDER).is_some() => {
+            Some(provider_kind(ctx, None)?)
+        }
+        None => None,
+    };
+    let mut sandbox = Value::Null;
+    if let Some(kind) = kind {
+        let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
+        let target = verify::Target::Session(s.session_id.clone());
+        match verify::locate(provider.as_ref(), &target).await {
+            Ok(sb) => sandbox = json!(sb),
+            Err(e) => ctx
+                .printer
+                .warn(&format!("cannot find the session's sandbox: {e}")),
+        }
+    }
+    let doc = json!({"session": s, "fleet": fleet_row, "sandbox": sandbox});
+    ctx.printer.result(&doc, || {
+        let mut out = format!(
+            "session   {}\nstatus    {}\n",
+            s.session_id,
+            session_line(&s)
+        );
+        if let Some(t) = &s.title {
+            out.push_str(&format!("title     {t}\n"));
+        }
+        if let Some(u) = &s.url {
+            out.push_str(&format!("url       {u}\n"));
+        }
+        match &doc["fleet"] {
+            Value::Null => {
+                out.push_str("fleet     not in the outpost queue (or DEVIN_OUTPOSTS_TOKEN unset)\n")
+            }
+            f => out.push_str(&format!(
+                "fleet     phase {}, session {}, holder {}, deadline {}\n",
+                f["phase"].as_str().unwrap_or("?"),
+                f["session_status"].as_str().unwrap_or("?"),
+                f["acceptor_id"].as_str().unwrap_or("none"),
+                f["claim_deadline"]
+                    .as_f64()
+                    .map(|d| format!("{d:.0}"))
+                    .unwrap_or_else(|| "none".into())
+            )),
+        }
+        if let Some(name) = doc["sandbox"]["name"].as_str() {
+            out.push_str(&format!(
+                "sandbox   {name} ({})\n",
+                doc["sandbox"]["state"].as_str().unwrap_or("?")
+            ));
+        }
+        out
+    });
+    Ok(ExitStatus::Success)
+}
+
+pub async fn run_end(ctx: &Ctx, a: EndArgs) -> Result<ExitStatus> {
+    let v3 = client(ctx, a.org.as_deref())?;
+    let s = v3.end_session(&a.id, a.archive).await?;
+    ctx.printer.result(&s, || {
+        format!(
+            "ended session {} ({}{})",
+            s.session_id,
+            s.status,
+            if a.archive { ", archived" } else { "" }
+        )
+    });
+    Ok(ExitStatus::Success)
+}
