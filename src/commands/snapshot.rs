@@ -14,6 +14,7 @@ use crate::api::daytona_types::{CreateBuildInfo, CreateSnapshot, Snapshot, Snaps
 use crate::config::parse_duration;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
+use crate::orchestrator::remote::bake;
 use crate::provider::daytona::client_from_config;
 use crate::provider::daytona::snapshot::{
     self as snap, BuildEvent, BuildOutcome, DEFAULT_DOCKERFILE, FollowError, Platform,
@@ -41,11 +42,17 @@ Examples:
   outposts snapshot build --dockerfile ./Dockerfile --cpu 4 --memory 16Gi --disk 20Gi
   outposts snapshot build --platform windows    # provisions a windows-medium sandbox
   outposts snapshot build --json --write-env    # CI: one JSON document on stdout
+  outposts snapshot build --bake-remote --write-env   # latest devin-remote in the image
+  outposts snapshot build --bake-remote --remote-sha 5eed0f1ce0
 
 Scripting: stdout is `SNAPSHOT_NAME=<name>` (or JSON with --json), progress and the build log go
 to stderr. An existing snapshot is reused without any create call (exit 0). A failed build exits
 1 and prints the last log lines. Dockerfiles that COPY/ADD local files are refused (build-context
-upload is not supported); bake such files into a base image or fetch them in a RUN step.";
+upload is not supported); bake such files into a base image or fetch them in a RUN step.
+
+--bake-remote appends RUN steps that download the devin-remote Linux builds from
+DEVIN_WORKER_STATIC_BASE_URL into /home/daytona/.devin/remote/cache and check them with
+`sha256sum -c` against the checksums fetched now; the bake is part of the hashed name.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -134,6 +141,21 @@ pub struct BuildArgs {
     /// Give up following the build after this long (the build continues on Daytona).
     #[arg(long, value_parser = parse_duration, default_value = "1h")]
     pub timeout: Duration,
+    /// Bake the published devin-remote Linux builds (latest, or --remote-sha) into the image's
+    /// launch cache, verified by sha256 at build time: sessions on that build skip the download.
+    #[arg(long)]
+    pub bake_remote: bool,
+    /// The devin-remote build (git sha) to bake [default: the distribution's latest].
+    #[arg(long, value_name = "SHA", requires = "bake_remote", value_parser = parse_remote_sha)]
+    pub remote_sha: Option<String>,
+}
+
+fn parse_remote_sha(s: &str) -> Result<String, String> {
+    if crate::orchestrator::remote::valid_sha(s) {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err("a devin-remote build is a git sha (7 to 64 hex digits)".into())
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -285,7 +307,33 @@ fn client(ctx: &Ctx) -> Result<DaytonaClient> {
 
 async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitStatus> {
     let platform = a.platform.platform;
-    let bytes = definition(a.dockerfile.as_deref(), platform)?;
+    let mut bytes = definition(a.dockerfile.as_deref(), platform)?;
+    let baked = match (a.bake_remote, platform) {
+        (false, _) => None,
+        (true, Platform::Windows) => {
+            return Err(CliError::usage(
+                "--bake-remote applies to Linux snapshots only",
+                Some("drop --bake-remote for --platform windows".to_string()),
+            )
+            .into());
+        }
+        (true, Platform::Linux) => {
+            let base = ctx
+                .config
+                .url(&env::DEVIN_WORKER_STATIC_BASE_URL)?
+                .unwrap_or_default();
+            let b = bake::resolve(ctx.http()?, &base, a.remote_sha.as_deref())
+                .await
+                .context("cannot resolve the devin-remote build to bake")?;
+            ctx.printer.note(&format!(
+                "baking devin-remote {} ({}) into the image",
+                b.sha,
+                b.sha256.keys().copied().collect::<Vec<_>>().join(", ")
+            ));
+            bytes = bake::baked_dockerfile(&bytes, &b);
+            Some(b.sha)
+        }
+    };
     if platform == Platform::Linux {
         let text = String::from_utf8(bytes.clone()).map_err(|_| {
             CliError::usage(
@@ -297,13 +345,13 @@ async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitSta
     }
     let derived = snap::derived_name(platform, &bytes);
     let (name, origin) = resolve_name(ctx, a.name.as_deref(), &derived)?;
-    if origin == "SNAPSHOT_NAME"
-        && name != derived
-        && let Some(file) = &a.dockerfile
-    {
-        // Building the pin would reuse an image that is not this Dockerfile: in CI the job
-        // would pass with the old image.
-        let file = crate::shell::posix_quote(&file.display().to_string());
+    if origin == "SNAPSHOT_NAME" && name != derived && (a.dockerfile.is_some() || baked.is_some()) {
+        // Building the pin would reuse an image that is not this Dockerfile (or this bake): in
+        // CI the job would pass with the old image.
+        let file = match &a.dockerfile {
+            Some(f) => crate::shell::posix_quote(&f.display().to_string()),
+            None => "the baked default image".to_string(),
+        };
         return Err(CliError::usage(
             format!(
                 "SNAPSHOT_NAME={name} is pinned, but {file} builds {derived}; building the pin \
@@ -311,7 +359,7 @@ async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitSta
             ),
             Some(format!(
                 "build it under its own name and move the pin to it: outposts snapshot build \
-                 --dockerfile {file} --name {derived} --write-env"
+                 [--dockerfile FILE] [--bake-remote] --name {derived} --write-env"
             )),
         )
         .into());
@@ -334,7 +382,7 @@ async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitSta
             ctx.printer.note(&format!(
                 "snapshot {name} already exists and is active; nothing to build"
             ));
-            return finish(ctx, &a, &name, &s, false);
+            return finish(ctx, &a, &name, &s, false, baked.as_deref());
         }
         Some(s) if s.state() == SnapshotState::Inactive => {
             ctx.printer.note(&format!(
@@ -424,7 +472,7 @@ async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitSta
     if created {
         ctx.printer.note(&format!("snapshot {name} is active"));
     }
-    finish(ctx, &a, &name, &snapshot, created)
+    finish(ctx, &a, &name, &snapshot, created, baked.as_deref())
 }
 
 /// Refuse Dockerfiles that need a build-context upload, naming the line.
@@ -525,7 +573,14 @@ fn report_failure(ctx: &Ctx, name: &str, outcome: &BuildOutcome) -> Result<ExitS
     .into())
 }
 
-fn finish(ctx: &Ctx, a: &BuildArgs, name: &str, s: &Snapshot, created: bool) -> Result<ExitStatus> {
+fn finish(
+    ctx: &Ctx,
+    a: &BuildArgs,
+    name: &str,
+    s: &Snapshot,
+    created: bool,
+    baked_remote: Option<&str>,
+) -> Result<ExitStatus> {
     let mut env_file = None;
     if a.write_env {
         let path = ctx
@@ -545,7 +600,7 @@ fn finish(ctx: &Ctx, a: &BuildArgs, name: &str, s: &Snapshot, created: bool) -> 
     ctx.printer.result(
         &serde_json::json!({
             "name": name, "id": s.id, "state": s.state(), "created": created,
-            "platform": a.platform.platform, "env_file": env_file,
+            "platform": a.platform.platform, "env_file": env_file, "baked_remote": baked_remote,
         }),
         || format!("SNAPSHOT_NAME={name}"),
     );

@@ -40,7 +40,11 @@ impl OrchEvent {
             SandboxCreated { sandbox, .. } => format!("sandbox {sandbox} created"),
             SandboxStarted { sandbox, .. } => format!("woke: sandbox {sandbox} started again"),
             SandboxReady { sandbox, .. } => format!("sandbox {sandbox} ready"),
-            RemoteLaunched { .. } => "served: devin-remote launched".into(),
+            RemoteLaunched { cached, .. } => match cached {
+                Some(true) => "served: devin-remote launched (cached=yes)".into(),
+                Some(false) => "served: devin-remote launched (cached=no, downloaded)".into(),
+                None => "served: devin-remote launched".into(),
+            },
             RemoteRunning { .. } => "served: devin-remote running".into(),
             RemoteExited { code, .. } => format!("devin-remote exited with code {code}"),
             Released { .. } => "claim released".into(),

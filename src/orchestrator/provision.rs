@@ -147,7 +147,7 @@ impl Orchestrator {
                 session: session.into(),
                 sandbox: sb.id.clone(),
             }),
-            remote::Launched::Started { .. } => {
+            remote::Launched::Started { cached, .. } => {
                 if let Some(b) = &plan.build {
                     self.lock()
                         .claims
@@ -157,6 +157,7 @@ impl Orchestrator {
                 self.emit(OrchEvent::RemoteLaunched {
                     session: session.into(),
                     sandbox: sb.id.clone(),
+                    cached,
                 });
             }
         }

@@ -126,6 +126,9 @@ pub enum OrchEvent {
     RemoteLaunched {
         session: String,
         sandbox: String,
+        /// Whether the launch reused a cached binary (`cached=yes` of the launch line; a baked
+        /// snapshot makes the first launch one); `None` when it did not say (CLI, Windows).
+        cached: Option<bool>,
     },
     RemoteRunning {
         session: String,

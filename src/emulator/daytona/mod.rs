@@ -32,6 +32,7 @@
 mod archive;
 mod events;
 mod git;
+mod image_files;
 mod model;
 mod network;
 mod sandbox;

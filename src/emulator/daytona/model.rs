@@ -247,6 +247,8 @@ pub struct SnapshotRec {
     pub log: Vec<String>,
     /// A Windows image (`sandboxClass: windows`).
     pub windows: bool,
+    /// Files the build's verified downloads put into the image.
+    pub files: Vec<super::image_files::ImageFile>,
 }
 
 impl SnapshotRec {

@@ -420,6 +420,17 @@ fn devin_cli_for(s: &AppState, rec: &SandboxRec) -> crate::provider::local::Sand
     }
 }
 
+/// The files the sandbox's snapshot build put into its image.
+fn image_files_of(s: &AppState, rec: &SandboxRec) -> Vec<super::image_files::ImageFile> {
+    let Some(name) = &rec.snapshot else {
+        return Vec::new();
+    };
+    let mut org = s.daytona.org();
+    snapshot::find_mut(&mut org, name)
+        .map(|snap| snap.files.clone())
+        .unwrap_or_default()
+}
+
 /// Build (for `buildInfo`), then create the local sandbox.
 pub(super) async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
     let Some(lock) = lock_of(&s, &id) else { return };
@@ -457,12 +468,24 @@ pub(super) async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
         .collect();
     spec.user = Some(rec.user.clone());
     let extra = devin_cli_for(&s, &rec);
-    match s.sandboxes.provider().create_with(&spec, &extra).await {
-        Ok(_) => update(&s, &id, |r| {
+    let files = image_files_of(&s, &rec);
+    let created = match s.sandboxes.provider().create_with(&spec, &extra).await {
+        // The image's files are in place before the sandbox reports `started`.
+        Ok(_) => match s.sandboxes.provider().tree(&id) {
+            Ok(Some(tree)) => super::image_files::place(&tree, &files)
+                .map_err(|e| (true, format!("cannot place the image's files: {e}"))),
+            Ok(None) => Err((true, "the local sandbox vanished".to_string())),
+            Err(e) => Err((true, e.to_string())),
+        },
+        Err(e) => Err((false, e.to_string())),
+    };
+    match created {
+        Ok(()) => update(&s, &id, |r| {
             r.local = true;
             r.stored = St::Started;
         }),
-        Err(e) => update(&s, &id, |r| {
+        Err((local, e)) => update(&s, &id, |r| {
+            r.local = local;
             r.stored = St::Error;
             r.error_reason = Some(format!("cannot boot the local sandbox: {e}"));
         }),

@@ -86,6 +86,7 @@ pub fn general_snapshot(name: &str) -> SnapshotRec {
         source_sandbox_id: None,
         log: Vec::new(),
         windows: false,
+        files: Vec::new(),
     }
 }
 
@@ -114,6 +115,8 @@ pub struct BuildCheck {
     pub log: Vec<String>,
     pub failure: Option<String>,
     pub entrypoint: Option<Vec<String>>,
+    /// The `RUN` steps' verified downloads, performed by the build (see `image_files`).
+    pub fetches: Vec<super::image_files::Fetch>,
 }
 
 fn instructions(dockerfile: &str) -> Vec<String> {
@@ -158,6 +161,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
     )];
     let mut seen_from = false;
     let mut entrypoint = None;
+    let mut fetches = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let mut words = step.splitn(2, ' ');
         let op = words.next().unwrap_or_default().to_ascii_uppercase();
@@ -174,6 +178,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
                 log,
                 failure: Some(msg),
                 entrypoint: None,
+                fetches: Vec::new(),
             };
         }
         log.push(format!("Step {}/{total} : {step}", i + 1));
@@ -183,6 +188,9 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
                     " ---> Running in {}",
                     &uuid::Uuid::new_v4().simple().to_string()[..12]
                 ));
+                if let Some(f) = super::image_files::fetch_of(rest) {
+                    fetches.push(f);
+                }
                 if let Some(code) = run_fails(rest) {
                     let msg = format!(
                         "process \"/bin/sh -c {rest}\" did not complete successfully: exit code: {code}"
@@ -192,6 +200,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
                         log,
                         failure: Some(format!("Step {}/{total} failed: {msg}", i + 1)),
                         entrypoint: None,
+                        fetches: Vec::new(),
                     };
                 }
             }
@@ -215,6 +224,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
             log,
             failure: Some(msg),
             entrypoint: None,
+            fetches: Vec::new(),
         };
     }
     log.push("Successfully built the snapshot image".into());
@@ -222,6 +232,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
         log,
         failure: None,
         entrypoint,
+        fetches,
     }
 }
 
@@ -345,6 +356,7 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
             last_used_ms: None,
             build_info,
             windows: false,
+            files: Vec::new(),
             region: req.region_id.clone().unwrap_or_else(|| "us".into()),
             source_sandbox_id: None,
             log: prebuilt.map(|p| p.0).unwrap_or_default(),
@@ -387,9 +399,29 @@ async fn build(s: AppState, id: String, check: Option<BuildCheck>) {
         return;
     };
     update(&s, &id, |r| r.state = SnapshotState::Building);
-    for line in check.log {
+    let last = check.log.len().saturating_sub(1);
+    for (i, line) in check.log.into_iter().enumerate() {
         tokio::time::sleep(d(settings.snapshot_step_ms)).await;
         update(&s, &id, |r| r.log.push(line));
+        // The verified downloads run before the closing line (a failed one ends the build).
+        if i + 1 == last && check.failure.is_none() && !check.fetches.is_empty() {
+            let mut log = Vec::new();
+            let got = super::image_files::perform(&check.fetches, &mut log).await;
+            let ok = got.is_ok();
+            update(&s, &id, |r| {
+                r.log.extend(log);
+                match got {
+                    Ok(files) => r.files = files,
+                    Err(reason) => {
+                        r.state = SnapshotState::BuildFailed;
+                        r.error_reason = Some(reason);
+                    }
+                }
+            });
+            if !ok {
+                return;
+            }
+        }
     }
     update(&s, &id, |r| match check.failure {
         Some(reason) => {

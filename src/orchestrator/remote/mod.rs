@@ -348,6 +348,7 @@ pub fn encode_powershell(script: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(utf16)
 }
 
+pub mod bake;
 mod linux;
 mod resolve;
 pub mod windows;
