@@ -3690,7 +3690,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__snapshot__subcmd__build)
-            opts="-q -v -y -h -V --dockerfile --context --platform --cpu --memory --disk --name --region --write-env --timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --dockerfile --context --platform --cpu --memory --disk --name --region --write-env --timeout --bake-remote --remote-sha --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3729,6 +3729,10 @@ _outposts() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-sha)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -624,6 +624,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l name -d 'Snapshot name (wins over SNAPSHOT_NAME and the derived name)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l region -d 'Daytona region [default: DAYTONA_TARGET, else the organization\'s default]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l timeout -d 'Give up following the build after this long (the build continues on Daytona)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l remote-sha -d 'The devin-remote build (git sha) to bake [default: the distribution\'s latest]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -632,6 +633,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l write-env -d 'Record SNAPSHOT_NAME in the .env file (kept atomically; other lines untouched)'
+complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l bake-remote -d 'Bake the published devin-remote Linux builds (latest, or --remote-sha) into the image\'s launch cache, verified by sha256 at build time: sessions on that build skip the download'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s q -l quiet -d 'Print only results and errors'
 complete -c outposts -n "__fish_outposts_using_subcommand snapshot; and __fish_seen_subcommand_from build" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
