@@ -4,9 +4,11 @@
 //!
 //!     cargo bench --bench orchestrator -- --sessions 200 --steady 600
 //!     cargo bench --bench orchestrator -- --sessions 1000 --steady 60 --sleepers 0
+//!     cargo bench --bench orchestrator -- --sessions 20 --steady 0 --sleepers 0 --bake
 //!
 //! Reports, from the emulator's request log and history (one clock, unix ms):
-//! - toolbox execs and other API calls per launch;
+//! - toolbox execs and other API calls per launch, and downloads of the remote binary per launch
+//!   (`--bake` builds the snapshot with `--bake-remote`, the latest build every session runs);
 //! - enqueue→claimed and claimed→served (the remote's first gateway connect) p50/p95;
 //! - calls per session per minute the orchestrator makes over the steady window (Devin and
 //!   Daytona APIs; the remotes' own gateway traffic is not the orchestrator's), by route;
@@ -232,13 +234,26 @@ fn main() -> anyhow::Result<()> {
     b.vars
         .insert("MAX_CONCURRENT_SESSIONS".into(), n.to_string());
 
-    eprintln!("== snapshot build");
-    let out = b.cmd(&["snapshot", "build"]).output()?;
+    let bake = std::env::args().any(|a| a == "--bake");
+    let build: &[&str] = if bake {
+        &["snapshot", "build", "--bake-remote"]
+    } else {
+        &["snapshot", "build"]
+    };
+    eprintln!("== {}", build.join(" "));
+    let out = b.cmd(build).output()?;
     anyhow::ensure!(
         out.status.success(),
         "snapshot build failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The baked image has its own name: the orchestrator uses it.
+    if let Some(name) = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .strip_prefix("SNAPSHOT_NAME=")
+    {
+        b.vars.insert("SNAPSHOT_NAME".into(), name.to_string());
+    }
 
     eprintln!("== orchestrator run --provider daytona (cap {n})");
     let orch_log = b.log("orchestrator.log");
@@ -303,6 +318,17 @@ fn main() -> anyhow::Result<()> {
         .filter(|r| r.api == "daytona" && r.path.ends_with("/process/execute"))
         .count();
     let launch_calls = launch.iter().filter(|r| ours(&r.api)).count();
+    // The remote binary itself, not its checksum or the latest pointer.
+    let downloads = launch
+        .iter()
+        .filter(|r| {
+            r.api == "static"
+                && r.path
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|f| f.starts_with("devin-remote_") && !f.ends_with(".sha256"))
+        })
+        .count();
 
     // Steady state: everything served, nothing changing.
     eprintln!("== steady window of {steady}s");
@@ -410,6 +436,11 @@ fn main() -> anyhow::Result<()> {
     println!(
         "API calls per launch               {:.2} (Devin and Daytona)",
         launch_calls as f64 / n as f64
+    );
+    println!(
+        "remote downloads per launch        {:.2}{}",
+        downloads as f64 / n as f64,
+        if bake { " (baked snapshot)" } else { "" }
     );
     println!(
         "enqueue→claimed p50 / p95          {:.3}s / {:.3}s",
