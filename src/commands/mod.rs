@@ -27,6 +27,7 @@ pub mod session;
 pub mod session_v3;
 pub mod session_verify_create;
 pub mod snapshot;
+pub mod snapshot_bake;
 pub mod snapshot_warm_pool;
 pub mod status_watch;
 pub mod worker;

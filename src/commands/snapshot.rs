@@ -14,7 +14,6 @@ use crate::api::daytona_types::{CreateBuildInfo, CreateSnapshot, Snapshot, Snaps
 use crate::config::parse_duration;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::orchestrator::remote::bake;
 use crate::provider::daytona::client_from_config;
 use crate::provider::daytona::snapshot::{
     self as snap, BuildEvent, BuildOutcome, DEFAULT_DOCKERFILE, FollowError, Platform,
@@ -146,16 +145,8 @@ pub struct BuildArgs {
     #[arg(long)]
     pub bake_remote: bool,
     /// The devin-remote build (git sha) to bake [default: the distribution's latest].
-    #[arg(long, value_name = "SHA", requires = "bake_remote", value_parser = parse_remote_sha)]
+    #[arg(long, value_name = "SHA", requires = "bake_remote", value_parser = super::snapshot_bake::parse_remote_sha)]
     pub remote_sha: Option<String>,
-}
-
-fn parse_remote_sha(s: &str) -> Result<String, String> {
-    if crate::orchestrator::remote::valid_sha(s) {
-        Ok(s.to_ascii_lowercase())
-    } else {
-        Err("a devin-remote build is a git sha (7 to 64 hex digits)".into())
-    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -308,32 +299,7 @@ fn client(ctx: &Ctx) -> Result<DaytonaClient> {
 async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitStatus> {
     let platform = a.platform.platform;
     let mut bytes = definition(a.dockerfile.as_deref(), platform)?;
-    let baked = match (a.bake_remote, platform) {
-        (false, _) => None,
-        (true, Platform::Windows) => {
-            return Err(CliError::usage(
-                "--bake-remote applies to Linux snapshots only",
-                Some("drop --bake-remote for --platform windows".to_string()),
-            )
-            .into());
-        }
-        (true, Platform::Linux) => {
-            let base = ctx
-                .config
-                .url(&env::DEVIN_WORKER_STATIC_BASE_URL)?
-                .unwrap_or_default();
-            let b = bake::resolve(ctx.http()?, &base, a.remote_sha.as_deref())
-                .await
-                .context("cannot resolve the devin-remote build to bake")?;
-            ctx.printer.note(&format!(
-                "baking devin-remote {} ({}) into the image",
-                b.sha,
-                b.sha256.keys().copied().collect::<Vec<_>>().join(", ")
-            ));
-            bytes = bake::baked_dockerfile(&bytes, &b);
-            Some(b.sha)
-        }
-    };
+    let baked = super::snapshot_bake::bake(ctx, &a, &mut bytes).await?;
     if platform == Platform::Linux {
         let text = String::from_utf8(bytes.clone()).map_err(|_| {
             CliError::usage(

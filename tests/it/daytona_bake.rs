@@ -129,4 +129,18 @@ fn a_bake_whose_checksum_does_not_match_fails_the_build() {
         "{}",
         r.stderr
     );
+    // Usage errors: Windows images have no launch cache to bake into; a sha without the bake.
+    let r = env.run(&[
+        "snapshot",
+        "build",
+        "--platform",
+        "windows",
+        "--bake-remote",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("Linux snapshots only"), "{}", r.stderr);
+    let r = env.run(&["snapshot", "build", "--remote-sha", "5eed0f1ce0"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = env.run(&["snapshot", "build", "--bake-remote", "--remote-sha", "nope"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
 }
