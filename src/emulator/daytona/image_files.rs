@@ -62,7 +62,11 @@ pub fn fetch_of(cmd: &str) -> Option<Fetch> {
 /// Perform the downloads, in order: the files, and log lines in the tools' own words; or why
 /// the step failed (the build fails with it).
 pub async fn perform(fetches: &[Fetch], log: &mut Vec<String>) -> Result<Vec<ImageFile>, String> {
-    let client = reqwest::Client::new();
+    // A builder gives up on a stalled download; so does this one (curl's `--retry` aside).
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(60))
+        .build()
+        .map_err(|e| format!("cannot start the download: {e}"))?;
     let mut out = Vec::new();
     for f in fetches {
         let resp = client.get(&f.url).send().await;
