@@ -209,6 +209,9 @@ env_vars! {
     /// orchestrator at named steps for reliability tests, e.g. `claim.after=kill`
     /// (see `src/failpoint.rs`).
     OUTPOSTS_FAILPOINTS: General;
+    /// Debug builds only (ignored by release builds): a JSON file that stands in for the OS
+    /// keyring, so integration tests can store and read keyring entries without a real one.
+    OUTPOSTS_TEST_KEYRING: General;
 }
 
 /// The declared name closest to a key nobody reads (`DEVIN_APIURL` → `DEVIN_API_URL`), when it
