@@ -1,4 +1,5 @@
-//! Layered settings: flag > process environment > `.env` overlay > `outposts.toml` > default.
+//! Layered settings: flag > process environment > `.env` overlay > `outposts.toml` > OS keyring
+//! (`DEVIN_OUTPOSTS_TOKEN`, `DEVIN_API_KEY`) > default.
 //!
 //! The `.env` file is read as an overlay and never written into the process environment. Every
 //! name is declared in [`crate::env`]; a bad value is a [`ConfigError`] naming the variable, where

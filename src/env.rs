@@ -274,8 +274,9 @@ pub fn markdown_table() -> String {
 
 /// Plain-text ENVIRONMENT section for `--help` and the man page.
 pub fn help_text() -> String {
-    let mut out =
-        String::from("Environment (flag > environment > .env > outposts.toml > default):\n");
+    let mut out = String::from(
+        "Environment (flag > environment > .env > outposts.toml > keyring > default):\n",
+    );
     for v in ALL {
         let default = v
             .default

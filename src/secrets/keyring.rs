@@ -378,6 +378,35 @@ mod tests {
     }
 
     #[test]
+    fn the_file_stand_in_round_trips_with_mode_0600() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keyring.json");
+        let k = Keyring {
+            backend: Backend::File(path.clone()),
+            timeout: DEFAULT_TIMEOUT,
+        };
+        let account = account(&env::DEVIN_API_KEY, "http://127.0.0.1:1");
+        assert_eq!(k.get(&account).unwrap(), None);
+        assert!(!k.delete(&account).unwrap());
+        k.set(&account, &Secret::new("cog_filestandin123456"))
+            .unwrap();
+        assert_eq!(
+            k.get(&account).unwrap().unwrap().expose(),
+            "cog_filestandin123456"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+        assert!(k.delete(&account).unwrap());
+        assert_eq!(k.get(&account).unwrap(), None);
+        std::fs::write(&path, "not json").unwrap();
+        assert!(matches!(k.get(&account), Err(KeyringError::Failed(_))));
+    }
+
+    #[test]
     fn disabled_never_reaches_a_store() {
         let k = Keyring::disabled("OUTPOSTS_NO_KEYRING is set");
         assert!(k.is_disabled());
