@@ -67,6 +67,9 @@ _outposts() {
             outposts__subcmd__auth,logout)
                 cmd="outposts__subcmd__auth__subcmd__logout"
                 ;;
+            outposts__subcmd__auth,set-key)
+                cmd="outposts__subcmd__auth__subcmd__set__subcmd__key"
+                ;;
             outposts__subcmd__auth,status)
                 cmd="outposts__subcmd__auth__subcmd__status"
                 ;;
@@ -75,6 +78,9 @@ _outposts() {
                 ;;
             outposts__subcmd__auth__subcmd__help,logout)
                 cmd="outposts__subcmd__auth__subcmd__help__subcmd__logout"
+                ;;
+            outposts__subcmd__auth__subcmd__help,set-key)
+                cmd="outposts__subcmd__auth__subcmd__help__subcmd__set__subcmd__key"
                 ;;
             outposts__subcmd__auth__subcmd__help,status)
                 cmd="outposts__subcmd__auth__subcmd__help__subcmd__status"
@@ -216,6 +222,9 @@ _outposts() {
                 ;;
             outposts__subcmd__help__subcmd__auth,logout)
                 cmd="outposts__subcmd__help__subcmd__auth__subcmd__logout"
+                ;;
+            outposts__subcmd__help__subcmd__auth,set-key)
+                cmd="outposts__subcmd__help__subcmd__auth__subcmd__set__subcmd__key"
                 ;;
             outposts__subcmd__help__subcmd__auth,status)
                 cmd="outposts__subcmd__help__subcmd__auth__subcmd__status"
@@ -620,7 +629,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__auth)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version status logout help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version status set-key logout help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -650,7 +659,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__auth__subcmd__help)
-            opts="status logout help"
+            opts="status set-key logout help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -691,6 +700,20 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        outposts__subcmd__auth__subcmd__help__subcmd__set__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         outposts__subcmd__auth__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -712,6 +735,40 @@ _outposts() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__auth__subcmd__set__subcmd__key)
+            opts="-q -v -y -h -V --store --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -W "env keyring" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1734,7 +1791,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__auth)
-            opts="status logout"
+            opts="status set-key logout"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1748,6 +1805,20 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__auth__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__auth__subcmd__set__subcmd__key)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

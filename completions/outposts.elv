@@ -109,7 +109,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand status 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
-            cand logout 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+            cand set-key 'Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or the OS keyring'
+            cand logout 'Forget the stored token and v3 API key: their OS keyring entries and their .env lines (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;auth;status'= {
@@ -127,6 +128,24 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
             cand -h 'Print help'
             cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'outposts;auth;set-key'= {
+            cand --store 'Where to keep the key: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -149,10 +168,13 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;auth;help'= {
             cand status 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
-            cand logout 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+            cand set-key 'Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or the OS keyring'
+            cand logout 'Forget the stored token and v3 API key: their OS keyring entries and their .env lines (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;auth;help;status'= {
+        }
+        &'outposts;auth;help;set-key'= {
         }
         &'outposts;auth;help;logout'= {
         }
@@ -1434,9 +1456,12 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;help;auth'= {
             cand status 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
-            cand logout 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+            cand set-key 'Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or the OS keyring'
+            cand logout 'Forget the stored token and v3 API key: their OS keyring entries and their .env lines (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY)'
         }
         &'outposts;help;auth;status'= {
+        }
+        &'outposts;help;auth;set-key'= {
         }
         &'outposts;help;auth;logout'= {
         }

@@ -89,22 +89,23 @@ complete -c outposts -n "__fish_outposts_using_subcommand connect" -s v -l verbo
 complete -c outposts -n "__fish_outposts_using_subcommand connect" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand connect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c outposts -n "__fish_outposts_using_subcommand connect" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status logout help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -f -a "set-key" -d 'Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or the OS keyring'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -f -a "logout" -d 'Forget the stored token and v3 API key: their OS keyring entries and their .env lines (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and not __fish_seen_subcommand_from status set-key logout help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -119,6 +120,21 @@ complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l store -d 'Where to keep the key: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)' -r -f -a "env\t'`.env` (mode 0600), with DEVIN_API_URL and OUTPOST_ID'
+keyring\t'The OS keyring; only DEVIN_API_URL and OUTPOST_ID go to `.env`'"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -133,7 +149,8 @@ complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "set-key" -d 'Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or the OS keyring'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored token and v3 API key: their OS keyring entries and their .env lines (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY)'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand outpost; and not __fish_seen_subcommand_from create list get delete default help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -897,7 +914,8 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help" -f -a "generate" -d 'Write completions/ and man/ from the CLI definition (for maintainers)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and not __fish_seen_subcommand_from demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which token is in force (environment, .env, keyring) and whether the API accepts it'
-complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "set-key" -d 'Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or the OS keyring'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored token and v3 API key: their OS keyring entries and their .env lines (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "create" -d 'Create an outpost and print its OUTPOST_ID (orchestrator scope)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "list" -d 'List every outpost of the account (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from outpost" -f -a "get" -d 'Show one outpost with its queue depth and active claims'

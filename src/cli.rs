@@ -18,7 +18,8 @@ Exit codes:
   0 ok · 1 failure · 2 usage or configuration · 3 verification failed (verify, doctor)
   4 authentication required or rejected · 130 interrupted
 
-Configuration: flag > environment > .env (or --env-file) > outposts.toml (--config) > default.
+Configuration: flag > environment > .env (or --env-file) > outposts.toml (--config) > OS keyring
+(DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY) > default.
 Run `outposts help-env` for every environment variable, its default and meaning.";
 
 const HELP_ENV_HELP: &str = "\

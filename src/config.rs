@@ -1,4 +1,5 @@
-//! Layered settings: flag > process environment > `.env` overlay > `outposts.toml` > default.
+//! Layered settings: flag > process environment > `.env` overlay > `outposts.toml` > OS keyring
+//! (`DEVIN_OUTPOSTS_TOKEN`, `DEVIN_API_KEY`) > default.
 //!
 //! The `.env` file is read as an overlay and never written into the process environment. Every
 //! name is declared in [`crate::env`]; a bad value is a [`ConfigError`] naming the variable, where
@@ -107,9 +108,10 @@ pub struct Config {
     env: BTreeMap<String, String>,
     dotenv: Option<(PathBuf, BTreeMap<String, String>)>,
     file: Option<(PathBuf, BTreeMap<String, String>)>,
-    /// The OS keyring layer (`DEVIN_OUTPOSTS_TOKEN` only), read once, and only when no other
-    /// layer has the token, so commands that never need it never wait for the keyring.
-    keyring: std::sync::OnceLock<Option<secrets::Secret>>,
+    /// The OS keyring layer, one slot per variable of [`secrets::keyring::STORED`], each read
+    /// once, and only when no other layer has it, so commands that never need it never wait
+    /// for the keyring.
+    keyring: [std::sync::OnceLock<Option<secrets::Secret>>; 2],
 }
 
 impl Config {
@@ -171,7 +173,7 @@ impl Config {
             env,
             dotenv,
             file,
-            keyring: std::sync::OnceLock::new(),
+            keyring: Default::default(),
         };
         cfg.register_secrets();
         Ok(cfg)
@@ -293,8 +295,10 @@ impl Config {
                 }
             }
         }
-        if var.name == env::DEVIN_OUTPOSTS_TOKEN.name
-            && let Some(token) = self.keyring_token()
+        if let Some(slot) = secrets::keyring::STORED
+            .iter()
+            .position(|v| v.name == var.name)
+            && let Some(token) = self.keyring_value(slot)
         {
             return Some(Resolved {
                 var,
@@ -309,20 +313,22 @@ impl Config {
         })
     }
 
-    /// The token `connect --store keyring` saved for the configured `DEVIN_API_URL`, looked
-    /// up once (bounded by the keyring timeout; `OUTPOSTS_NO_KEYRING=1` skips it).
-    fn keyring_token(&self) -> Option<secrets::Secret> {
-        self.keyring
+    /// What `connect --store keyring` or `auth set-key --store keyring` saved for
+    /// `STORED[slot]` and the configured `DEVIN_API_URL`, looked up once (bounded by the
+    /// keyring timeout; `OUTPOSTS_NO_KEYRING=1` skips it).
+    fn keyring_value(&self, slot: usize) -> Option<secrets::Secret> {
+        let var = secrets::keyring::STORED[slot];
+        self.keyring[slot]
             .get_or_init(|| {
                 let keyring = secrets::keyring::Keyring::from_config(self);
                 if keyring.is_disabled() {
                     return None;
                 }
                 let api = self.devin_api_url().ok()?;
-                match keyring.get(&secrets::keyring::token_account(&api)) {
-                    Ok(token) => token,
+                match keyring.get(&secrets::keyring::account(var, &api)) {
+                    Ok(value) => value,
                     Err(e) => {
-                        tracing::debug!("no token from the OS keyring: {e}");
+                        tracing::debug!("no {} from the OS keyring: {e}", var.name);
                         None
                     }
                 }
@@ -330,11 +336,26 @@ impl Config {
             .clone()
     }
 
-    /// Preset the keyring layer (tests; callers that already read the keyring).
+    /// Preset the keyring layer of the outpost token (tests; callers that already read it).
     pub fn with_keyring_token(self, token: Option<secrets::Secret>) -> Self {
-        let keyring = std::sync::OnceLock::new();
-        let _ = keyring.set(token);
-        Config { keyring, ..self }
+        self.with_keyring_value(&env::DEVIN_OUTPOSTS_TOKEN, token)
+    }
+
+    /// Preset the keyring layer of one of [`secrets::keyring::STORED`] (others: no-op).
+    pub fn with_keyring_value(
+        mut self,
+        var: &'static EnvVar,
+        value: Option<secrets::Secret>,
+    ) -> Self {
+        if let Some(slot) = secrets::keyring::STORED
+            .iter()
+            .position(|v| v.name == var.name)
+        {
+            let cell = std::sync::OnceLock::new();
+            let _ = cell.set(value);
+            self.keyring[slot] = cell;
+        }
+        self
     }
 
     /// The value, or `None`.
@@ -740,15 +761,34 @@ mod tests {
             .get(&env::DEVIN_OUTPOSTS_TOKEN)
             .unwrap();
         assert_eq!(r.source, Source::Env("DEVIN_OUTPOSTS_TOKEN"));
-        // Only the outpost token lives there, and unit tests never read a real keyring.
+        // Only the outpost token and the v3 key live there, and unit tests never read a real
+        // keyring.
         let (_d, c) = cfg(&[], None, None);
         let c = c.unwrap();
         assert!(c.get(&env::DEVIN_OUTPOSTS_TOKEN).is_none());
-        assert!(
-            c.with_keyring_token(kr())
-                .get(&env::DEVIN_OUTPOST_CREATE_TOKEN)
-                .is_none()
+        assert!(c.get(&env::DEVIN_API_KEY).is_none());
+        let c = c
+            .with_keyring_token(kr())
+            .with_keyring_value(&env::DEVIN_OUTPOST_CREATE_TOKEN, kr());
+        assert!(c.get(&env::DEVIN_OUTPOST_CREATE_TOKEN).is_none());
+        assert!(c.get(&env::DEVIN_API_KEY).is_none());
+        // The v3 key has its own slot, below every other layer too.
+        let key = || Some(secrets::Secret::new("cog_v3keyfromkeyring99"));
+        let (_d, c) = cfg(&[], None, None);
+        let c = c.unwrap().with_keyring_value(&env::DEVIN_API_KEY, key());
+        let r = c.get(&env::DEVIN_API_KEY).unwrap();
+        assert_eq!(
+            (r.source, r.value.as_str()),
+            (Source::Keyring, "cog_v3keyfromkeyring99")
         );
+        assert!(c.get(&env::DEVIN_OUTPOSTS_TOKEN).is_none());
+        let (_d, c) = cfg(&[], Some("DEVIN_API_KEY=cog_v3keyfromdotenv1\n"), None);
+        let r = c
+            .unwrap()
+            .with_keyring_value(&env::DEVIN_API_KEY, key())
+            .get(&env::DEVIN_API_KEY)
+            .unwrap();
+        assert!(matches!(r.source, Source::DotEnv(_)), "{:?}", r.source);
     }
 
     #[test]

@@ -209,6 +209,9 @@ env_vars! {
     /// orchestrator at named steps for reliability tests, e.g. `claim.after=kill`
     /// (see `src/failpoint.rs`).
     OUTPOSTS_FAILPOINTS: General;
+    /// Debug builds only (ignored by release builds): a JSON file that stands in for the OS
+    /// keyring, so integration tests can store and read keyring entries without a real one.
+    OUTPOSTS_TEST_KEYRING: General;
 }
 
 /// The declared name closest to a key nobody reads (`DEVIN_APIURL` → `DEVIN_API_URL`), when it
@@ -271,8 +274,9 @@ pub fn markdown_table() -> String {
 
 /// Plain-text ENVIRONMENT section for `--help` and the man page.
 pub fn help_text() -> String {
-    let mut out =
-        String::from("Environment (flag > environment > .env > outposts.toml > default):\n");
+    let mut out = String::from(
+        "Environment (flag > environment > .env > outposts.toml > keyring > default):\n",
+    );
     for v in ALL {
         let default = v
             .default

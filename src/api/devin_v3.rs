@@ -165,7 +165,7 @@ impl DevinV3Client {
             .filter(|k| !k.trim().is_empty())
             .ok_or_else(|| ConfigError::Missing {
                 var: env::DEVIN_API_KEY.name,
-                hint: "set DEVIN_API_KEY to a service-user key (cog_…) of the organisation with ManageOrgSessions and ViewOrgSessions (ManageOrgSettings for `outpost default`); it is not DEVIN_OUTPOSTS_TOKEN".into(),
+                hint: "set DEVIN_API_KEY to a service-user key (cog_…) of the organisation with ManageOrgSessions and ViewOrgSessions (ManageOrgSettings for `outpost default`), or store one with `outposts auth set-key`; it is not DEVIN_OUTPOSTS_TOKEN".into(),
             })?;
         let org = match org.map(str::trim).filter(|o| !o.is_empty()) {
             Some(o) => o.to_string(),

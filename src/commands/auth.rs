@@ -1,5 +1,5 @@
-//! `outposts auth status|logout`: which outpost token is in force and where it came from, and
-//! forgetting the stored one.
+//! `outposts auth status|set-key|logout`: which outpost token and v3 API key are in force and
+//! where they came from, storing the v3 key (`auth_key.rs`), and forgetting what was stored.
 
 use anyhow::Result;
 use clap::Subcommand;
@@ -14,15 +14,17 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::secrets::Secret;
 use crate::secrets::dotenv::{self, EnvUpdate};
-use crate::secrets::keyring::{Keyring, KeyringError, token_account};
+use crate::secrets::keyring::{self, Keyring, KeyringError, token_account};
 
 const AFTER_HELP: &str = "\
 Examples:
   outposts auth status                 # token source, outpost, API URL; checks the token
   outposts auth status --json --offline
-  outposts auth logout --yes           # forget the stored token (keyring and .env)
+  outposts auth set-key --store keyring < key.txt   # store DEVIN_API_KEY (v3 API key)
+  outposts auth logout --yes           # forget the stored token and key (keyring and .env)
 
-The token is looked up as: environment > .env (or --env-file) > outposts.toml > OS keyring.";
+DEVIN_OUTPOSTS_TOKEN and DEVIN_API_KEY are each looked up as: environment > .env (or
+--env-file) > outposts.toml > OS keyring.";
 
 const STATUS_HELP: &str = "\
 Examples:
@@ -30,9 +32,10 @@ Examples:
   outposts auth status --offline            # no network: only say where the token comes from
   outposts auth status --json | jq -r .token.source
 
-Scripting: --json prints {token: {present, source, origin, hint}, outpost_id, api_url,
-orchestrator_token, accepted}. source is env, file, keyring or flag; hint is a masked form such
-as cog_…a1b2 (the token itself is never printed). Exit codes: 0 a token is present (and
+Scripting: --json prints {token: {present, source, origin, hint}, api_key: {present, source,
+origin, hint}, outpost_id, api_url, orchestrator_token, accepted}. source is env, file, keyring
+or flag; hint is a masked form such as cog_…a1b2 (no token or key is ever printed). accepted
+checks DEVIN_OUTPOSTS_TOKEN only; `outposts doctor` checks DEVIN_API_KEY. Exit codes: 0 a token is present (and
 accepted, unless --offline) · 4 no token, or the API rejected it · 1 the check itself failed
 (network): retry, or pass --offline.";
 
@@ -42,13 +45,14 @@ Examples:
   outposts auth logout --yes           # scripts and CI
   outposts --env-file deploy/.env auth logout --yes
 
-Removes the token of the configured DEVIN_API_URL from the OS keyring and the
-DEVIN_OUTPOSTS_TOKEN line(s) from .env (DEVIN_API_URL and OUTPOST_ID stay; other lines are
-kept). The token is not revoked at Devin (there is no revocation endpoint): rotate it in Devin's
-settings if it leaked. Without a terminal, --yes is required. Exit 0 also when nothing was
-stored. A token set in the environment or outposts.toml is reported, not edited.
-Scripting: --json prints {removed: [{from: \"keyring\", account} | {from: \"file\", path}],
-still_set_in: [...]} (where a token is still configured and was not edited).";
+Removes the outpost token (DEVIN_OUTPOSTS_TOKEN) and the v3 API key (DEVIN_API_KEY) of the
+configured DEVIN_API_URL from the OS keyring, and their lines from .env (DEVIN_API_URL and
+OUTPOST_ID stay; other lines are kept). Neither is revoked at Devin (there is no revocation
+endpoint): rotate it in Devin's settings if it leaked. Without a terminal, --yes is required.
+Exit 0 also when nothing was stored. A token or key set in the environment or outposts.toml is
+reported, not edited.
+Scripting: --json prints {removed: [{var, from: \"keyring\", account} | {var, from: \"file\",
+path}], still_set_in: [...]} (where a token or key is still configured and was not edited).";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -62,7 +66,12 @@ pub enum AuthCommand {
     /// Which token is in force (environment, .env, keyring) and whether the API accepts it.
     #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
-    /// Forget the stored token: the OS keyring entry and DEVIN_OUTPOSTS_TOKEN in .env.
+    /// Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or
+    /// the OS keyring.
+    #[command(after_help = super::auth_key::HELP)]
+    SetKey(super::auth_key::SetKeyArgs),
+    /// Forget the stored token and v3 API key: their OS keyring entries and their .env lines
+    /// (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY).
     #[command(after_help = LOGOUT_HELP)]
     Logout,
 }
@@ -77,6 +86,7 @@ pub struct StatusArgs {
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         AuthCommand::Status(a) => status(ctx, a).await,
+        AuthCommand::SetKey(a) => super::auth_key::set_key(ctx, a).await,
         AuthCommand::Logout => logout(ctx).await,
     }
 }
@@ -150,15 +160,21 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             },
         ),
     };
-    let token_doc = match &token {
+    let api_key = ctx
+        .config
+        .get(&env::DEVIN_API_KEY)
+        .filter(|r| !r.value.trim().is_empty());
+    let presence = |r: &Option<Resolved>| match r {
         Some(t) => json!({
             "present": true, "source": source_kind(&t.source), "origin": t.source.to_string(),
             "hint": t.shown(),
         }),
         None => json!({"present": false}),
     };
+    let token_doc = presence(&token);
     let doc = json!({
         "token": token_doc,
+        "api_key": presence(&api_key),
         "accepted": accepted,
         "check_error": check_error,
         "outpost_id": setting(outpost.as_ref()),
@@ -193,6 +209,10 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             Some(c) => out.push_str(&format!("Orchestrator: {} (from {})\n", c.shown(), c.source)),
             None => out.push_str("Orchestrator: none (DEVIN_OUTPOST_CREATE_TOKEN, for `outposts outpost create|delete`)\n"),
         }
+        match &api_key {
+            Some(k) => out.push_str(&format!("v3 API key:   {} (from {})\n", k.shown(), k.source)),
+            None => out.push_str("v3 API key:   none (DEVIN_API_KEY, for `outposts session create|show|end` and `outpost default`; store it with `outposts auth set-key`)\n"),
+        }
         out
     });
 
@@ -216,6 +236,14 @@ async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     }
 }
 
+/// One stored credential `logout` found: in the keyring, in `.env`, or both.
+struct Found {
+    var: &'static env::EnvVar,
+    account: String,
+    in_keyring: bool,
+    in_file: bool,
+}
+
 async fn logout(ctx: &Ctx) -> Result<ExitStatus> {
     let env_file = target_env_file(ctx);
     let values = dotenv::read_values(&env_file).map_err(|e| {
@@ -224,91 +252,109 @@ async fn logout(ctx: &Ctx) -> Result<ExitStatus> {
             Some("fix the file, or pass --env-file".into()),
         )
     })?;
-    let in_file = values
-        .as_ref()
-        .is_some_and(|v| v.contains_key(env::DEVIN_OUTPOSTS_TOKEN.name));
     let api_url = ctx.config.devin_api_url()?;
-    let account = token_account(&api_url);
     let keyring = Keyring::from_config(&ctx.config);
-    let in_keyring = match keyring.get_async(&account).await {
-        Ok(found) => found.is_some(),
-        Err(KeyringError::Disabled(_)) => false,
-        Err(e) => {
-            ctx.printer
-                .warn(&format!("{e}; the keyring was not checked"));
-            false
+    let mut found = Vec::new();
+    for var in keyring::STORED {
+        let account = keyring::account(var, &api_url);
+        let in_keyring = match keyring.get_async(&account).await {
+            Ok(v) => v.is_some(),
+            Err(KeyringError::Disabled(_)) => false,
+            Err(e) => {
+                ctx.printer.warn(&format!(
+                    "{e}; the keyring was not checked for {}",
+                    var.name
+                ));
+                false
+            }
+        };
+        let in_file = values.as_ref().is_some_and(|v| v.contains_key(var.name));
+        if in_keyring || in_file {
+            found.push(Found {
+                var,
+                account,
+                in_keyring,
+                in_file,
+            });
         }
-    };
+    }
 
-    let mut places = Vec::new();
-    if in_keyring {
-        places.push(format!("the OS keyring ({account})"));
-    }
-    if in_file {
-        places.push(env_file.display().to_string());
-    }
     let mut removed = Vec::new();
-    if !places.is_empty() {
-        if !ctx.confirm(&format!(
-            "Remove the outpost token from {}?",
-            places.join(" and ")
-        ))? {
+    if !found.is_empty() {
+        let places: Vec<String> = found
+            .iter()
+            .flat_map(|f| {
+                let k = f
+                    .in_keyring
+                    .then(|| format!("the OS keyring ({})", f.account));
+                let e = f
+                    .in_file
+                    .then(|| format!("{} ({})", env_file.display(), f.var.name));
+                k.into_iter().chain(e)
+            })
+            .collect();
+        if !ctx.confirm(&format!("Remove {}?", places.join(" and ")))? {
             ctx.printer.note("Nothing removed.");
             return Ok(ExitStatus::Failure);
         }
-        if in_keyring {
-            keyring.delete_async(&account).await.map_err(|e| {
-                CliError::failed(
-                    format!("cannot remove the token from the OS keyring: {e}"),
-                    Some("unlock the keyring and retry".into()),
-                )
-            })?;
-            removed.push(json!({"from": "keyring", "account": account}));
+        let mut from_file = EnvUpdate::new();
+        for f in &found {
+            if f.in_keyring {
+                keyring.delete_async(&f.account).await.map_err(|e| {
+                    CliError::failed(
+                        format!("cannot remove {} from the OS keyring: {e}", f.var.name),
+                        Some("unlock the keyring and retry".into()),
+                    )
+                })?;
+                removed.push(json!({"var": f.var.name, "from": "keyring", "account": f.account}));
+            }
+            if f.in_file {
+                from_file = from_file.remove(f.var.name);
+                removed.push(json!({"var": f.var.name, "from": "file", "path": env_file}));
+            }
         }
-        if in_file {
-            dotenv::apply(
-                &env_file,
-                &EnvUpdate::new().remove(env::DEVIN_OUTPOSTS_TOKEN.name),
-            )
-            .map_err(|e| CliError::failed(e.to_string(), None))?;
-            removed.push(json!({"from": "file", "path": env_file}));
+        if !from_file.is_empty() {
+            dotenv::apply(&env_file, &from_file)
+                .map_err(|e| CliError::failed(e.to_string(), None))?;
         }
     }
 
-    // What still provides a token is reported, never edited.
+    // What still provides a token or key is reported, never edited.
     let mut remaining = Vec::new();
-    if ctx
-        .config
-        .process_env(env::DEVIN_OUTPOSTS_TOKEN.name)
-        .is_some()
-    {
-        remaining.push("the environment variable DEVIN_OUTPOSTS_TOKEN (unset it)".to_string());
-    }
-    if let Some(p) = ctx.config.config_path()
-        && let Some(r) = ctx.config.get(&env::DEVIN_OUTPOSTS_TOKEN)
-        && r.source == Source::ConfigFile(p.to_path_buf())
-    {
-        remaining.push(format!("{} (edit it)", p.display()));
+    for var in keyring::STORED {
+        if ctx.config.process_env(var.name).is_some() {
+            remaining.push(format!("the environment variable {} (unset it)", var.name));
+        }
+        if let Some(p) = ctx.config.config_path()
+            && let Some(r) = ctx.config.get(var)
+            && r.source == Source::ConfigFile(p.to_path_buf())
+        {
+            remaining.push(format!("{} ({}; edit it)", p.display(), var.name));
+        }
     }
     for r in &remaining {
-        ctx.printer.warn(&format!("a token is still set in {r}"));
+        ctx.printer.warn(&format!("still set in {r}"));
     }
     let doc = json!({"removed": removed, "still_set_in": remaining});
     ctx.printer.result(&doc, || {
         if removed.is_empty() {
-            return "Nothing to remove: no stored outpost token.\n".into();
+            return "Nothing to remove: no stored outpost token or v3 API key.\n".into();
         }
         let mut out = String::new();
-        if in_keyring {
-            out.push_str(&format!(
-                "Removed the token for {api_url} from the OS keyring.\n"
-            ));
-        }
-        if in_file {
-            out.push_str(&format!(
-                "Removed DEVIN_OUTPOSTS_TOKEN from {}.\n",
-                env_file.display()
-            ));
+        for f in &found {
+            if f.in_keyring {
+                out.push_str(&format!(
+                    "Removed {} for {api_url} from the OS keyring.\n",
+                    f.var.name
+                ));
+            }
+            if f.in_file {
+                out.push_str(&format!(
+                    "Removed {} from {}.\n",
+                    f.var.name,
+                    env_file.display()
+                ));
+            }
         }
         out
     });

@@ -86,7 +86,9 @@ fn render(printer: &Printer, r: &Report) -> String {
         .filter(|s| s.source != "default")
         .collect();
     if !set.is_empty() {
-        out.push_str("\nSettings in use (flag > environment > .env > outposts.toml > default):\n");
+        out.push_str(
+            "\nSettings in use (flag > environment > .env > outposts.toml > keyring > default):\n",
+        );
         let w = set.iter().map(|s| s.name.len()).max().unwrap_or(8);
         for s in &set {
             out.push_str(&format!("  {:<w$}  {}  ({})\n", s.name, s.value, s.origin));

@@ -216,7 +216,7 @@ fn after_help_sections(text: &str) -> String {
 fn environment_section() -> String {
     let mut out = String::from(
         ".SH ENVIRONMENT\nPrecedence: flag > environment > .env (or \\-\\-env\\-file) > \
-         outposts.toml (\\-\\-config) > default.\n",
+         outposts.toml (\\-\\-config) > OS keyring (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY) > default.\n",
     );
     for v in crate::env::ALL {
         out.push_str(&format!(".TP\n\\fB{}\\fR", roff_escape(v.name)));

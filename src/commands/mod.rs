@@ -12,6 +12,7 @@ use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
 pub mod auth;
+pub mod auth_key;
 pub mod connect;
 pub mod demo;
 pub mod doctor;

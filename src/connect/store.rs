@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::api::connection_token::ConnectionGrant;
-use crate::env;
+use crate::env::{self, EnvVar};
+use crate::secrets::Secret;
 use crate::secrets::dotenv::{self, EnvChange, EnvUpdate};
-use crate::secrets::keyring::{Keyring, token_account};
+use crate::secrets::keyring::{Keyring, account};
 
 /// Where the token goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default, serde::Serialize)]
@@ -100,20 +101,89 @@ pub struct SaveError {
     pub recovery: Option<PathBuf>,
 }
 
-fn env_update(grant: &ConnectionGrant, with_token: bool) -> EnvUpdate {
-    let mut u = EnvUpdate::new();
-    u = if with_token {
-        u.set(env::DEVIN_OUTPOSTS_TOKEN.name, grant.access_token.expose())
-    } else {
-        // A stale line would shadow the keyring (.env wins over it).
-        u.remove(env::DEVIN_OUTPOSTS_TOKEN.name)
-    };
+/// All three keys, for the recovery file.
+fn env_update(grant: &ConnectionGrant) -> EnvUpdate {
+    let u = EnvUpdate::new().set(env::DEVIN_OUTPOSTS_TOKEN.name, grant.access_token.expose());
+    with_outpost(u, grant)
+}
+
+fn with_outpost(u: EnvUpdate, grant: &ConnectionGrant) -> EnvUpdate {
     u.set(env::DEVIN_API_URL.name, &grant.api_base_url)
         .set_with_aliases(
             env::OUTPOST_ID.name,
             env::OUTPOST_ID.aliases,
             &grant.outpost_id,
         )
+}
+
+/// Where [`store_secret`] put a value (never the value).
+#[derive(Debug, Clone)]
+pub struct Stored {
+    pub change: EnvChange,
+    pub store: StoreChoice,
+    pub keyring_account: Option<String>,
+    /// Things the user should know (a keyring fallback).
+    pub warnings: Vec<String>,
+}
+
+/// [`store_secret`] could not write the `.env` file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The secret is safe in the keyring; only the other (non-secret) keys are missing.
+    #[error("the secret is in the OS keyring, but {0}")]
+    AfterKeyring(dotenv::DotEnvError),
+    /// Nothing secret was stored.
+    #[error("{0}")]
+    Env(dotenv::DotEnvError),
+}
+
+/// Store `value` as `var`: in the keyring under [`account`]`(var, api_url)` when asked for and
+/// available (falling back to `.env`, with a warning), else in `env_file`. `others` adds the
+/// non-secret keys that go to `.env` either way. The one place `connect --store` and
+/// `auth set-key --store` share.
+pub async fn store_secret(
+    var: &'static EnvVar,
+    value: &Secret,
+    api_url: &str,
+    env_file: &Path,
+    choice: StoreChoice,
+    keyring: &Keyring,
+    others: impl Fn(EnvUpdate) -> EnvUpdate,
+) -> Result<Stored, StoreError> {
+    let mut warnings = Vec::new();
+    if choice == StoreChoice::Keyring {
+        let account = account(var, api_url);
+        match keyring.set_async(&account, value).await {
+            Ok(()) => {
+                // A stale line would shadow the keyring (.env wins over it).
+                let update = others(EnvUpdate::new().remove(var.name));
+                return match dotenv::apply(env_file, &update) {
+                    Ok(change) => Ok(Stored {
+                        change,
+                        store: StoreChoice::Keyring,
+                        keyring_account: Some(account),
+                        warnings,
+                    }),
+                    Err(e) => Err(StoreError::AfterKeyring(e)),
+                };
+            }
+            Err(e) => warnings.push(format!(
+                "{e}; {} was written to {} (mode 0600) instead",
+                var.name,
+                env_file.display()
+            )),
+        }
+    }
+    let update = others(EnvUpdate::new().set(var.name, value.expose()));
+    match dotenv::apply(env_file, &update) {
+        Ok(change) => Ok(Stored {
+            change,
+            store: StoreChoice::Env,
+            keyring_account: None,
+            warnings,
+        }),
+        Err(e) => Err(StoreError::Env(e)),
+    }
 }
 
 /// Save the grant: to `.env`, or to the keyring with a fallback to `.env`; on failure write a
@@ -125,45 +195,34 @@ pub async fn save(
     keyring: &Keyring,
     recovery_dir: &Path,
 ) -> Result<Saved, SaveError> {
-    let mut warnings = Vec::new();
-    if choice == StoreChoice::Keyring {
-        let account = token_account(&grant.api_base_url);
-        match keyring.set_async(&account, &grant.access_token).await {
-            Ok(()) => {
-                return match dotenv::apply(env_file, &env_update(grant, false)) {
-                    Ok(change) => Ok(Saved {
-                        env_file: env_file.to_path_buf(),
-                        change,
-                        token_store: StoreChoice::Keyring,
-                        keyring_account: Some(account),
-                        warnings,
-                    }),
-                    // The token is safe in the keyring; the rest is not secret.
-                    Err(e) => Err(SaveError {
-                        message: format!("the token is in the OS keyring, but {e}"),
-                        hint: format!(
-                            "add DEVIN_API_URL={} and OUTPOST_ID={} to your .env yourself",
-                            grant.api_base_url, grant.outpost_id
-                        ),
-                        recovery: None,
-                    }),
-                };
-            }
-            Err(e) => warnings.push(format!(
-                "{e}; the token was written to {} (mode 0600) instead",
-                env_file.display()
-            )),
-        }
-    }
-    match dotenv::apply(env_file, &env_update(grant, true)) {
-        Ok(change) => Ok(Saved {
+    let stored = store_secret(
+        &env::DEVIN_OUTPOSTS_TOKEN,
+        &grant.access_token,
+        &grant.api_base_url,
+        env_file,
+        choice,
+        keyring,
+        |u| with_outpost(u, grant),
+    )
+    .await;
+    match stored {
+        Ok(s) => Ok(Saved {
             env_file: env_file.to_path_buf(),
-            change,
-            token_store: StoreChoice::Env,
-            keyring_account: None,
-            warnings,
+            change: s.change,
+            token_store: s.store,
+            keyring_account: s.keyring_account,
+            warnings: s.warnings,
         }),
-        Err(e) => {
+        // The token is safe in the keyring; the rest is not secret.
+        Err(StoreError::AfterKeyring(e)) => Err(SaveError {
+            message: format!("the token is in the OS keyring, but {e}"),
+            hint: format!(
+                "add DEVIN_API_URL={} and OUTPOST_ID={} to your .env yourself",
+                grant.api_base_url, grant.outpost_id
+            ),
+            recovery: None,
+        }),
+        Err(StoreError::Env(e)) => {
             let recovery = write_recovery(grant, env_file, &e.to_string(), recovery_dir);
             Err(match recovery {
                 Some(path) => SaveError {
@@ -200,7 +259,7 @@ fn write_recovery(
         env_file.display(),
         why.replace('\n', " ")
     );
-    let (body, _) = dotenv::rewrite(&header, &env_update(grant, true)).ok()?;
+    let (body, _) = dotenv::rewrite(&header, &env_update(grant)).ok()?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -246,7 +305,6 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::secrets::Secret;
 
     fn rt() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_current_thread()

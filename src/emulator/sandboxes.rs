@@ -49,5 +49,8 @@ impl Sandboxes {
         if n > 0 {
             tracing::info!("ended {n} sandbox processes");
         }
+        // Record them stopped (nothing left to end, so this is bookkeeping only): a sandbox
+        // whose processes are gone reads as stopped, not as failed.
+        self.provider.stop_all().await;
     }
 }

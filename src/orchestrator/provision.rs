@@ -468,7 +468,14 @@ impl Orchestrator {
                 "the remote {how}{since}; its log ends: {}",
                 lines.join(" | ")
             );
-            let last = tail.lines().last().unwrap_or_default().to_string();
+            // The remote's own last word: the launcher's diagnostic lines are ours.
+            let last = lines
+                .iter()
+                .rev()
+                .find(|l| !l.starts_with(super::remote::LAUNCHER_LINE))
+                .or(lines.last())
+                .unwrap_or(&"")
+                .to_string();
             self.lock().exit_logs.insert(session.to_string(), last);
         }
     }

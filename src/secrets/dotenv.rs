@@ -366,7 +366,9 @@ pub fn apply(path: &Path, update: &EnvUpdate) -> Result<EnvChange, DotEnvError> 
     };
     let (text, mut change) = rewrite(&original, update)?;
     change.created = !existed;
-    if existed && text == original {
+    // Removing a key from a file that does not exist creates nothing.
+    if (existed && text == original) || (!existed && !change.changed()) {
+        change.created = false;
         return Ok(change);
     }
     write_private(&target, text.as_bytes()).map_err(|e| DotEnvError::Write {

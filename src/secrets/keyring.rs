@@ -5,14 +5,19 @@
 //! - `OUTPOSTS_NO_KEYRING=1` turns every call into "disabled" without touching the store, so
 //!   tests and CI never read or write a real keyring. Unit tests of this crate never use the
 //!   native store either.
-//! - Only `DEVIN_OUTPOSTS_TOKEN` is kept here, one entry per Devin API URL
-//!   ([`token_account`]), so an emulator token never shadows the real one.
+//! - Only the Devin credentials in [`STORED`] (`DEVIN_OUTPOSTS_TOKEN`, `DEVIN_API_KEY`) are kept
+//!   here, one entry per variable and Devin API URL ([`account`]), so an emulator token never
+//!   shadows the real one.
+//! - Debug builds honour `OUTPOSTS_TEST_KEYRING`: a 0600 JSON file that stands in for the OS
+//!   store, so integration tests exercise the keyring path end to end across processes.
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::env;
+use crate::env::{self, EnvVar};
 use crate::secrets::Secret;
 
 /// Service name of every entry we create.
@@ -37,6 +42,8 @@ enum Backend {
     Disabled(String),
     Native,
     Store(Arc<keyring_core::CredentialStore>),
+    /// The test stand-in (`OUTPOSTS_TEST_KEYRING`, debug builds only).
+    File(PathBuf),
 }
 
 /// A handle on the keyring. Cheap to clone.
@@ -52,6 +59,7 @@ impl std::fmt::Debug for Keyring {
             Backend::Disabled(_) => "disabled",
             Backend::Native => "native",
             Backend::Store(_) => "store",
+            Backend::File(_) => "file",
         };
         f.debug_struct("Keyring")
             .field("backend", &backend)
@@ -59,13 +67,17 @@ impl std::fmt::Debug for Keyring {
     }
 }
 
+/// The variables the keyring may hold, in the order `auth status` and `auth logout` show them.
+pub const STORED: [&EnvVar; 2] = [&env::DEVIN_OUTPOSTS_TOKEN, &env::DEVIN_API_KEY];
+
+/// The keyring account of `var` for one API URL.
+pub fn account(var: &EnvVar, api_url: &str) -> String {
+    format!("{}@{}", var.name, api_url.trim_end_matches('/'))
+}
+
 /// The keyring account of the outpost token for one API URL.
 pub fn token_account(api_url: &str) -> String {
-    format!(
-        "{}@{}",
-        env::DEVIN_OUTPOSTS_TOKEN.name,
-        api_url.trim_end_matches('/')
-    )
+    account(&env::DEVIN_OUTPOSTS_TOKEN, api_url)
 }
 
 /// `1`, `true`, `yes`, `on` (any case).
@@ -101,7 +113,8 @@ impl Keyring {
         }
     }
 
-    /// Native unless `OUTPOSTS_NO_KEYRING` is set (or this is a unit test).
+    /// Native unless `OUTPOSTS_NO_KEYRING` is set (or this is a unit test); in debug builds,
+    /// `OUTPOSTS_TEST_KEYRING` selects the file stand-in.
     pub fn from_config(config: &Config) -> Self {
         if cfg!(test) {
             return Self::disabled("unit tests never touch the OS keyring");
@@ -110,7 +123,14 @@ impl Keyring {
             Some(r) if truthy(&r.value) => {
                 Self::disabled(format!("OUTPOSTS_NO_KEYRING is set in {}", r.source))
             }
-            _ => Self::native(),
+            _ => match config.get(&env::OUTPOSTS_TEST_KEYRING) {
+                // Release builds never swap the user's keyring for a file.
+                Some(r) if cfg!(debug_assertions) => Keyring {
+                    backend: Backend::File(PathBuf::from(r.value)),
+                    timeout: DEFAULT_TIMEOUT,
+                },
+                _ => Self::native(),
+            },
         }
     }
 
@@ -137,36 +157,50 @@ impl Keyring {
     /// The stored value; `None` when there is no entry.
     pub fn get(&self, account: &str) -> Result<Option<Secret>, KeyringError> {
         let account = account.to_string();
-        self.bounded(
-            move |backend| match entry(backend, &account)?.get_password() {
+        self.bounded(move |backend| match backend {
+            Backend::File(path) => Ok(file_read(path)?.remove(&account).map(Secret::new)),
+            _ => match entry(backend, &account)?.get_password() {
                 Ok(v) => Ok(Some(Secret::new(v))),
                 Err(keyring_core::Error::NoEntry) => Ok(None),
                 Err(e) => Err(map_error(&e)),
             },
-        )
+        })
     }
 
     /// Store `value` (replacing an existing entry).
     pub fn set(&self, account: &str, value: &Secret) -> Result<(), KeyringError> {
         let account = account.to_string();
         let value = value.clone();
-        self.bounded(move |backend| {
-            entry(backend, &account)?
+        self.bounded(move |backend| match backend {
+            Backend::File(path) => {
+                let mut all = file_read(path)?;
+                all.insert(account, value.expose().to_string());
+                file_write(path, &all)
+            }
+            _ => entry(backend, &account)?
                 .set_password(value.expose())
-                .map_err(|e| map_error(&e))
+                .map_err(|e| map_error(&e)),
         })
     }
 
     /// Delete the entry; `false` when there was none.
     pub fn delete(&self, account: &str) -> Result<bool, KeyringError> {
         let account = account.to_string();
-        self.bounded(
-            move |backend| match entry(backend, &account)?.delete_credential() {
+        self.bounded(move |backend| match backend {
+            Backend::File(path) => {
+                let mut all = file_read(path)?;
+                let found = all.remove(&account).is_some();
+                if found {
+                    file_write(path, &all)?;
+                }
+                Ok(found)
+            }
+            _ => match entry(backend, &account)?.delete_credential() {
                 Ok(()) => Ok(true),
                 Err(keyring_core::Error::NoEntry) => Ok(false),
                 Err(e) => Err(map_error(&e)),
             },
-        )
+        })
     }
 
     /// [`Keyring::get`] off the async runtime's worker threads.
@@ -259,9 +293,32 @@ impl AnyEntry {
     }
 }
 
+/// Every entry of the file stand-in (account → value); a missing file holds none.
+fn file_read(path: &Path) -> Result<BTreeMap<String, String>, KeyringError> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            KeyringError::Failed(format!("{} is not a keyring file: {e}", path.display()))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+        Err(e) => Err(KeyringError::Unavailable(format!(
+            "{}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+fn file_write(path: &Path, all: &BTreeMap<String, String>) -> Result<(), KeyringError> {
+    let bytes = serde_json::to_vec(all).map_err(|e| KeyringError::Failed(e.to_string()))?;
+    crate::secrets::dotenv::write_private(path, &bytes)
+        .map_err(|e| KeyringError::Failed(format!("{}: {e}", path.display())))
+}
+
 fn entry(backend: &Backend, account: &str) -> Result<AnyEntry, KeyringError> {
     match backend {
         Backend::Disabled(why) => Err(KeyringError::Disabled(why.clone())),
+        Backend::File(_) => Err(KeyringError::Failed(
+            "the file stand-in has no entry objects".into(),
+        )),
         Backend::Native => {
             if let Err(e) = ::keyring::Entry::store_status() {
                 return Err(map_error(e));
@@ -303,6 +360,10 @@ mod tests {
         let k = mock();
         let account = token_account("http://127.0.0.1:1/");
         assert_eq!(account, "DEVIN_OUTPOSTS_TOKEN@http://127.0.0.1:1");
+        assert_eq!(
+            super::account(&env::DEVIN_API_KEY, "http://127.0.0.1:1"),
+            "DEVIN_API_KEY@http://127.0.0.1:1"
+        );
         assert_eq!(k.get(&account).unwrap(), None);
         k.set(&account, &Secret::new("cog_keyringvalue1234"))
             .unwrap();
@@ -314,6 +375,35 @@ mod tests {
         assert!(!k.delete(&account).unwrap());
         assert_eq!(k.get(&account).unwrap(), None);
         assert!(k.probe().is_ok());
+    }
+
+    #[test]
+    fn the_file_stand_in_round_trips_with_mode_0600() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keyring.json");
+        let k = Keyring {
+            backend: Backend::File(path.clone()),
+            timeout: DEFAULT_TIMEOUT,
+        };
+        let account = account(&env::DEVIN_API_KEY, "http://127.0.0.1:1");
+        assert_eq!(k.get(&account).unwrap(), None);
+        assert!(!k.delete(&account).unwrap());
+        k.set(&account, &Secret::new("cog_filestandin123456"))
+            .unwrap();
+        assert_eq!(
+            k.get(&account).unwrap().unwrap().expose(),
+            "cog_filestandin123456"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+        assert!(k.delete(&account).unwrap());
+        assert_eq!(k.get(&account).unwrap(), None);
+        std::fs::write(&path, "not json").unwrap();
+        assert!(matches!(k.get(&account), Err(KeyringError::Failed(_))));
     }
 
     #[test]

@@ -49,7 +49,7 @@ fn a_good_setup_passes_every_check() {
     let r = env.run(&["doctor"]);
     r.ok();
     let lines: Vec<&str> = r.stdout.lines().take_while(|l| !l.is_empty()).collect();
-    assert_eq!(lines.len(), 12, "{}", r.stdout);
+    assert_eq!(lines.len(), 13, "{}", r.stdout);
     for l in &lines {
         assert!(l.starts_with('✔'), "not passed: {l}\n{}", r.stdout);
     }

@@ -53,9 +53,7 @@ fn worker_commands_find_the_provider_themselves() {
     assert!(list.stdout.contains(&id), "{}", list.stdout);
     assert!(list.stdout.contains("coreweave"), "{}", list.stdout);
     assert!(list.stdout.contains("serving"), "{}", list.stdout);
-    for l in list.stdout.lines() {
-        assert!(l.chars().count() <= 80, "{l:?}");
-    }
+    // Piped, every column is printed (the 80-column fit on a terminal is first_hour_tty's).
     // `see outposts worker logs ID`
     let logs = env.run(&["worker", "logs", &id]);
     logs.ok();

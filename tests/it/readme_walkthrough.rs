@@ -92,6 +92,10 @@ fn the_daytona_guide_runs_as_written_against_the_emulator() {
         "outposts orchestrator run",
         "outposts orchestrator status",
         "outposts session verify",
+        "outposts session verify --create",
+        "outposts outpost default set gpu-linux",
+        "outposts outpost default",
+        "outposts outpost default clear",
     ];
     assert_eq!(lines.len(), expected_shape.len(), "{lines:#?}");
     for (l, shape) in lines.iter().zip(expected_shape) {
@@ -173,6 +177,22 @@ fn the_daytona_guide_runs_as_written_against_the_emulator() {
         } else if line == "outposts orchestrator status" {
             let r = run_as_printed(&env, line);
             r.ok();
+        } else if line.starts_with("outposts session verify --create") {
+            // Unattended: the tool creates, follows and ends the proof session itself.
+            let r = run_as_printed(&env, &format!("{line} --wait 90s"));
+            r.ok();
+            assert!(r.stderr.contains("proof file found"), "{}", r.stderr);
+        } else if line.starts_with("outposts outpost default set ") {
+            run_as_printed(&env, line).ok();
+        } else if line == "outposts outpost default" {
+            let r = run_as_printed(&env, line);
+            r.ok();
+            assert!(r.stdout.contains("gpu-linux"), "{}", r.stdout);
+        } else if line == "outposts outpost default clear" {
+            run_as_printed(&env, line).ok();
+            let r = run_as_printed(&env, "outposts outpost default");
+            r.ok();
+            assert!(!r.stdout.contains("gpu-linux"), "{}", r.stdout);
         } else if line.starts_with("outposts session verify") {
             // The reader's session: one on the connected outpost, given verify's task.
             let outpost = dotenv(&env)

@@ -315,6 +315,9 @@ pub(super) fn liveness(out: &crate::provider::ExecOutput) -> Result<Liveness, Re
     })
 }
 
+/// How the launch script's own diagnostic lines in the remote's log begin (see `linux.rs`).
+pub const LAUNCHER_LINE: &str = "outposts: ";
+
 /// The last `lines` lines of the remote's log (for diagnostics).
 pub async fn log_tail(
     provider: &dyn Provider,
