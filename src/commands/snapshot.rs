@@ -318,14 +318,25 @@ async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitSta
             Some(f) => crate::shell::posix_quote(&f.display().to_string()),
             None => "the baked default image".to_string(),
         };
+        // The same build under its own name, runnable exactly as printed.
+        let mut again = "outposts snapshot build".to_string();
+        if a.dockerfile.is_some() {
+            again.push_str(&format!(" --dockerfile {file}"));
+        }
+        if baked.is_some() {
+            again.push_str(" --bake-remote");
+        }
+        if let Some(sha) = &a.remote_sha {
+            again.push_str(&format!(" --remote-sha {sha}"));
+        }
         return Err(CliError::usage(
             format!(
                 "SNAPSHOT_NAME={name} is pinned, but {file} builds {derived}; building the pin \
                  would not build this Dockerfile"
             ),
             Some(format!(
-                "build it under its own name and move the pin to it: outposts snapshot build \
-                 [--dockerfile FILE] [--bake-remote] --name {derived} --write-env"
+                "build it under its own name and move the pin to it: {again} --name {derived} \
+                 --write-env"
             )),
         )
         .into());

@@ -21,7 +21,7 @@ fn env_with_file_keyring(emu: &Emu) -> (TestEnv, PathBuf) {
 }
 
 /// Run with `input` on stdin (a pipe, as in CI).
-fn run_with_stdin(env: &TestEnv, args: &[&str], input: &str) -> Run {
+pub(crate) fn run_with_stdin(env: &TestEnv, args: &[&str], input: &str) -> Run {
     let mut child = env
         .cmd(args)
         .stdin(Stdio::piped())

@@ -61,6 +61,7 @@ const WALK: &[(&str, Out)] = &[
     ("session show", Out::Doc),
     ("session end", Out::Doc),
     ("connect", Out::Doc),
+    ("auth set-key", Out::Doc),
     ("auth logout", Out::Doc),
     ("snapshot build", Out::Doc),
     ("snapshot list", Out::Doc),
@@ -447,6 +448,14 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             let r = c.wait(Duration::from_secs(60));
             r.ok();
             w.connected = Some(env);
+            vec![r]
+        }
+        "auth set-key" => {
+            // Stored in the connected setup's .env, which `auth logout` then clears.
+            let env = w.connected.as_ref().expect("connect ran first");
+            let key = w.emu.env_value("DEVIN_API_KEY");
+            let r = crate::auth_key::run_with_stdin(env, &["--json", "auth", "set-key"], &key);
+            r.ok();
             vec![r]
         }
         "auth logout" => {
