@@ -111,6 +111,11 @@ fn usage_error_json(rendered: &str) -> serde_json::Value {
 }
 
 /// The exit-code table of DESIGN.md, applied to an error chain.
+/// A rejected credential exits 4; any other failure of the same call exits 1.
+fn auth_or_failure(is_auth: bool) -> Code {
+    if is_auth { Code::Auth } else { Code::Failure }
+}
+
 fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<CliError>() {
@@ -146,25 +151,11 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
         if let Some(outposts::provider::ProviderError::Api(e)) =
             cause.downcast_ref::<outposts::provider::ProviderError>()
         {
-            return (
-                if e.is_auth() {
-                    Code::Auth
-                } else {
-                    Code::Failure
-                },
-                e.hint(),
-            );
+            return (auth_or_failure(e.is_auth()), e.hint());
         }
         // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
         if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
-            return (
-                if e.is_auth() {
-                    Code::Auth
-                } else {
-                    Code::Failure
-                },
-                e.hint(),
-            );
+            return (auth_or_failure(e.is_auth()), e.hint());
         }
         // Transparent over ApiError, so the ApiError itself is not in the chain.
         if let Some(e) = cause.downcast_ref::<outposts::api::outpost_lookup::OutpostLookupError>() {
@@ -177,14 +168,7 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
             return (code, e.hint());
         }
         if let Some(e) = cause.downcast_ref::<ApiError>() {
-            return (
-                if e.is_auth() {
-                    Code::Auth
-                } else {
-                    Code::Failure
-                },
-                e.hint(),
-            );
+            return (auth_or_failure(e.is_auth()), e.hint());
         }
     }
     (Code::Failure, None)

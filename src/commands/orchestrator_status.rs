@@ -41,49 +41,10 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             t,
         ));
         out.push_str(&sleeping_table(&doc));
-        // Sessions not served because their network policy cannot be enforced.
-        for r in doc["refused"].as_array().into_iter().flatten() {
-            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-            let again = r
-                .get("retry_at")
-                .and_then(|v| v.as_f64())
-                .map(|t| {
-                    format!(
-                        " (claimable again {})",
-                        super::queue::relative(t - crate::time::now())
-                    )
-                })
-                .unwrap_or_default();
-            out.push_str(&format!(
-                "refused      {}: {}{again}\n",
-                f("session_id"),
-                f("reason")
-            ));
-        }
-        // Sessions given up (released, cooling off), with why.
-        for r in doc["given_up"].as_array().into_iter().flatten() {
-            let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-            let again = r
-                .get("retry_at")
-                .and_then(|v| v.as_f64())
-                .map(|t| {
-                    format!(
-                        " (tried again {})",
-                        super::queue::relative(t - crate::time::now())
-                    )
-                })
-                .unwrap_or_default();
-            let log = r
-                .get("last_log")
-                .and_then(|v| v.as_str())
-                .map(|l| format!("; its remote logged: {l}"))
-                .unwrap_or_default();
-            out.push_str(&format!(
-                "given up     {}: {}{log}{again}\n",
-                f("session_id"),
-                f("reason")
-            ));
-        }
+        // Sessions not served because their network policy cannot be enforced, and sessions
+        // given up (released, cooling off), each with why and when it may be tried again.
+        out.push_str(&cooling_off(&doc["refused"], "refused", "claimable again"));
+        out.push_str(&cooling_off(&doc["given_up"], "given up", "tried again"));
         out
     });
     Ok(ExitStatus::Success)
@@ -190,6 +151,35 @@ fn sleeping_table(doc: &serde_json::Value) -> String {
                     .get("sandbox_name")
                     .and_then(|v| v.as_str())
                     .unwrap_or("-"))
+        ));
+    }
+    out
+}
+
+/// One line per cooling-off session: `LABEL  SESSION: REASON[; its remote logged: …] (AGAIN in …)`.
+fn cooling_off(rows: &serde_json::Value, label: &str, again: &str) -> String {
+    let mut out = String::new();
+    for r in rows.as_array().into_iter().flatten() {
+        let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
+        let when = r
+            .get("retry_at")
+            .and_then(|v| v.as_f64())
+            .map(|t| {
+                format!(
+                    " ({again} {})",
+                    super::queue::relative(t - crate::time::now())
+                )
+            })
+            .unwrap_or_default();
+        let log = r
+            .get("last_log")
+            .and_then(|v| v.as_str())
+            .map(|l| format!("; its remote logged: {l}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{label:<12} {}: {}{log}{when}\n",
+            f("session_id"),
+            f("reason")
         ));
     }
     out
