@@ -9,6 +9,7 @@
 //! STATE_DIR/outposts/<sha256(outpost_id)>/watch_cursor
 //! STATE_DIR/outposts/<sha256(outpost_id)>/status.json
 //! STATE_DIR/outposts/<sha256(outpost_id)>/sleepers.json   sleeping sessions, absence clocks
+//! STATE_DIR/outposts/<sha256(outpost_id)>/terminated.json terminations seen: session id → when
 //! ```
 
 use std::fs::{self, File, OpenOptions};
@@ -245,6 +246,43 @@ impl OutpostState {
         )
     }
 }
+
+impl OutpostState {
+    /// The sessions this instance saw `terminated`, with when (`terminated.json`), younger than
+    /// [`TERMINATED_KEEP`]. Remembered across restarts because a queue row is swept soon after
+    /// its release or claim expiry: a termination seen just before a crash would otherwise
+    /// read as an absence (= asleep) afterwards, and the sandbox would be kept as a sleeper.
+    /// An unreadable file is an empty record with a warning (the janitor then keeps, never
+    /// deletes, what it cannot explain).
+    pub fn terminated(&self, now: f64) -> BTreeMap<String, f64> {
+        let path = self.dir.join("terminated.json");
+        let mut seen: BTreeMap<String, f64> = match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
+                tracing::warn!("ignoring {}: {e}", path.display());
+                BTreeMap::new()
+            }),
+            Err(_) => BTreeMap::new(),
+        };
+        seen.retain(|_, at| *at > now - TERMINATED_KEEP);
+        seen
+    }
+
+    /// Write the record (entries older than [`TERMINATED_KEEP`] are left out).
+    pub fn save_terminated(&self, seen: &BTreeMap<String, f64>, now: f64) -> Result<()> {
+        let kept: BTreeMap<&String, &f64> = seen
+            .iter()
+            .filter(|(_, at)| **at > now - TERMINATED_KEEP)
+            .collect();
+        write_atomic(
+            &self.dir.join("terminated.json"),
+            serde_json::to_string(&kept)?.as_bytes(),
+        )
+    }
+}
+
+/// How long a seen termination is remembered: far longer than any sweep delay or claim expiry,
+/// short enough that the record stays small.
+pub const TERMINATED_KEEP: f64 = 7.0 * 86_400.0;
 
 fn validate_acceptor(id: &str) -> Result<(), String> {
     if id.is_empty() {
