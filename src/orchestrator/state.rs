@@ -389,6 +389,31 @@ mod tests {
     }
 
     #[test]
+    fn terminations_survive_a_restart_for_a_week_and_garbage_is_ignored() {
+        let d = tempfile::tempdir().unwrap();
+        let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
+        let now = 1_000_000_000.0;
+        assert!(o.terminated(now).is_empty());
+        let seen = BTreeMap::from([
+            ("fresh".to_string(), now - 60.0),
+            ("old".to_string(), now - TERMINATED_KEEP - 1.0),
+        ]);
+        o.save_terminated(&seen, now).unwrap();
+        let back = o.terminated(now);
+        assert_eq!(back.keys().collect::<Vec<_>>(), ["fresh"]);
+        // A week on, the fresh one is pruned too.
+        assert!(o.terminated(now + TERMINATED_KEEP).is_empty());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let m = fs::metadata(o.dir().join("terminated.json")).unwrap();
+            assert_eq!(m.permissions().mode() & 0o777, 0o600);
+        }
+        fs::write(o.dir().join("terminated.json"), b"{not json").unwrap();
+        assert!(o.terminated(now).is_empty());
+    }
+
+    #[test]
     fn temp_files_of_a_crashed_write_are_swept() {
         let d = tempfile::tempdir().unwrap();
         let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
