@@ -11,6 +11,7 @@ use anyhow::Result;
 
 use super::plan::{self, Outcome, Sighting};
 use super::run::{Inner, Orchestrator};
+use super::state::OutpostState;
 use crate::api::devin::ListQuery;
 use crate::api::devin_types::{EventType, Phase, QueueEntry, SessionStatus};
 use crate::api::sse::WatchItem;
@@ -86,7 +87,7 @@ impl Orchestrator {
         }
         for e in fresh.values() {
             if e.session_status == SessionStatus::Terminated {
-                saw_terminated(&mut inner, &e.session_id);
+                saw_terminated(&self.state, &mut inner, &e.session_id);
             }
         }
         let Inner { tracks, busy, .. } = &mut *inner;
@@ -137,7 +138,7 @@ impl Orchestrator {
         let id = entry.session_id.clone();
         // A DELETED event carries the entry's last state: `terminated` is proof enough.
         if entry.session_status == SessionStatus::Terminated {
-            saw_terminated(&mut inner, &id);
+            saw_terminated(&self.state, &mut inner, &id);
         }
         let sighting = match kind {
             EventType::Deleted => {
@@ -170,7 +171,7 @@ impl Orchestrator {
                 match entry {
                     Some(e) => {
                         if e.session_status == SessionStatus::Terminated {
-                            saw_terminated(&mut inner, session);
+                            saw_terminated(&self.state, &mut inner, session);
                         }
                         inner.queue.insert(session.to_string(), e);
                     }
@@ -189,8 +190,14 @@ impl Orchestrator {
 }
 
 /// Remember that the server said `session` is terminated (bounded: a day, 10,000 ids).
-pub(super) fn saw_terminated(inner: &mut Inner, session: &str) {
+///
+/// A first sighting is written to the state dir at once, before anything acts on it, so a
+/// crash between seeing the termination and deleting the sandbox does not forget it.
+pub(super) fn saw_terminated(state: &OutpostState, inner: &mut Inner, session: &str) {
     let t = now();
+    if inner.terminated_seen.contains_key(session) {
+        return;
+    }
     if inner.terminated_seen.len() >= TERMINATED_MEMORY {
         inner.terminated_seen.retain(|_, at| *at > t - 86_400.0);
         while inner.terminated_seen.len() >= TERMINATED_MEMORY {
@@ -206,4 +213,7 @@ pub(super) fn saw_terminated(inner: &mut Inner, session: &str) {
         }
     }
     inner.terminated_seen.insert(session.to_string(), t);
+    if let Err(e) = state.save_terminated(&inner.terminated_seen, t) {
+        tracing::warn!("cannot save the terminated sessions: {e:#}");
+    }
 }

@@ -267,6 +267,7 @@ impl Orchestrator {
     ) -> Arc<Self> {
         let (events, _) = broadcast::channel(1024);
         let sleepers = state.sleepers();
+        let terminated_seen = state.terminated(crate::time::now());
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
         let metrics = Arc::new(Metrics::new(provider.kind()));
         let provider = super::metrics::instrument(provider, metrics.clone());
@@ -279,6 +280,7 @@ impl Orchestrator {
             inner: Mutex::new(Inner {
                 relist_due: true,
                 sleepers,
+                terminated_seen,
                 ..Inner::default()
             }),
             notify: Notify::new(),

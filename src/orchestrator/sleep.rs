@@ -187,15 +187,7 @@ impl Orchestrator {
                 .iter()
                 .filter_map(|(session, s)| {
                     let known_terminated = terminated_seen.contains_key(session);
-                    match retention::verdict(s, retention, t) {
-                        Keep::Keep if known_terminated && s.state == "snapshot" => Some((
-                            session.clone(),
-                            s.clone(),
-                            Keep::Delete {
-                                slept_for: t - s.slept_since,
-                                absent_for: 0.0,
-                            },
-                        )),
+                    match retention::decide(s, retention, t, known_terminated) {
                         Keep::Keep => None,
                         del => Some((session.clone(), s.clone(), del)),
                     }

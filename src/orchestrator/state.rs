@@ -9,6 +9,7 @@
 //! STATE_DIR/outposts/<sha256(outpost_id)>/watch_cursor
 //! STATE_DIR/outposts/<sha256(outpost_id)>/status.json
 //! STATE_DIR/outposts/<sha256(outpost_id)>/sleepers.json   sleeping sessions, absence clocks
+//! STATE_DIR/outposts/<sha256(outpost_id)>/terminated.json terminations seen: session id → when
 //! ```
 
 use std::fs::{self, File, OpenOptions};
@@ -246,6 +247,43 @@ impl OutpostState {
     }
 }
 
+impl OutpostState {
+    /// The sessions this instance saw `terminated`, with when (`terminated.json`), younger than
+    /// [`TERMINATED_KEEP`]. Remembered across restarts because a queue row is swept soon after
+    /// its release or claim expiry: a termination seen just before a crash would otherwise
+    /// read as an absence (= asleep) afterwards, and the sandbox would be kept as a sleeper.
+    /// An unreadable file is an empty record with a warning (the janitor then keeps, never
+    /// deletes, what it cannot explain).
+    pub fn terminated(&self, now: f64) -> BTreeMap<String, f64> {
+        let path = self.dir.join("terminated.json");
+        let mut seen: BTreeMap<String, f64> = match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
+                tracing::warn!("ignoring {}: {e}", path.display());
+                BTreeMap::new()
+            }),
+            Err(_) => BTreeMap::new(),
+        };
+        seen.retain(|_, at| *at > now - TERMINATED_KEEP);
+        seen
+    }
+
+    /// Write the record (entries older than [`TERMINATED_KEEP`] are left out).
+    pub fn save_terminated(&self, seen: &BTreeMap<String, f64>, now: f64) -> Result<()> {
+        let kept: BTreeMap<&String, &f64> = seen
+            .iter()
+            .filter(|(_, at)| **at > now - TERMINATED_KEEP)
+            .collect();
+        write_atomic(
+            &self.dir.join("terminated.json"),
+            serde_json::to_string(&kept)?.as_bytes(),
+        )
+    }
+}
+
+/// How long a seen termination is remembered: far longer than any sweep delay or claim expiry,
+/// short enough that the record stays small.
+pub const TERMINATED_KEEP: f64 = 7.0 * 86_400.0;
+
 fn validate_acceptor(id: &str) -> Result<(), String> {
     if id.is_empty() {
         return Err("is empty".into());
@@ -348,6 +386,31 @@ mod tests {
         assert_eq!(o.cursor().unwrap().0, "djE6MTc4MTA1MDAwMC4w");
         fs::write(o.dir().join("watch_cursor"), b"bad\x07cursor").unwrap();
         assert!(o.cursor().is_none());
+    }
+
+    #[test]
+    fn terminations_survive_a_restart_for_a_week_and_garbage_is_ignored() {
+        let d = tempfile::tempdir().unwrap();
+        let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
+        let now = 1_000_000_000.0;
+        assert!(o.terminated(now).is_empty());
+        let seen = BTreeMap::from([
+            ("fresh".to_string(), now - 60.0),
+            ("old".to_string(), now - TERMINATED_KEEP - 1.0),
+        ]);
+        o.save_terminated(&seen, now).unwrap();
+        let back = o.terminated(now);
+        assert_eq!(back.keys().collect::<Vec<_>>(), ["fresh"]);
+        // A week on, the fresh one is pruned too.
+        assert!(o.terminated(now + TERMINATED_KEEP).is_empty());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let m = fs::metadata(o.dir().join("terminated.json")).unwrap();
+            assert_eq!(m.permissions().mode() & 0o777, 0o600);
+        }
+        fs::write(o.dir().join("terminated.json"), b"{not json").unwrap();
+        assert!(o.terminated(now).is_empty());
     }
 
     #[test]

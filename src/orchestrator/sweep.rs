@@ -52,7 +52,7 @@ impl Orchestrator {
             let lookup = match self.devin.get(&session).await {
                 Ok(Some(e)) => {
                     if e.session_status == SessionStatus::Terminated {
-                        saw_terminated(&mut self.lock(), &session);
+                        saw_terminated(&self.state, &mut self.lock(), &session);
                     }
                     Lookup::Found(Box::new(e))
                 }

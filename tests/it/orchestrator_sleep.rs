@@ -77,6 +77,61 @@ fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
     );
 }
 
+/// Killed between seeing `terminated` and deleting the sandbox, restarted once the row is swept:
+/// the session is absent then (absent reads as asleep), so only the termination remembered in
+/// the state dir explains the sandbox, and it goes instead of being kept as a sleeper.
+#[test]
+fn a_termination_seen_just_before_a_crash_is_remembered_after_the_row_is_swept() {
+    crate::host::require!(crate::host::SANDBOXES);
+    // A short claim: the killed instance never releases, so the row waits for its claim to
+    // expire and is swept a second later.
+    let emu = Emu::start(
+        &TestEnv::new(),
+        &["--sweep-delay", "1s", "--claim-ttl", "8s"],
+    );
+    let mut env = orch_env(&emu);
+    env.set("OUTPOSTS_FAILPOINTS", "delete.before=kill");
+    let mut orch = Orch::start(&env, &["--provider", "local"]);
+    let s = new_session(&emu, Some(proof_task("doomed")));
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let sb = block_on(local(&env).get(&sandbox_name(&s)))
+        .unwrap()
+        .expect("sandbox")
+        .id;
+    block_on(emu.client().terminate(&s)).unwrap();
+    // Seen terminated, killed right before the delete.
+    wait_until(
+        WAIT,
+        "the kill at the delete",
+        || orch.log().contains("failpoint delete.before: kill"),
+        || orch.log(),
+    );
+    orch.wait_exit(Duration::from_secs(10));
+    assert!(
+        matches!(orch.child.try_wait(), Ok(Some(_))),
+        "the orchestrator is still running"
+    );
+    assert!(exists(&env, &sb), "the delete never ran");
+    wait_until(
+        WAIT,
+        "the row to be swept",
+        || {
+            block_on(crate::devin_queue::devin_client(&emu).get(&s))
+                .unwrap()
+                .is_none()
+        },
+        || orch.log(),
+    );
+    env.unset("OUTPOSTS_FAILPOINTS");
+    let orch = Orch::start(&env, &["--provider", "local"]);
+    wait_until(
+        Duration::from_secs(20),
+        "the terminated session's sandbox to go",
+        || !exists(&env, &sb),
+        || orch.log(),
+    );
+}
+
 #[test]
 fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
     crate::host::require!(crate::host::SANDBOXES);

@@ -65,6 +65,20 @@ pub fn verdict(s: &Sleeper, retention: Option<f64>, now: f64) -> Keep {
     }
 }
 
+/// The verdict for one sleeper, knowing whether this instance (or one before it, through the
+/// state dir) saw its session `terminated`. A terminated session never comes back: its snapshot
+/// goes at once, whatever the retention. A sandbox that still exists is the janitor's (it
+/// confirms by the exact read and deletes), so only snapshots are decided here.
+pub fn decide(s: &Sleeper, retention: Option<f64>, now: f64, known_terminated: bool) -> Keep {
+    match verdict(s, retention, now) {
+        Keep::Keep if known_terminated && s.state == "snapshot" => Keep::Delete {
+            slept_for: now - s.slept_since,
+            absent_for: 0.0,
+        },
+        v => v,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +136,32 @@ mod tests {
         observe(&mut s, Some(false), 130.0);
         observe(&mut s, None, 140.0);
         assert_eq!(s.absent_since, Some(130.0));
+    }
+
+    #[test]
+    fn a_remembered_termination_ends_a_snapshot_sleeper_at_once() {
+        let mut snap = sleeper();
+        snap.state = "snapshot".into();
+        observe(&mut snap, Some(false), 110.0);
+        // (sleeper state, retention, termination remembered) → verdict at 120.
+        let cases = [
+            ("snapshot", None, true, true),
+            ("snapshot", Some(1e6), true, true),
+            ("snapshot", None, false, false),
+            ("snapshot", Some(1e6), false, false),
+            // A sandbox left: the janitor's exact read decides (and deletes), not retention.
+            ("stopped", None, true, false),
+            ("stopped", None, false, false),
+        ];
+        for (state, retention, known, deleted) in cases {
+            let mut s = snap.clone();
+            s.state = state.into();
+            let v = decide(&s, retention, 120.0, known);
+            assert_eq!(
+                matches!(v, Keep::Delete { .. }),
+                deleted,
+                "{state} retention={retention:?} known={known}: {v:?}"
+            );
+        }
     }
 }
