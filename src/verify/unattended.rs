@@ -194,6 +194,16 @@ impl Follow<'_> {
                                 || s.status_detail == Some(StatusDetail::Finished)
                                 || s.status.ended();
                         if done {
+                            // A file in its sandbox proves the session ran there, even when the
+                            // v3 status has not caught up yet: stages are shown in order.
+                            if reached.is_none_or(|r| r < Stage::Running) {
+                                on(Event::Reached {
+                                    stage: Stage::Running,
+                                    session: s,
+                                    sandbox: Some(sb),
+                                    acceptor: acceptor.as_deref(),
+                                });
+                            }
                             on(Event::Reached {
                                 stage: Stage::ProofFound,
                                 session: s,

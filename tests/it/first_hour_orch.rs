@@ -322,8 +322,17 @@ fn status_views_tell_fresh_from_stale() {
     drop(b);
 
     // status --watch, started well after s1 began: AGE from the session's start.
-    std::thread::sleep(Duration::from_secs(3));
     let created = session(&emu, &s1).created_at as f64;
+    let age = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs_f64()
+            - created
+    };
+    while age() < 6.0 {
+        std::thread::sleep(Duration::from_millis(200));
+    }
     let out = env.path("watch.txt");
     let mut watch = on_a_terminal(
         &env,

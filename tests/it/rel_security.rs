@@ -187,7 +187,8 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
                 "acceptor_id",
                 "watch_cursor",
                 "status.json",
-                "sleepers.json"
+                "sleepers.json",
+                "terminated.json"
             ]
             .contains(&name.as_str()),
             "unexpected file in the state dir: {}",
