@@ -12,27 +12,17 @@ use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
 
 pub mod auth;
-pub mod auth_key;
 pub mod connect;
 pub mod demo;
 pub mod doctor;
 pub mod emulator;
-pub mod emulator_session;
 pub mod generate;
 pub mod orchestrator;
-mod orchestrator_status;
 pub mod outpost;
-pub mod outpost_default;
 pub mod queue;
 pub mod session;
-pub mod session_v3;
-pub mod session_verify_create;
 pub mod snapshot;
-pub mod snapshot_bake;
-pub mod snapshot_warm_pool;
-pub mod status_watch;
 pub mod worker;
-pub mod worker_launch;
 
 /// What every command gets: the global flags, the printer and the layered configuration.
 pub struct Ctx {

@@ -1,5 +1,8 @@
 //! `outposts snapshot build|name|dockerfile|list|delete|warm-pool`: the Daytona snapshot sandboxes boot from.
 
+pub(crate) mod bake;
+pub(crate) mod warm_pool;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -85,7 +88,7 @@ pub enum SnapshotCommand {
     )]
     Delete(DeleteArgs),
     /// Show, set or delete the Daytona warm pool of the snapshot in use.
-    WarmPool(super::snapshot_warm_pool::WarmPoolArgs),
+    WarmPool(warm_pool::WarmPoolArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -145,7 +148,7 @@ pub struct BuildArgs {
     #[arg(long)]
     pub bake_remote: bool,
     /// The devin-remote build (git sha) to bake [default: the distribution's latest].
-    #[arg(long, value_name = "SHA", requires = "bake_remote", value_parser = super::snapshot_bake::parse_remote_sha)]
+    #[arg(long, value_name = "SHA", requires = "bake_remote", value_parser = bake::parse_remote_sha)]
     pub remote_sha: Option<String>,
 }
 
@@ -234,7 +237,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         SnapshotCommand::WarmPool(a) => {
             let derived = snap::derived_name(Platform::Linux, definition_default(Platform::Linux));
             let (name, _) = resolve_name(ctx, a.snapshot.as_deref(), &derived)?;
-            super::snapshot_warm_pool::run(ctx, a, name).await
+            warm_pool::run(ctx, a, name).await
         }
     }
 }
@@ -299,7 +302,7 @@ fn client(ctx: &Ctx) -> Result<DaytonaClient> {
 async fn build(ctx: &Ctx, a: BuildArgs, following: &Following) -> Result<ExitStatus> {
     let platform = a.platform.platform;
     let mut bytes = definition(a.dockerfile.as_deref(), platform)?;
-    let baked = super::snapshot_bake::bake(ctx, &a, &mut bytes).await?;
+    let baked = bake::bake(ctx, &a, &mut bytes).await?;
     if platform == Platform::Linux {
         let text = String::from_utf8(bytes.clone()).map_err(|_| {
             CliError::usage(

@@ -8,8 +8,8 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use super::session::{VerifyArgs, check_path, check_proof, devin, provider_kind};
-use super::session_v3::{POLL, client, outpost_platform, session_line, usage};
+use super::v3::{POLL, client, outpost_platform, session_line, usage};
+use super::{VerifyArgs, check_path, check_proof, devin, provider_kind};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::CreateSession;
 use crate::error::ExitStatus;

@@ -1,6 +1,8 @@
 //! `outposts auth status|set-key|logout`: which outpost token and v3 API key are in force and
 //! where they came from, storing the v3 key (`auth_key.rs`), and forgetting what was stored.
 
+pub(crate) mod key;
+
 use anyhow::Result;
 use clap::Subcommand;
 use serde_json::{Value, json};
@@ -68,8 +70,8 @@ pub enum AuthCommand {
     Status(StatusArgs),
     /// Store DEVIN_API_KEY (the v3 API key), read from stdin or a hidden prompt, in .env or
     /// the OS keyring.
-    #[command(after_help = super::auth_key::HELP)]
-    SetKey(super::auth_key::SetKeyArgs),
+    #[command(after_help = key::HELP)]
+    SetKey(key::SetKeyArgs),
     /// Forget the stored token and v3 API key: their OS keyring entries and their .env lines
     /// (DEVIN_OUTPOSTS_TOKEN, DEVIN_API_KEY).
     #[command(after_help = LOGOUT_HELP)]
@@ -86,7 +88,7 @@ pub struct StatusArgs {
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         AuthCommand::Status(a) => status(ctx, a).await,
-        AuthCommand::SetKey(a) => super::auth_key::set_key(ctx, a).await,
+        AuthCommand::SetKey(a) => key::set_key(ctx, a).await,
         AuthCommand::Logout => logout(ctx).await,
     }
 }

@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::Ctx;
-use super::orchestrator::{StatusArgs, outpost_id};
+use super::{StatusArgs, outpost_id};
 use crate::api::devin::DevinClient;
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::state::StateDir;
@@ -15,18 +15,18 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     // outposts can be read; otherwise the state dir's own answer stands.
     if status_doc(ctx, &outpost).is_err()
         && let Ok(devin) = DevinClient::from_config(&ctx.config, ctx.http()?)
-        && let Ok(found) = super::lookup_outpost(&devin, &outpost).await
+        && let Ok(found) = crate::commands::lookup_outpost(&devin, &outpost).await
     {
         outpost = found.outpost_id;
     }
     if a.watch {
-        return super::status_watch::watch(ctx, &outpost, a.interval).await;
+        return super::watch::watch(ctx, &outpost, a.interval).await;
     }
     let doc = status_doc(ctx, &outpost)?;
     let acceptor = doc["acceptor_id"].as_str().unwrap_or_default().to_string();
     let cursor_age = doc["cursor_age_seconds"].as_f64();
     ctx.printer.result(&doc, || {
-        use super::status_watch as view;
+        use super::watch as view;
         let t = crate::time::now();
         let mut out = format!(
             "outpost      {outpost}\nacceptor     {acceptor}\n{}cursor age   {}\n",
@@ -97,7 +97,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> 
         "waiting": snapshot.get("waiting"),
         "ended": snapshot.get("ended").cloned().unwrap_or_else(|| serde_json::json!([])),
     });
-    let (stale, age) = super::status_watch::staleness(&doc, crate::time::now());
+    let (stale, age) = super::watch::staleness(&doc, crate::time::now());
     let mut doc = doc;
     doc["stale"] = serde_json::json!(stale);
     doc["status_age_seconds"] = serde_json::json!(age);
@@ -109,7 +109,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> 
 fn sleeping_table(doc: &serde_json::Value) -> String {
     let now = crate::time::now();
     let ago = |t: Option<f64>| {
-        t.map(|t| super::queue::relative(t - now))
+        t.map(|t| crate::commands::queue::relative(t - now))
             .unwrap_or_else(|| "-".into())
     };
     let mut out = String::new();
@@ -167,7 +167,7 @@ fn cooling_off(rows: &serde_json::Value, label: &str, again: &str) -> String {
             .map(|t| {
                 format!(
                     " ({again} {})",
-                    super::queue::relative(t - crate::time::now())
+                    crate::commands::queue::relative(t - crate::time::now())
                 )
             })
             .unwrap_or_default();

@@ -1,5 +1,7 @@
 //! `outposts emulator start|env|…`: run the built-in emulator and drive it.
 
+pub(crate) mod session;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,7 +16,7 @@ use crate::emulator::{Emulator, EmulatorOptions, OutpostGetRoute, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 
-pub use super::emulator_session::SessionArgs;
+pub use session::SessionArgs;
 
 const STATUS_HELP: &str = "\
 Examples:
@@ -153,8 +155,8 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         EmulatorCommand::Start(a) => start(ctx, a).await,
         EmulatorCommand::Env(a) => env_cmd(ctx, a).await,
-        EmulatorCommand::Session(a) => super::emulator_session::run(ctx, a).await,
-        EmulatorCommand::Status(a) => super::emulator_session::status(ctx, a).await,
+        EmulatorCommand::Session(a) => session::run(ctx, a).await,
+        EmulatorCommand::Status(a) => session::status(ctx, a).await,
     }
 }
 

@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::Ctx;
-use super::connect::target_env_file;
+use crate::commands::connect::target_env_file;
 use crate::connect::store::{self, StoreChoice, StoreError};
 use crate::env;
 use crate::error::{CliError, ExitStatus};

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::Ctx;
-use super::worker::{ProviderArg, workers};
+use super::{ProviderArg, workers};
 use crate::config::{Source as ConfigSource, parse_duration};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
@@ -248,7 +248,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             )
         })
         .collect();
-    if let Err(e) = super::worker::registry(ctx).and_then(|r| r.remember(&remembered)) {
+    if let Err(e) = super::registry(ctx).and_then(|r| r.remember(&remembered)) {
         ctx.printer.warn(&format!(
             "cannot remember the workers' provider ({e:#}); pass --provider {kind} to later worker commands"
         ));
@@ -368,7 +368,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
 async fn check_token_and_outpost(ctx: &Ctx, outpost: &str) -> Result<()> {
     use crate::api::outpost_lookup::OutpostLookupError;
     let devin = crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?)?;
-    match super::lookup_outpost(&devin, outpost).await {
+    match crate::commands::lookup_outpost(&devin, outpost).await {
         Ok(_) => Ok(()),
         Err(e) if e.downcast_ref::<CliError>().is_some() => Err(e.context("no worker was created")),
         Err(e) => {

@@ -1,5 +1,8 @@
 //! `outposts orchestrator run|status`.
 
+pub(crate) mod status;
+pub(crate) mod watch;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -145,7 +148,7 @@ pub struct StatusArgs {
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         OrchestratorCommand::Run(a) => run_cmd(ctx, a).await,
-        OrchestratorCommand::Status(a) => super::orchestrator_status::status(ctx, a).await,
+        OrchestratorCommand::Status(a) => status::status(ctx, a).await,
     }
 }
 

@@ -1,5 +1,8 @@
 //! `outposts session verify`: prove that a Devin session runs on compute we own.
 
+pub(crate) mod v3;
+pub(crate) mod verify_create;
+
 use std::time::Duration;
 
 use anyhow::Result;
@@ -39,11 +42,11 @@ pub enum SessionCommand {
     #[command(long_about = VERIFY_ABOUT, after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
     /// Create a Devin session through the v3 API on an outpost (DEVIN_API_KEY, DEVIN_ORG_ID).
-    Create(super::session_v3::CreateArgs),
+    Create(v3::CreateArgs),
     /// Show a session: v3 status and detail, fleet queue row, sandbox.
-    Show(super::session_v3::ShowArgs),
+    Show(v3::ShowArgs),
     /// End (terminate) a session through the v3 API.
-    End(super::session_v3::EndArgs),
+    End(v3::EndArgs),
 }
 
 const VERIFY_ABOUT: &str = "\
@@ -144,11 +147,11 @@ pub struct VerifyArgs {
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
-        SessionCommand::Verify(a) if a.create => super::session_verify_create::run(ctx, a).await,
+        SessionCommand::Verify(a) if a.create => verify_create::run(ctx, a).await,
         SessionCommand::Verify(a) => run_verify(ctx, a).await,
-        SessionCommand::Create(a) => super::session_v3::run_create(ctx, a).await,
-        SessionCommand::Show(a) => super::session_v3::run_show(ctx, a).await,
-        SessionCommand::End(a) => super::session_v3::run_end(ctx, a).await,
+        SessionCommand::Create(a) => v3::run_create(ctx, a).await,
+        SessionCommand::Show(a) => v3::run_show(ctx, a).await,
+        SessionCommand::End(a) => v3::run_end(ctx, a).await,
     }
 }
 

@@ -3,8 +3,8 @@
 
 use anyhow::{Context, Result};
 
+use super::BuildArgs;
 use super::Ctx;
-use super::snapshot::BuildArgs;
 use crate::env;
 use crate::error::CliError;
 use crate::orchestrator::remote::bake;

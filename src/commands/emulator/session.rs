@@ -6,9 +6,9 @@ use clap::Subcommand;
 use serde_json::json;
 
 use super::Ctx;
-use super::emulator::{PortArgs, admin};
-use super::queue::{now_secs, relative, table};
+use super::{PortArgs, admin};
 use crate::api::devin::Outpost;
+use crate::commands::queue::{now_secs, relative, table};
 use crate::emulator::devin::{NewSession, SessionInfo};
 use crate::error::{CliError, ExitStatus};
 

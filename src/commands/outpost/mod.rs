@@ -2,6 +2,8 @@
 //! Create and delete need an orchestrator-scope token, read from DEVIN_OUTPOST_CREATE_TOKEN or
 //! the variable `--token-env` names — never from a flag value.
 
+pub(crate) mod default;
+
 use anyhow::Result;
 use clap::{Subcommand, ValueEnum};
 use serde_json::json;
@@ -95,7 +97,7 @@ pub enum OutpostCommand {
     #[command(after_help = DELETE_HELP)]
     Delete(DeleteArgs),
     /// Show or change the organisation's default platform (DEVIN_API_KEY, DEVIN_ORG_ID).
-    Default(super::outpost_default::Args),
+    Default(default::Args),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -169,7 +171,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         OutpostCommand::List(a) => list(ctx, a).await,
         OutpostCommand::Get(a) => get(ctx, a).await,
         OutpostCommand::Delete(a) => delete(ctx, a).await,
-        OutpostCommand::Default(a) => super::outpost_default::run(ctx, a).await,
+        OutpostCommand::Default(a) => default::run(ctx, a).await,
     }
 }
 

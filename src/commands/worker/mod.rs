@@ -2,6 +2,8 @@
 //! `devin worker start --outpost=…` in sandboxes (`launch` is in `worker_launch.rs`). Domain
 //! logic lives in [`crate::worker`].
 
+pub(crate) mod launch;
+
 use std::time::Duration;
 
 use anyhow::Result;
@@ -95,8 +97,8 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 pub enum WorkerCommand {
     /// Create sandboxes that run `devin worker start --outpost=…` and wait until they serve.
-    #[command(after_help = super::worker_launch::LAUNCH_HELP)]
-    Launch(super::worker_launch::LaunchArgs),
+    #[command(after_help = launch::LAUNCH_HELP)]
+    Launch(launch::LaunchArgs),
     /// List worker sandboxes.
     #[command(after_help = LIST_HELP)]
     List(ListArgs),
@@ -180,7 +182,7 @@ pub struct StopArgs {
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
-        WorkerCommand::Launch(a) => super::worker_launch::launch(ctx, a).await,
+        WorkerCommand::Launch(a) => launch::launch(ctx, a).await,
         WorkerCommand::List(a) => list(ctx, a).await,
         WorkerCommand::Status(a) => status(ctx, a).await,
         WorkerCommand::Logs(a) => logs(ctx, a).await,
@@ -231,7 +233,7 @@ pub(super) async fn find_worker(
 
 fn age(created_at: Option<f64>) -> String {
     created_at
-        .map(|t| super::status_watch::age(crate::time::now() - t))
+        .map(|t| super::orchestrator::watch::age(crate::time::now() - t))
         .unwrap_or_else(|| "-".into())
 }
 

@@ -152,7 +152,7 @@ pub(super) fn advance(shown: &BTreeMap<String, Row>, doc: &Value, t: f64) -> BTr
 }
 
 /// A duration in one unit per range, the same in every view: `45s`, `2m`, `3h`, `2d`.
-pub(super) fn age(secs: f64) -> String {
+pub(crate) fn age(secs: f64) -> String {
     let s = secs.max(0.0) as u64;
     match s {
         0..60 => format!("{s}s"),
@@ -276,7 +276,7 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
     let mut shown = BTreeMap::new();
     let mut drawn_lines = 0usize;
     loop {
-        let mut doc = super::orchestrator_status::status_doc(ctx, outpost)?;
+        let mut doc = super::status::status_doc(ctx, outpost)?;
         let t = crate::time::now();
         shown = advance(&shown, &doc, t);
         if live {

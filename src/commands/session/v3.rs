@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use super::session::{devin, provider_kind};
+use super::{devin, provider_kind};
 use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
 use crate::api::outpost_lookup::resolve_outpost;
 use crate::env;
