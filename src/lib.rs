@@ -16,6 +16,7 @@ pub mod error;
 pub(crate) mod failpoint;
 pub mod orchestrator;
 pub mod output;
+pub(crate) mod poll;
 pub mod provider;
 pub mod secrets;
 pub(crate) mod shell;

@@ -37,7 +37,11 @@ use crate::api::daytona_types::{
 use crate::api::{ApiError, HttpClient};
 use crate::config::{Config, ConfigError};
 use crate::env;
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::secrets::{Secret, redact};
+
+/// How sandbox state is polled while waiting for a transition.
+const STATE_POLL: Backoff = Backoff::growing(Duration::from_millis(100), Duration::from_secs(2));
 
 /// Toolbox session that runs `SandboxSpec::command`.
 pub const MAIN_SESSION: &str = "outposts-main";
@@ -147,40 +151,36 @@ impl DaytonaProvider {
         done: impl Fn(&t::Sandbox) -> bool,
     ) -> Result<Option<t::Sandbox>> {
         let deadline = Instant::now() + self.wait;
-        let mut delay = Duration::from_millis(100);
-        loop {
+        let waited = poll_until(deadline, STATE_POLL, || async {
             match self
                 .client
                 .get_sandbox(id)
                 .await
                 .map_err(|e| map_err(e, id))?
             {
-                None if missing_ok => return Ok(None),
-                None => return Err(ProviderError::NotFound(id.to_string())),
-                Some(sb) if done(&sb) => return Ok(Some(sb)),
-                Some(sb) if sb.state().is_error() => {
-                    return Err(ProviderError::Other(format!(
-                        "Daytona sandbox {} entered state {}: {}",
-                        sb.name,
-                        sb.state(),
-                        sb.error_reason.as_deref().unwrap_or("no reason given")
-                    )));
-                }
-                Some(sb) => {
-                    let now = Instant::now();
-                    if now >= deadline {
-                        return Err(ProviderError::Other(format!(
-                            "Daytona sandbox {} did not become {what} within {} (state: {}); \
-                             raise DAYTONA_START_TIMEOUT if Daytona is just slow",
-                            sb.name,
-                            humantime::format_duration(self.wait),
-                            sb.state()
-                        )));
-                    }
-                    tokio::time::sleep(delay.min(deadline - now)).await;
-                    delay = (delay * 3 / 2).min(Duration::from_secs(2));
-                }
+                None if missing_ok => Ok(Poll::Ready(None)),
+                None => Err(ProviderError::NotFound(id.to_string())),
+                Some(sb) if done(&sb) => Ok(Poll::Ready(Some(sb))),
+                Some(sb) if sb.state().is_error() => Err(ProviderError::Other(format!(
+                    "Daytona sandbox {} entered state {}: {}",
+                    sb.name,
+                    sb.state(),
+                    sb.error_reason.as_deref().unwrap_or("no reason given")
+                ))),
+                Some(sb) => Ok(Poll::Pending(sb)),
             }
+        })
+        .await?;
+        match waited {
+            Waited::Ready(sb) => Ok(sb),
+            Waited::TimedOut(sb) => Err(ProviderError::Other(format!(
+                "Daytona sandbox {} did not become {what} within {} (state: {}); \
+                 raise DAYTONA_START_TIMEOUT if Daytona is just slow",
+                sb.as_ref().map_or(id, |s| s.name.as_str()),
+                humantime::format_duration(self.wait),
+                sb.as_ref()
+                    .map_or("unknown".to_string(), |s| s.state().to_string())
+            ))),
         }
     }
 
