@@ -56,14 +56,7 @@ impl Orchestrator {
             }
             self.emit(OrchEvent::Ended {
                 session: session.into(),
-                how: match kind {
-                    EndKind::Sleep => "slept",
-                    EndKind::Terminate => "terminated",
-                    EndKind::Failed => "failed",
-                    EndKind::Foreign => "foreign",
-                    EndKind::GiveUp => "given_up",
-                }
-                .into(),
+                how: kind.into(),
             });
         }
         Some(Outcome::Ended {

@@ -2,7 +2,7 @@
 //! part of each event's log line, and the LAST EVENT of `orchestrator status`. One wording, so
 //! what the terminal said and what the status file recorded read the same.
 
-use super::run::OrchEvent;
+use super::run::{EndHow, OrchEvent};
 
 impl OrchEvent {
     /// The session the event is about (none for the outpost-wide capacity note).
@@ -53,19 +53,20 @@ impl OrchEvent {
             SandboxLost { sandbox, .. } => format!("sandbox {sandbox} is gone"),
             Failed { error, .. } => format!("failed: {error}"),
             Refused { reason, .. } => format!("refused: {reason}"),
-            Ended { how, .. } => match how.as_str() {
-                "slept" => "slept (Devin suspended it); claim released".into(),
-                "terminated" => "ended (terminated); claim released".into(),
-                "given_up" => {
+            Ended { how, .. } => match how {
+                EndHow::Slept => "slept (Devin suspended it); claim released".into(),
+                EndHow::Terminated => "ended (terminated); claim released".into(),
+                EndHow::GivenUp => {
                     "given up after repeated failures; claim released, retried later".into()
                 }
-                "failed" => "not served; claim released, retried later".into(),
-                "foreign" => "its sandbox name belongs to someone else; claim released".into(),
-                other => format!("ended ({other}); claim released"),
+                EndHow::Failed => "not served; claim released, retried later".into(),
+                EndHow::Foreign => {
+                    "its sandbox name belongs to someone else; claim released".into()
+                }
             },
             Janitor {
                 sandbox, action, ..
-            } => format!("janitor: {action} sandbox {sandbox}"),
+            } => format!("janitor: {} sandbox {sandbox}", action.as_str()),
             AtCapacity { held, cap, waiting } => format!(
                 "at capacity: {held}/{cap} held, {waiting} waiting \
                  (raise --max-concurrent-sessions or add a replica to serve them sooner)"

@@ -12,7 +12,7 @@ use super::run::{OrchEvent, Orchestrator};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
 use crate::provider::{
-    Egress, ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
+    Disk, Egress, ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
 };
 
 /// Why provisioning stopped.
@@ -282,7 +282,7 @@ impl Orchestrator {
         loop {
             // An archived sandbox is restored from cheaper storage first: say so, and keep
             // saying while it takes long.
-            if matches!(sb.raw_state.as_str(), "archived" | "restoring")
+            if matches!(sb.disk, Disk::Archived | Disk::Restoring)
                 && (told == since || told.elapsed() >= Duration::from_secs(15))
             {
                 tracing::info!(

@@ -2,7 +2,7 @@
 //! status` reads, and the note that the cap holds sessions back. Nothing here decides anything.
 
 use super::plan::{self, RemoteState};
-use super::run::{Capacity, OrchEvent, Orchestrator};
+use super::run::{Capacity, EndHow, OrchEvent, Orchestrator};
 use super::sandbox_name;
 use crate::time::now;
 
@@ -120,9 +120,14 @@ impl Orchestrator {
                 .map(|(id, ev, at)| {
                     // What the session's last word says it became.
                     let state = match ev {
-                        OrchEvent::Ended { how, .. } if how == "terminated" => "terminated",
+                        OrchEvent::Ended {
+                            how: EndHow::Terminated,
+                            ..
+                        } => "terminated",
                         OrchEvent::SandboxDeleted { .. } => "terminated",
-                        OrchEvent::Ended { how, .. } if how == "slept" => "suspended",
+                        OrchEvent::Ended {
+                            how: EndHow::Slept, ..
+                        } => "suspended",
                         _ => "unknown",
                     };
                     serde_json::json!({"session_id": id, "state": state,

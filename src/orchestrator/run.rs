@@ -160,18 +160,17 @@ pub enum OrchEvent {
     Janitor {
         session: String,
         sandbox: String,
-        action: String,
+        action: super::plan::janitor::JanitorAction,
     },
     /// Not served: the session's network policy cannot be enforced here.
     Refused {
         session: String,
         reason: String,
     },
-    /// The session's claim was let go after its sandbox was finished; `how` is `slept`,
-    /// `terminated`, `failed`, `foreign` or `given_up`.
+    /// The session's claim was let go after its sandbox was finished.
     Ended {
         session: String,
-        how: String,
+        how: EndHow,
     },
     /// Sessions wait in the queue because the cap is reached (said again when the numbers change).
     AtCapacity {
@@ -179,6 +178,30 @@ pub enum OrchEvent {
         cap: usize,
         waiting: usize,
     },
+}
+
+/// How a session ended, as its `ended` event says (`slept`, `terminated`, `failed`, `foreign`,
+/// `given_up`).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EndHow {
+    Slept,
+    Terminated,
+    Failed,
+    Foreign,
+    GivenUp,
+}
+
+impl From<plan::EndKind> for EndHow {
+    fn from(kind: plan::EndKind) -> Self {
+        match kind {
+            plan::EndKind::Sleep => EndHow::Slept,
+            plan::EndKind::Terminate => EndHow::Terminated,
+            plan::EndKind::Failed => EndHow::Failed,
+            plan::EndKind::Foreign => EndHow::Foreign,
+            plan::EndKind::GiveUp => EndHow::GivenUp,
+        }
+    }
 }
 
 /// The session's claim material, in memory only.

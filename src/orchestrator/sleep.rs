@@ -1,13 +1,13 @@
 //! Sleeping sessions, carried out: the record of each sleeper (kept in the state dir with its
 //! absence clock), refreshed from the janitor's listing, and the deletions `SLEEP_RETENTION`
-//! allows — each confirmed by an exact read that the session is still absent. The rules are
-//! the planner's ([`retention`]).
+//! allows — each confirmed by an exact read that the session is still absent. Every rule
+//! (what a sleeper is, when its clock moves, what may be deleted) is the planner's
+//! ([`retention`]); this file reads, deletes and reports.
 
 use super::plan::janitor::{self, Lookup};
-use super::plan::retention::{self, Keep, Sleeper};
+use super::plan::retention::{self, Keep, RetireStep, SleepRead, SleepState, Sleeper};
 use super::plan::{self};
 use super::run::{Inner, OrchEvent, Orchestrator};
-use crate::api::devin_types::SessionStatus;
 use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
@@ -25,14 +25,6 @@ pub struct Fleet {
     pub counted_at: Option<f64>,
 }
 
-fn sleep_state(sb: &SandboxInfo) -> &'static str {
-    if matches!(sb.raw_state.as_str(), "archived" | "archiving") {
-        "archived"
-    } else {
-        "stopped"
-    }
-}
-
 impl Orchestrator {
     /// The outpost's sandboxes by state from one listing (CoreWeave's snapshotted sleepers count
     /// as asleep), and how many belong to sessions another replica holds.
@@ -47,7 +39,9 @@ impl Orchestrator {
             };
             match sb.state {
                 SandboxState::Deleting | SandboxState::Deleted | SandboxState::Error => continue,
-                SandboxState::Stopped | SandboxState::Stopping if sleep_state(sb) == "archived" => {
+                SandboxState::Stopped | SandboxState::Stopping
+                    if retention::asleep_as(sb) == SleepState::Archived =>
+                {
                     fleet.archived += 1
                 }
                 SandboxState::Stopped | SandboxState::Stopping => fleet.sleeping += 1,
@@ -64,7 +58,7 @@ impl Orchestrator {
         fleet.sleeping += inner
             .sleepers
             .values()
-            .filter(|s| s.state == "snapshot")
+            .filter(|s| s.state == SleepState::Snapshot)
             .count();
         fleet
     }
@@ -93,23 +87,22 @@ impl Orchestrator {
     /// left of its sandbox — a stopped one, or (CoreWeave) only its workspace snapshot.
     pub(super) async fn remember_sleep(&self, session: &str) {
         let name = super::sandbox_name(session);
-        let (sandbox_id, state) = match self.provider.get(&name).await {
-            Ok(Some(sb)) if sb.state != SandboxState::Deleted => {
-                (Some(sb.id.clone()), sleep_state(&sb))
-            }
-            Ok(_) => (None, "snapshot"),
-            Err(e) => {
-                tracing::debug!(session, "cannot read the sleeping sandbox: {e}");
-                (None, "stopped")
-            }
-        };
+        let read = self.provider.get(&name).await;
+        if let Err(e) = &read {
+            tracing::debug!(session, "cannot read the sleeping sandbox: {e}");
+        }
+        let (sandbox_id, state) = retention::left_after_sleep(match &read {
+            Ok(Some(sb)) => SleepRead::Sandbox(sb),
+            Ok(None) => SleepRead::Gone,
+            Err(_) => SleepRead::Unreadable,
+        });
         let mut inner = self.lock();
         inner.sleepers.insert(
             session.to_string(),
             Sleeper {
                 sandbox: name,
                 sandbox_id,
-                state: state.into(),
+                state,
                 slept_since: now(),
                 absent_since: None,
             },
@@ -140,29 +133,10 @@ impl Orchestrator {
         let t = now();
         let due: Vec<(String, Sleeper, Keep)> = {
             let mut inner = self.lock();
-            let mut listed = std::collections::BTreeSet::new();
-            for sb in listing {
-                let Some(session) = janitor::owner(sb, &outpost).map(str::to_string) else {
-                    continue;
-                };
-                listed.insert(session.clone());
-                if matches!(sb.state, SandboxState::Stopped | SandboxState::Stopping) {
-                    let state = sleep_state(sb);
-                    let active =
-                        plan::active(&session, &inner.tracks, &inner.claiming, &inner.busy);
-                    if !active {
-                        let s = inner.sleepers.entry(session).or_insert_with(|| Sleeper {
-                            sandbox: sb.name.clone(),
-                            sandbox_id: Some(sb.id.clone()),
-                            state: state.into(),
-                            slept_since: t,
-                            absent_since: None,
-                        });
-                        s.state = state.into();
-                        s.sandbox_id = Some(sb.id.clone());
-                    }
-                }
-            }
+            let listed: Vec<(&str, &SandboxInfo)> = listing
+                .iter()
+                .filter_map(|sb| janitor::owner(sb, &outpost).map(|s| (s, sb)))
+                .collect();
             let Inner {
                 sleepers,
                 tracks,
@@ -173,26 +147,12 @@ impl Orchestrator {
                 terminated_seen,
                 ..
             } = &mut *inner;
-            // Served again, or gone (a listed sandbox that is not there any more); snapshots are
-            // not in listings and stay.
-            sleepers.retain(|session, s| {
-                !plan::active(session, tracks, claiming, busy)
-                    && (s.state == "snapshot" || listed.contains(session))
-            });
-            for (session, s) in sleepers.iter_mut() {
-                let present = view_complete.then(|| queue.contains_key(session));
-                retention::observe(s, present, t);
-            }
-            let due: Vec<_> = sleepers
-                .iter()
-                .filter_map(|(session, s)| {
-                    let known_terminated = terminated_seen.contains_key(session);
-                    match retention::decide(s, retention, t, known_terminated) {
-                        Keep::Keep => None,
-                        del => Some((session.clone(), s.clone(), del)),
-                    }
-                })
-                .collect();
+            let active = |s: &str| plan::active(s, tracks, claiming, busy);
+            retention::refresh(sleepers, &listed, &active, t);
+            let complete = *view_complete;
+            let present = |s: &str| complete.then(|| queue.contains_key(s));
+            let terminated = |s: &str| terminated_seen.contains_key(s);
+            let due = retention::review(sleepers, &present, &terminated, retention, t);
             for (session, ..) in &due {
                 busy.insert(session.clone());
             }
@@ -211,70 +171,60 @@ impl Orchestrator {
     /// terminated): its sandbox if one is left, then what it left outside (snapshots).
     async fn retire(&self, session: &str, s: &Sleeper, verdict: Keep) {
         let lookup = match self.devin.get(session).await {
-            Ok(Some(e)) if e.session_status == SessionStatus::Terminated => {
-                Lookup::SweptAfterTermination
+            Ok(Some(e)) => Lookup::Found(Box::new(e)),
+            Ok(None) => Lookup::Absent,
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                Lookup::Failed
             }
-            Ok(Some(_)) => {
-                // Back in the queue: the clock starts over.
+        };
+        let (action, why) = match retention::retire_step(&lookup, verdict) {
+            RetireStep::Delete { action, why } => (action, why),
+            RetireStep::BackInQueue => {
                 let mut inner = self.lock();
                 if let Some(r) = inner.sleepers.get_mut(session) {
                     retention::observe(r, Some(true), now());
                 }
                 return;
             }
-            Ok(None) => Lookup::Absent,
-            Err(e) => {
-                self.metrics.api_error(e.status());
-                return;
-            }
+            RetireStep::Keep => return,
         };
+        if !self.delete_sleeper(session, s).await {
+            return;
+        }
+        tracing::info!(session, sandbox = %s.sandbox, "deleted a sleeping session's workspace ({why})");
+        self.emit(OrchEvent::Janitor {
+            session: session.into(),
+            sandbox: s.sandbox_id.clone().unwrap_or_else(|| s.sandbox.clone()),
+            action,
+        });
+        let mut inner = self.lock();
+        inner.sleepers.remove(session);
+        self.save_sleepers(&mut inner);
+    }
+
+    /// Delete what is left of a sleeper: its sandbox (once an exact read shows it still carries
+    /// the session's labels), then what it left outside (snapshots). `false` when a call failed.
+    async fn delete_sleeper(&self, session: &str, s: &Sleeper) -> bool {
         if let Some(id) = &s.sandbox_id {
             match self.provider.get(id).await {
                 Ok(Some(sb)) if janitor::owner(&sb, &self.opts.outpost_id) == Some(session) => {
                     if let Err(e) = self.provider.delete(id).await {
                         tracing::warn!(session, "cannot delete sleeping sandbox {id}: {e}");
-                        return;
+                        return false;
                     }
                 }
                 Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(session, "cannot read sleeping sandbox {id}: {e}");
-                    return;
+                    return false;
                 }
             }
         }
         if let Err(e) = self.provider.discard(&s.sandbox).await {
             tracing::warn!(session, "cannot remove the workspace of {}: {e}", s.sandbox);
-            return;
+            return false;
         }
-        let (why, action) = match (&lookup, verdict) {
-            (Lookup::SweptAfterTermination, _) => {
-                ("its session was terminated".to_string(), "deleted")
-            }
-            (
-                _,
-                Keep::Delete {
-                    slept_for,
-                    absent_for,
-                },
-            ) => (
-                format!(
-                    "SLEEP_RETENTION: slept {}, absent from the queue {}",
-                    humantime::format_duration(std::time::Duration::from_secs(slept_for as u64)),
-                    humantime::format_duration(std::time::Duration::from_secs(absent_for as u64))
-                ),
-                "retention_deleted",
-            ),
-            _ => return,
-        };
-        tracing::info!(session, sandbox = %s.sandbox, "deleted a sleeping session's workspace ({why})");
-        self.emit(OrchEvent::Janitor {
-            session: session.into(),
-            sandbox: s.sandbox_id.clone().unwrap_or_else(|| s.sandbox.clone()),
-            action: action.into(),
-        });
-        let mut inner = self.lock();
-        inner.sleepers.remove(session);
-        self.save_sleepers(&mut inner);
+        true
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
 use super::observe::saw_terminated;
-use super::plan::janitor::{self, Lookup, Seen, Verdict};
+use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
 use super::plan::{self};
 use super::run::{Inner, OrchEvent, Orchestrator};
 use crate::api::devin_types::SessionStatus;
@@ -81,32 +81,27 @@ impl Orchestrator {
                 continue;
             }
             let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session.as_str()));
-            if confirmed {
+            if confirmed && let Some(action) = verdict.action() {
                 crate::failpoint!("janitor.before_act");
-                let result = match verdict {
-                    Verdict::Delete => match self.provider.delete(&sb.id).await {
-                        Ok(()) => self.provider.discard(&sb.name).await.map(|_| "deleted"),
+                let result = match action {
+                    JanitorAction::Stopped => self.provider.stop(&sb.id).await,
+                    _ => match self.provider.delete(&sb.id).await {
+                        Ok(()) => self.provider.discard(&sb.name).await,
                         Err(e) => Err(e),
                     },
-                    _ => self.provider.stop(&sb.id).await.map(|_| "stopped"),
                 };
                 match result {
-                    Ok(action) => {
-                        if action == "deleted" {
+                    Ok(()) => {
+                        if action == JanitorAction::Deleted {
                             self.forget_sleeper(&session);
                         }
                         self.emit(OrchEvent::Janitor {
                             session: session.clone(),
                             sandbox: sb.id.clone(),
-                            action: action.into(),
+                            action,
                         });
                     }
                     Err(e) => {
-                        let action = if verdict == Verdict::Delete {
-                            "deleted"
-                        } else {
-                            "stopped"
-                        };
                         self.metrics.janitor_action(action, false);
                         tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
                     }

@@ -67,7 +67,7 @@ impl fmt::Display for ProviderKind {
 }
 
 /// The small state machine every provider maps onto. Provider-specific states are kept raw in
-/// [`SandboxInfo::raw_state`].
+/// [`SandboxInfo::raw_state`] for display only; where the disk is lives in [`Disk`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SandboxState {
@@ -109,6 +109,29 @@ impl SandboxState {
 impl fmt::Display for SandboxState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Where a sandbox's disk is. Providers that move a stopped sandbox's disk to cheaper storage
+/// (Daytona's archive) say so here, so that nothing above them compares their state names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Disk {
+    /// With the sandbox (every provider and state but the ones below).
+    #[default]
+    Attached,
+    /// Being moved to the archive (the sandbox reads `Stopping`).
+    Archiving,
+    /// In the archive (the sandbox reads `Stopped`): a start restores it first, which is slower.
+    Archived,
+    /// Coming back from the archive (the sandbox reads `Starting`).
+    Restoring,
+}
+
+impl Disk {
+    /// In the archive, or on its way there.
+    pub fn is_archived(self) -> bool {
+        matches!(self, Disk::Archiving | Disk::Archived)
     }
 }
 
@@ -217,8 +240,12 @@ pub struct SandboxInfo {
     pub id: String,
     pub name: String,
     pub state: SandboxState,
-    /// The provider's own state name (e.g. `pulling_snapshot`, `STATE_RUNNING`).
+    /// The provider's own state name (e.g. `pulling_snapshot`, `STATE_RUNNING`), for display
+    /// only: decisions read `state` and `disk`.
     pub raw_state: String,
+    /// Where its disk is (`Attached` unless the provider archives stopped disks).
+    #[serde(skip)]
+    pub disk: Disk,
     pub labels: BTreeMap<String, String>,
     /// Unix seconds, when known.
     pub created_at: Option<f64>,

@@ -298,6 +298,7 @@ mod tests {
             name: "devin-s-123".into(),
             state,
             raw_state: state.as_str().into(),
+            disk: crate::provider::Disk::Attached,
             labels: BTreeMap::new(),
             created_at: None,
             error_reason: Some("disk full".into()),

@@ -336,6 +336,7 @@ fn build_world(emu: &Emulator, world: &FakeWorld, outpost: &str, rng: &mut StdRn
                 name: sandbox_name(&sid),
                 state,
                 raw_state: state.to_string(),
+                disk: outposts::provider::Disk::Attached,
                 labels,
                 created_at,
                 error_reason: None,

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use super::{Metrics, labels};
 use crate::api::devin_types::{Phase, SessionStatus};
-use crate::orchestrator::plan::janitor::{self, Verdict};
+use crate::orchestrator::plan::janitor::{self, JanitorAction, Verdict};
+use crate::orchestrator::plan::retention::SleepState;
 use crate::orchestrator::plan::{
     Action, ClaimResult, EndKind, Outcome, ProvisionFailure, ProvisionResult, RemoteState,
 };
@@ -166,19 +167,15 @@ impl Metrics {
                     self.sleep.observe(at.elapsed().as_secs_f64());
                 }
             }
-            OrchEvent::Janitor { action, .. } => self.janitor_action(action, true),
+            OrchEvent::Janitor { action, .. } => self.janitor_action(*action, true),
             _ => {}
         }
     }
 
-    pub(in crate::orchestrator) fn janitor_action(&self, action: &str, ok: bool) {
-        let action = match action {
-            "stopped" | "deleted" | "retention_deleted" => action,
-            _ => "other",
-        };
+    pub(in crate::orchestrator) fn janitor_action(&self, action: JanitorAction, ok: bool) {
         self.janitor_actions
             .get_or_create(&labels(&[
-                ("action", action),
+                ("action", action.as_str()),
                 ("result", if ok { "ok" } else { "failed" }),
             ]))
             .inc();
@@ -237,7 +234,7 @@ impl Metrics {
         let snapshots = inner
             .sleepers
             .values()
-            .filter(|s| s.state == "snapshot")
+            .filter(|s| s.state == SleepState::Snapshot)
             .count();
         let counts = [
             f.running,

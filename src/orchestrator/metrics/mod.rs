@@ -191,11 +191,11 @@ impl Metrics {
         init(&m.relists, "result", &["ok", "failed"]);
         init(&m.janitor_runs, "result", &["ok", "failed"]);
         init(&m.janitor_verdicts, "verdict", &["skip", "stop", "delete"]);
-        for action in ["stopped", "deleted", "retention_deleted"] {
+        for action in crate::orchestrator::plan::janitor::JanitorAction::ALL {
             for result in ["ok", "failed"] {
                 let _ = m
                     .janitor_actions
-                    .get_or_create(&labels(&[("action", action), ("result", result)]));
+                    .get_or_create(&labels(&[("action", action.as_str()), ("result", result)]));
             }
         }
         m

@@ -27,6 +27,34 @@ pub enum Lookup {
     Found(Box<QueueEntry>),
 }
 
+/// What the janitor did to a sandbox: the `action` of its event and of its metric's label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JanitorAction {
+    /// Stopped (disk kept): its session is suspended or absent.
+    Stopped,
+    /// Deleted: its session was terminated.
+    Deleted,
+    /// A sleeper's workspace deleted because `SLEEP_RETENTION` ran out.
+    RetentionDeleted,
+}
+
+impl JanitorAction {
+    pub const ALL: [JanitorAction; 3] = [
+        JanitorAction::Stopped,
+        JanitorAction::Deleted,
+        JanitorAction::RetentionDeleted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JanitorAction::Stopped => "stopped",
+            JanitorAction::Deleted => "deleted",
+            JanitorAction::RetentionDeleted => "retention_deleted",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Skip(&'static str),
@@ -34,6 +62,17 @@ pub enum Verdict {
     NeedsLookup,
     Stop,
     Delete,
+}
+
+impl Verdict {
+    /// The act a verdict asks for, if any.
+    pub fn action(&self) -> Option<JanitorAction> {
+        match self {
+            Verdict::Stop => Some(JanitorAction::Stopped),
+            Verdict::Delete => Some(JanitorAction::Deleted),
+            Verdict::Skip(_) | Verdict::NeedsLookup => None,
+        }
+    }
 }
 
 /// The session a sandbox belongs to, if its labels say it is ours.
@@ -133,6 +172,7 @@ mod tests {
             name: "n".into(),
             state,
             raw_state: String::new(),
+            disk: crate::provider::Disk::Attached,
             labels,
             created_at: None,
             error_reason: None,

@@ -176,6 +176,7 @@ pub fn to_info(sb: &pb::Sandbox) -> SandboxInfo {
         name,
         state: map_state(state_of(sb)),
         raw_state,
+        disk: crate::provider::Disk::Attached,
         labels: tags_to_labels(tags),
         created_at: status
             .create_time

@@ -283,12 +283,25 @@ pub fn map_state(s: t::SandboxState) -> SandboxState {
     }
 }
 
+/// Where Daytona keeps the disk in this state (its archive moves a stopped disk to object storage).
+pub fn map_disk(s: t::SandboxState) -> crate::provider::Disk {
+    use crate::provider::Disk;
+    use t::SandboxState as D;
+    match s {
+        D::Archiving => Disk::Archiving,
+        D::Archived => Disk::Archived,
+        D::Restoring => Disk::Restoring,
+        _ => Disk::Attached,
+    }
+}
+
 pub fn info(sb: &t::Sandbox) -> SandboxInfo {
     SandboxInfo {
         id: sb.id.clone(),
         name: sb.name.clone(),
         state: map_state(sb.state()),
         raw_state: sb.state().as_str().to_string(),
+        disk: map_disk(sb.state()),
         labels: sb.labels.clone(),
         created_at: sb
             .created_at
@@ -841,6 +854,12 @@ mod tests {
         use t::SandboxState as D;
         assert_eq!(map_state(D::PullingSnapshot), SandboxState::Creating);
         assert_eq!(map_state(D::Archived), SandboxState::Stopped);
+        use crate::provider::Disk;
+        assert_eq!(map_disk(D::Archived), Disk::Archived);
+        assert_eq!(map_disk(D::Archiving), Disk::Archiving);
+        assert_eq!(map_disk(D::Restoring), Disk::Restoring);
+        assert_eq!(map_disk(D::Stopped), Disk::Attached);
+        assert_eq!(map_disk(D::Started), Disk::Attached);
         assert_eq!(map_state(D::BuildFailed), SandboxState::Error);
         assert_eq!(map_state(D::Destroying), SandboxState::Deleting);
         assert_eq!(map_state(D::Unknown), SandboxState::Unknown);

@@ -454,6 +454,7 @@ impl LocalProvider {
             name: rec.name.clone(),
             state,
             raw_state: raw.into(),
+            disk: crate::provider::Disk::Attached,
             labels: rec.labels.clone(),
             created_at: Some(rec.created_at),
             error_reason,
