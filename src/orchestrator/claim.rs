@@ -3,7 +3,7 @@
 //! planner only learns whether one came.
 
 use super::plan::{self, ClaimResult, Outcome};
-use super::run::{ClaimInfo, OrchEvent, Orchestrator};
+use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator};
 use crate::api::devin::ClaimOutcome;
 use crate::api::devin_types::QueueEntry;
 
@@ -27,7 +27,7 @@ impl Orchestrator {
                 ClaimResult::Conflict
             }
             Ok(ClaimOutcome::Gone) => {
-                self.lock().queue.remove(session);
+                self.record([Change::RowGone(session.to_string())]);
                 ClaimResult::Gone
             }
             Err(e) => {
@@ -58,28 +58,32 @@ impl Orchestrator {
 
     /// Keep the claim material of a won claim; the entry joins the view.
     fn take_claim(&self, session: &str, entry: &QueueEntry) -> ClaimResult {
-        let mut inner = self.lock();
+        let mut changes = Vec::new();
         if let Some(token) = &entry.connect_token {
-            let previous_sha = inner.claims.get(session).and_then(|c| c.sha.clone());
-            inner.claims.insert(
-                session.to_string(),
-                ClaimInfo {
+            changes.push(Change::Claim {
+                session: session.to_string(),
+                claim: ClaimInfo {
                     token: token.clone(),
                     gateway: entry.gateway_url.clone(),
-                    sha: entry.remote_binary_sha.clone().or(previous_sha),
+                    sha: entry.remote_binary_sha.clone(),
                     network_policy: entry.network_policy.clone(),
                 },
-            );
+            });
         }
-        inner.queue.insert(session.to_string(), entry.clone());
+        changes.push(Change::Row(entry.clone()));
         // The planner paces renewals to the TTL; the operator hears once when that TTL is too
         // short for the configured margin.
-        if !inner.ttl_warned
-            && let Some(short) = entry
-                .claim_deadline
-                .and_then(|d| plan::short_ttl(d - crate::time::now(), &self.opts.limits))
-        {
-            inner.ttl_warned = true;
+        let short = entry
+            .claim_deadline
+            .and_then(|d| plan::short_ttl(d - crate::time::now(), &self.opts.limits));
+        let warn = self.update(|book| {
+            let warn = short.filter(|_| !book.ttl_warned());
+            if warn.is_some() {
+                changes.push(Change::TtlWarned);
+            }
+            (warn, changes)
+        });
+        if let Some(short) = warn {
             tracing::warn!(session, "{short}");
         }
         ClaimResult::Won {
@@ -101,14 +105,12 @@ impl Orchestrator {
             }
         };
         let me = &self.opts.acceptor_id;
-        let mut inner = self.lock();
         let Some(e) = entry else {
-            inner.queue.remove(session);
+            self.record([Change::RowGone(session.to_string())]);
             return Some(Outcome::Adopted(None));
         };
         let sighting = plan::sighting(&e, me, true);
-        inner.queue.insert(session.to_string(), e);
-        drop(inner);
+        self.record([Change::Row(e)]);
         if sighting.holder != plan::Holder::Me {
             return Some(Outcome::Adopted(None));
         }

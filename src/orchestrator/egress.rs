@@ -4,20 +4,17 @@
 
 use super::plan::network::{self, EgressStep};
 use super::provision::ProvisionError;
-use super::run::Orchestrator;
+use super::run::{Book, Orchestrator};
 use crate::api::network_policy::{Allow, Egress};
 use crate::provider::SandboxInfo;
-
-/// Refusals shown by `orchestrator status` (reason, when), until the session is served.
-pub(super) type Refusals = std::collections::BTreeMap<String, (String, f64)>;
 
 impl Orchestrator {
     /// The egress the session's sandbox must have, if this provider can enforce it.
     pub(super) fn wanted_egress(&self, session: &str) -> Result<Egress, ProvisionError> {
         let (policy, gateway) = {
-            let inner = self.lock();
-            let claim = inner.claims.get(session);
-            let listed = inner.queue.get(session).map(|e| &e.network_policy);
+            let book = self.book();
+            let claim = book.claim(session);
+            let listed = book.entry(session).map(|e| &e.network_policy);
             (
                 network::policy_of(claim.map(|c| &c.network_policy), listed).cloned(),
                 claim.and_then(|c| c.gateway.clone()),
@@ -58,28 +55,17 @@ impl Orchestrator {
             }
         }
     }
-
-    pub(super) fn note_refusal(&self, session: &str, reason: &str) {
-        self.lock().refused.insert(
-            session.to_string(),
-            (reason.to_string(), crate::time::now()),
-        );
-    }
 }
 
 /// The refusals still remembered (the session's failures are), for the status file.
-pub(super) fn refusals_json(inner: &mut super::run::Inner) -> Vec<serde_json::Value> {
-    let tracks = &inner.tracks;
-    inner.refused.retain(|id, _| tracks.contains_key(id));
-    inner
-        .refused
-        .iter()
-        .map(|(id, (reason, at))| {
+pub(super) fn refusals_json(book: &Book) -> Vec<serde_json::Value> {
+    book.refusals()
+        .map(|(id, reason, at)| {
             serde_json::json!({
                 "session_id": id,
                 "reason": reason,
                 "at": at,
-                "retry_at": tracks.get(id).and_then(|t| t.retry_at),
+                "retry_at": book.track(id).and_then(|t| t.retry_at),
             })
         })
         .collect()

@@ -9,10 +9,9 @@
 
 use super::plan::janitor;
 use super::plan::{EndKind, Outcome, SandboxEnd};
-use super::run::{OrchEvent, Orchestrator};
+use super::run::{Change, OrchEvent, Orchestrator};
 use super::sandbox_name;
 use crate::api::devin::ReleaseOutcome;
-use crate::api::devin_types::Phase;
 use crate::provider::SandboxState;
 
 impl Orchestrator {
@@ -44,11 +43,7 @@ impl Orchestrator {
         }
         let released = self.release(session).await;
         if released {
-            {
-                let mut inner = self.lock();
-                inner.claims.remove(session);
-                inner.sandboxes.remove(session);
-            }
+            self.record([Change::LetGo(session.to_string())]);
             match kind {
                 EndKind::Sleep => self.remember_sleep(session).await,
                 EndKind::Terminate => self.forget_sleeper(session),
@@ -82,7 +77,7 @@ impl Orchestrator {
     }
 
     async fn finish_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
-        let known = self.lock().sandboxes.get(session).cloned();
+        let known = self.book().sandbox(session).map(str::to_string);
         let id = match known {
             Some(id) => id,
             None => match self.provider.get(&sandbox_name(session)).await {
@@ -169,20 +164,13 @@ impl Orchestrator {
             }
         };
         // Our view must not keep saying we hold it (that would look like a claim to adopt).
-        let mut inner = self.lock();
-        match released {
-            Some(e) => {
-                inner.queue.insert(session.to_string(), e);
-            }
-            None => {
-                if let Some(e) = inner.queue.get_mut(session)
-                    && e.acceptor_id.as_deref() == Some(self.opts.acceptor_id.as_str())
-                {
-                    e.phase = Phase::Pending;
-                    e.acceptor_id = None;
-                }
-            }
-        }
+        self.record([match released {
+            Some(e) => Change::Row(e),
+            None => Change::RowReleased {
+                session: session.to_string(),
+                acceptor: self.opts.acceptor_id.clone(),
+            },
+        }]);
         true
     }
 }

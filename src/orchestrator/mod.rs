@@ -1,15 +1,18 @@
 //! The orchestrator: one sandbox per Devin session, claimed, served, slept, woken and deleted.
 //!
 //! `plan/` decides everything (pure: observed state and memory → actions; memory changes only
-//! by `Track::apply`); `run.rs` runs the loop and carries actions out through the stages
-//! `observe.rs`, `claim.rs`, `provision.rs`, `end.rs` and `sweep.rs`, which report typed
-//! outcomes. `remote/` installs and launches `devin-remote`, `state.rs` owns the state dir.
+//! by `Track::apply`); `run/` runs the loop, owns the executor's state (one record per session,
+//! one in-flight map) and carries actions out through the stages `observe.rs`, `claim.rs`,
+//! `provision.rs` (with `egress.rs`), `liveness.rs`, `end.rs`, `sweep.rs` and `sleep.rs`,
+//! which report typed outcomes and changes. `remote/` installs and launches `devin-remote`,
+//! `state.rs` owns the state dir.
 
 use sha2::{Digest, Sha256};
 
 mod claim;
 mod egress;
 mod end;
+mod liveness;
 pub mod metrics;
 mod narrate;
 mod observe;

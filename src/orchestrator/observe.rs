@@ -10,15 +10,10 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 
 use super::plan::{self, Outcome, Sighting};
-use super::run::{Inner, Orchestrator};
-use super::state::OutpostState;
+use super::run::{Change, Orchestrator};
 use crate::api::devin::ListQuery;
 use crate::api::devin_types::{EventType, Phase, QueueEntry, SessionStatus};
 use crate::api::sse::WatchItem;
-use crate::time::now;
-
-/// Most sessions remembered as terminated (a day's worth at most).
-const TERMINATED_MEMORY: usize = 10_000;
 
 impl Orchestrator {
     /// Start-up: the claims the server says this acceptor holds.
@@ -30,19 +25,22 @@ impl Orchestrator {
             ..ListQuery::default()
         };
         let list = self.devin.list(&q).await?;
-        let mut inner = self.lock();
         for e in list.entries {
             if plan::holder(&e, &self.opts.acceptor_id) != plan::Holder::Me {
                 continue;
             }
+            let session = e.session_id.clone();
             let outcome = Outcome::Reattached {
                 deadline: e.claim_deadline,
             };
-            Self::apply_locked(&mut inner, &e.session_id, outcome, &self.opts.limits);
+            self.record([Change::Fold {
+                session: session.clone(),
+                outcome,
+            }]);
             self.emit(super::run::OrchEvent::Adopted {
-                session: e.session_id.clone(),
+                session: session.clone(),
             });
-            inner.queue.insert(e.session_id.clone(), e);
+            self.record([Change::Row(e)]);
         }
         Ok(())
     }
@@ -55,7 +53,6 @@ impl Orchestrator {
         };
         let list = self.devin.list(&q).await?;
         self.metrics.relisted(true);
-        let mut inner = self.lock();
         let fresh: BTreeMap<String, QueueEntry> = list
             .entries
             .into_iter()
@@ -64,37 +61,43 @@ impl Orchestrator {
         // Entries we could not read may be any session, ours included: then a session missing
         // from the listing is not evidence that it left the queue.
         let complete = list.skipped == 0;
-        inner.view_complete = complete;
         let me = &self.opts.acceptor_id;
-        let ids: Vec<String> = inner.tracks.keys().cloned().collect();
-        for id in ids {
-            Self::apply_locked(&mut inner, &id, Outcome::Relisted, &self.opts.limits);
-            let held = inner.tracks.get(&id).is_some_and(|t| t.held);
-            let sighting = match fresh.get(&id) {
-                Some(e) => plan::sighting(e, me, true),
-                None if complete => Sighting::absent(),
-                None => {
-                    if held {
-                        tracing::warn!(session = %id, "not in a listing with unreadable entries: not counted as absent");
+        self.update(|book| {
+            let mut changes = Vec::new();
+            for (id, t) in book.tracks() {
+                changes.push(Change::Fold {
+                    session: id.clone(),
+                    outcome: Outcome::Relisted,
+                });
+                let sighting = match fresh.get(id) {
+                    Some(e) => plan::sighting(e, me, true),
+                    None if complete => Sighting::absent(),
+                    None => {
+                        if t.held {
+                            tracing::warn!(session = %id, "not in a listing with unreadable entries: not counted as absent");
+                        }
+                        continue;
                     }
-                    continue;
+                };
+                if t.held && sighting.holder == plan::Holder::Other {
+                    tracing::warn!(session = %id, "another acceptor holds this session now; leaving it");
                 }
-            };
-            if held && sighting.holder == plan::Holder::Other {
-                tracing::warn!(session = %id, "another acceptor holds this session now; leaving it");
+                changes.push(Change::Fold {
+                    session: id.clone(),
+                    outcome: Outcome::Seen(sighting),
+                });
             }
-            Self::apply_locked(&mut inner, &id, Outcome::Seen(sighting), &self.opts.limits);
-        }
-        for e in fresh.values() {
-            if e.session_status == SessionStatus::Terminated {
-                saw_terminated(&self.state, &mut inner, &e.session_id);
+            for e in fresh.values() {
+                if e.session_status == SessionStatus::Terminated {
+                    changes.push(Change::Terminated(e.session_id.clone()));
+                }
             }
-        }
-        let Inner { tracks, busy, .. } = &mut *inner;
-        plan::forget(tracks, busy, now());
-        inner.queue = fresh;
-        inner.status_dirty = true;
-        drop(inner);
+            changes.push(Change::Listed {
+                rows: fresh,
+                complete,
+            });
+            ((), changes)
+        });
         if let Some(c) = &list.cursor
             && let Err(e) = self.state.save_cursor(c)
         {
@@ -118,7 +121,7 @@ impl Orchestrator {
                 WatchItem::Gap(gap) => {
                     tracing::debug!("watch gap: {}", gap.detail);
                     self.metrics.watch_gap();
-                    self.lock().relist_due = true;
+                    self.record([Change::RelistDue(true)]);
                 }
             }
             self.notify.notify_one();
@@ -134,51 +137,51 @@ impl Orchestrator {
         {
             return;
         }
-        let mut inner = self.lock();
         let id = entry.session_id.clone();
+        let mut changes = Vec::new();
         // A DELETED event carries the entry's last state: `terminated` is proof enough.
         if entry.session_status == SessionStatus::Terminated {
-            saw_terminated(&self.state, &mut inner, &id);
+            changes.push(Change::Terminated(id.clone()));
         }
         let sighting = match kind {
             EventType::Deleted => {
-                inner.queue.remove(&id);
+                changes.push(Change::RowGone(id.clone()));
                 Sighting::absent()
             }
             EventType::Modified | EventType::Added => {
                 let s = plan::sighting(&entry, &self.opts.acceptor_id, false);
-                inner.queue.insert(id.clone(), entry);
+                changes.push(Change::Row(entry));
                 s
             }
             EventType::Unknown => return,
         };
-        if inner.tracks.contains_key(&id) {
-            Self::apply_locked(&mut inner, &id, Outcome::Seen(sighting), &self.opts.limits);
-        }
-        inner.status_dirty = true;
+        self.update(|book| {
+            if book.track(&id).is_some() {
+                changes.push(Change::Fold {
+                    session: id,
+                    outcome: Outcome::Seen(sighting),
+                });
+            }
+            ((), changes)
+        });
     }
 
     /// GET the session's status once.
     pub(super) async fn reread(&self, session: &str) -> Option<Outcome> {
-        let result = self.devin.get(session).await;
-        let mut inner = self.lock();
-        match result {
+        match self.devin.get(session).await {
             Ok(entry) => {
                 let sighting = match &entry {
                     Some(e) => plan::sighting(e, &self.opts.acceptor_id, false),
                     None => Sighting::absent(),
                 };
-                match entry {
-                    Some(e) => {
-                        if e.session_status == SessionStatus::Terminated {
-                            saw_terminated(&self.state, &mut inner, session);
-                        }
-                        inner.queue.insert(session.to_string(), e);
+                let changes = match entry {
+                    Some(e) if e.session_status == SessionStatus::Terminated => {
+                        vec![Change::Terminated(session.to_string()), Change::Row(e)]
                     }
-                    None => {
-                        inner.queue.remove(session);
-                    }
-                }
+                    Some(e) => vec![Change::Row(e)],
+                    None => vec![Change::RowGone(session.to_string())],
+                };
+                self.record(changes);
                 Some(Outcome::Reread(Some(sighting)))
             }
             Err(e) => {
@@ -186,34 +189,5 @@ impl Orchestrator {
                 Some(Outcome::Reread(None))
             }
         }
-    }
-}
-
-/// Remember that the server said `session` is terminated (bounded: a day, 10,000 ids).
-///
-/// A first sighting is written to the state dir at once, before anything acts on it, so a
-/// crash between seeing the termination and deleting the sandbox does not forget it.
-pub(super) fn saw_terminated(state: &OutpostState, inner: &mut Inner, session: &str) {
-    let t = now();
-    if inner.terminated_seen.contains_key(session) {
-        return;
-    }
-    if inner.terminated_seen.len() >= TERMINATED_MEMORY {
-        inner.terminated_seen.retain(|_, at| *at > t - 86_400.0);
-        while inner.terminated_seen.len() >= TERMINATED_MEMORY {
-            let oldest = inner
-                .terminated_seen
-                .iter()
-                .min_by(|a, b| a.1.total_cmp(b.1))
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => inner.terminated_seen.remove(&k),
-                None => break,
-            };
-        }
-    }
-    inner.terminated_seen.insert(session.to_string(), t);
-    if let Err(e) = state.save_terminated(&inner.terminated_seen, t) {
-        tracing::warn!("cannot save the terminated sessions: {e:#}");
     }
 }

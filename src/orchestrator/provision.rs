@@ -2,18 +2,62 @@
 //! repositories, and the remote (found running, or downloaded, verified and launched); and the
 //! liveness check of a served session. Results go back as typed outcomes.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use super::plan::{CheckResult, Outcome, ProvisionFailure, ProvisionResult};
+use super::plan::{Outcome, ProvisionFailure, ProvisionResult};
 use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
-use super::run::{OrchEvent, Orchestrator};
+use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{
     Disk, Egress, ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
 };
+
+/// How often a sandbox that is being deleted is read while a wake waits for it to go.
+const GONE_BACKOFF: Backoff = Backoff {
+    first: Duration::from_secs(1),
+    max: Duration::from_secs(1),
+    factor: 1.0,
+};
+/// How often a starting sandbox is read: 0.2 s, doubling, at most 5 s apart.
+const START_BACKOFF: Backoff = Backoff {
+    first: Duration::from_millis(200),
+    max: Duration::from_secs(5),
+    factor: 2.0,
+};
+
+/// What a wait for a sandbox to start has done so far.
+#[derive(Default)]
+struct StartWatch {
+    /// It was started by us (once: a second stopped read means someone stopped it again).
+    started_it: AtomicBool,
+    /// When the restore from the archive was last mentioned.
+    told: Mutex<Option<Instant>>,
+}
+
+impl StartWatch {
+    /// An archived sandbox is restored from cheaper storage first: say so, and keep saying
+    /// while it takes long.
+    fn mention_restore(&self, session: &str, sb: &SandboxInfo, since: Instant) {
+        let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+        if matches!(sb.disk, Disk::Archived | Disk::Restoring)
+            && told.is_none_or(|t| t.elapsed() >= Duration::from_secs(15))
+        {
+            tracing::info!(
+                session,
+                sandbox = %sb.id,
+                "waking an archived sandbox: restoring it from the archive ({}s so far)",
+                since.elapsed().as_secs()
+            );
+            *told = Some(Instant::now());
+        }
+    }
+}
 
 /// Why provisioning stopped.
 #[derive(Debug, thiserror::Error)]
@@ -46,14 +90,20 @@ impl Orchestrator {
     pub(super) async fn provision(&self, session: &str) -> Option<Outcome> {
         let result = match self.try_provision(session).await {
             Ok(r) => {
-                self.lock().refused.remove(session);
+                self.record([Change::Refusal {
+                    session: session.to_string(),
+                    reason: None,
+                }]);
                 r
             }
             Err(e) => {
                 let why = match &e {
                     ProvisionError::Foreign { .. } => ProvisionFailure::Foreign,
                     ProvisionError::Policy(why) => {
-                        self.note_refusal(session, why);
+                        self.record([Change::Refusal {
+                            session: session.to_string(),
+                            reason: Some(why.clone()),
+                        }]);
                         ProvisionFailure::Policy
                     }
                     ProvisionError::Failed(_) => ProvisionFailure::Other,
@@ -96,29 +146,50 @@ impl Orchestrator {
             self.clone_repos(&sb.id, &workdir, platform).await?;
         }
         let (has_token, claim) = {
-            let inner = self.lock();
+            let book = self.book();
             (
-                inner.tracks.get(session).is_some_and(|t| t.has_token),
-                inner.claims.get(session).cloned(),
+                book.track(session).is_some_and(|t| t.has_token),
+                book.claim(session).cloned(),
             )
         };
         if !has_token {
-            // Only a claim answer carries a connect token; without one, see whether a remote
-            // of ours already runs (a restart, an adopted claim).
-            return Ok(
-                match remote::check(self.provider.as_ref(), &sb.id, session, platform).await {
-                    Ok(Liveness::Running(_)) => {
-                        self.emit(OrchEvent::RemoteRunning {
-                            session: session.into(),
-                            sandbox: sb.id.clone(),
-                        });
-                        ProvisionResult::Served
-                    }
-                    _ => ProvisionResult::NeedToken,
-                },
-            );
+            return Ok(self.running_already(session, &sb.id, platform).await);
         }
         let claim = claim.with_context(|| format!("no connect token for {session}"))?;
+        self.launch(session, &sb.id, platform, claim, workdir, chrome)
+            .await
+    }
+
+    /// Only a claim answer carries a connect token; without one, see whether a remote of ours
+    /// already runs (a restart, an adopted claim).
+    async fn running_already(
+        &self,
+        session: &str,
+        sandbox: &str,
+        platform: Platform,
+    ) -> ProvisionResult {
+        match remote::check(self.provider.as_ref(), sandbox, session, platform).await {
+            Ok(Liveness::Running(_)) => {
+                self.emit(OrchEvent::RemoteRunning {
+                    session: session.into(),
+                    sandbox: sandbox.to_string(),
+                });
+                ProvisionResult::Served
+            }
+            _ => ProvisionResult::NeedToken,
+        }
+    }
+
+    /// Launch the remote with the claim's connect token (or find ours running).
+    async fn launch(
+        &self,
+        session: &str,
+        sandbox: &str,
+        platform: Platform,
+        claim: ClaimInfo,
+        workdir: String,
+        chrome: Option<String>,
+    ) -> Result<ProvisionResult, ProvisionError> {
         let gateway = claim
             .gateway
             .clone()
@@ -140,23 +211,23 @@ impl Orchestrator {
         };
         // One exec: adopt a live remote of ours, or verify (or reuse) the binary and start it.
         crate::failpoint!("provision.before_launch");
-        let launched = remote::launch(self.provider.as_ref(), &sb.id, &plan).await?;
+        let launched = remote::launch(self.provider.as_ref(), sandbox, &plan).await?;
         crate::failpoint!("provision.after_launch");
         match launched {
             remote::Launched::Running { .. } => self.emit(OrchEvent::RemoteRunning {
                 session: session.into(),
-                sandbox: sb.id.clone(),
+                sandbox: sandbox.to_string(),
             }),
             remote::Launched::Started { cached, .. } => {
                 if let Some(b) = &plan.build {
-                    self.lock()
-                        .claims
-                        .entry(session.to_string())
-                        .and_modify(|c| c.sha = Some(b.sha.clone()));
+                    self.record([Change::RemoteSha {
+                        session: session.to_string(),
+                        sha: b.sha.clone(),
+                    }]);
                 }
                 self.emit(OrchEvent::RemoteLaunched {
                     session: session.into(),
-                    sandbox: sb.id.clone(),
+                    sandbox: sandbox.to_string(),
                     cached,
                 });
             }
@@ -165,9 +236,8 @@ impl Orchestrator {
     }
 
     pub(super) fn platform(&self, session: &str) -> Platform {
-        self.lock()
-            .queue
-            .get(session)
+        self.book()
+            .entry(session)
             .map(|e| e.platform)
             .unwrap_or(Platform::Linux)
     }
@@ -193,9 +263,10 @@ impl Orchestrator {
         {
             return Err(ProvisionError::Foreign { id: sb.id, name });
         }
-        self.lock()
-            .sandboxes
-            .insert(session.to_string(), sb.id.clone());
+        self.record([Change::Sandbox {
+            session: session.to_string(),
+            id: Some(sb.id.clone()),
+        }]);
         Ok(self.wait_started(session, sb).await?)
     }
 
@@ -203,16 +274,22 @@ impl Orchestrator {
     /// deletes on stop) is waited out, so that a wake creates the next one.
     async fn existing(&self, name: &str) -> Result<Option<SandboxInfo>, ProviderError> {
         let deadline = Instant::now() + self.opts.ready_timeout;
-        loop {
-            match self.provider.get(name).await? {
-                Some(sb) if sb.state == SandboxState::Deleted => return Ok(None),
-                Some(sb) if sb.state == SandboxState::Deleting && Instant::now() < deadline => {
+        let waited = poll_until(deadline, GONE_BACKOFF, || async {
+            Ok::<_, ProviderError>(match self.provider.get(name).await? {
+                Some(sb) if sb.state == SandboxState::Deleted => Poll::Ready(None),
+                Some(sb) if sb.state == SandboxState::Deleting => {
                     tracing::debug!(sandbox = %sb.id, "waiting for the old sandbox to go");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    Poll::Pending(sb)
                 }
-                other => return Ok(other),
-            }
-        }
+                other => Poll::Ready(other),
+            })
+        })
+        .await?;
+        // Still going after the wait: the caller's start fails on it, saying so.
+        Ok(match waited {
+            Waited::Ready(found) => found,
+            Waited::TimedOut(last) => last,
+        })
     }
 
     async fn create_sandbox(
@@ -224,7 +301,7 @@ impl Orchestrator {
         egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
         // The view may have moved on since the plan: nothing would serve an ended session.
-        let status = self.lock().queue.get(session).map(|e| e.session_status);
+        let status = self.book().entry(session).map(|e| e.session_status);
         if let Some(s @ (SessionStatus::Terminated | SessionStatus::Suspended)) = status {
             return Err(anyhow::anyhow!(
                 "the session is {} — not creating a sandbox for it",
@@ -273,70 +350,77 @@ impl Orchestrator {
         }
     }
 
-    async fn wait_started(&self, session: &str, mut sb: SandboxInfo) -> Result<SandboxInfo> {
+    /// Wait (up to `ready_timeout`) for the sandbox to be started, starting it once if it is
+    /// stopped.
+    async fn wait_started(&self, session: &str, sb: SandboxInfo) -> Result<SandboxInfo> {
+        let id = sb.id.clone();
+        let watch = StartWatch::default();
+        // The first look is at the sandbox as given; every later one reads it again.
+        let given = Mutex::new(Some(sb));
         let since = Instant::now();
-        let deadline = since + self.opts.ready_timeout;
-        let mut delay = Duration::from_millis(200);
-        let mut started_it = false;
-        let mut told = since;
-        loop {
-            // An archived sandbox is restored from cheaper storage first: say so, and keep
-            // saying while it takes long.
-            if matches!(sb.disk, Disk::Archived | Disk::Restoring)
-                && (told == since || told.elapsed() >= Duration::from_secs(15))
-            {
-                tracing::info!(
-                    session,
-                    sandbox = %sb.id,
-                    "waking an archived sandbox: restoring it from the archive ({}s so far)",
-                    since.elapsed().as_secs()
-                );
-                told = Instant::now();
+        let waited = poll_until(since + self.opts.ready_timeout, START_BACKOFF, || {
+            let (watch, given, id) = (&watch, &given, &id);
+            async move {
+                let taken = given.lock().unwrap_or_else(|e| e.into_inner()).take();
+                let sb =
+                    match taken {
+                        Some(sb) => sb,
+                        None => self.provider.get(id).await?.ok_or_else(|| {
+                            anyhow::anyhow!("sandbox {id} vanished while starting")
+                        })?,
+                    };
+                self.start_step(session, sb, watch, since).await
             }
-            match sb.state {
-                SandboxState::Started => {
-                    self.emit(OrchEvent::SandboxReady {
-                        session: session.into(),
-                        sandbox: sb.id.clone(),
-                    });
-                    return Ok(sb);
-                }
-                SandboxState::Stopped if !started_it => {
-                    self.provider.start(&sb.id).await?;
-                    started_it = true;
-                    self.emit(OrchEvent::SandboxStarted {
-                        session: session.into(),
-                        sandbox: sb.id.clone(),
-                    });
-                }
-                SandboxState::Error => anyhow::bail!(
-                    "sandbox {} is in an error state: {}",
-                    sb.id,
-                    sb.error_reason
-                        .clone()
-                        .unwrap_or_else(|| sb.raw_state.clone())
-                ),
-                SandboxState::Deleted | SandboxState::Deleting => {
-                    anyhow::bail!("sandbox {} is being deleted", sb.id)
-                }
-                _ => {}
-            }
-            if Instant::now() >= deadline {
-                anyhow::bail!(
-                    "sandbox {} did not start within {:?} (state {})",
-                    sb.id,
-                    self.opts.ready_timeout,
-                    sb.raw_state
-                );
-            }
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(Duration::from_secs(5));
-            sb = self
-                .provider
-                .get(&sb.id)
-                .await?
-                .ok_or_else(|| anyhow::anyhow!("sandbox {} vanished while starting", sb.id))?;
+        })
+        .await?;
+        match waited {
+            Waited::Ready(sb) => Ok(sb),
+            Waited::TimedOut(last) => anyhow::bail!(
+                "sandbox {id} did not start within {:?} (state {})",
+                self.opts.ready_timeout,
+                last.map(|sb| sb.raw_state).unwrap_or_default()
+            ),
         }
+    }
+
+    /// One look at a sandbox on its way up: ready; or stopped, and started (once); or failed.
+    async fn start_step(
+        &self,
+        session: &str,
+        sb: SandboxInfo,
+        watch: &StartWatch,
+        since: Instant,
+    ) -> Result<Poll<SandboxInfo, SandboxInfo>> {
+        watch.mention_restore(session, &sb, since);
+        match sb.state {
+            SandboxState::Started => {
+                self.emit(OrchEvent::SandboxReady {
+                    session: session.into(),
+                    sandbox: sb.id.clone(),
+                });
+                return Ok(Poll::Ready(sb));
+            }
+            SandboxState::Stopped if !watch.started_it.load(Ordering::Relaxed) => {
+                self.provider.start(&sb.id).await?;
+                watch.started_it.store(true, Ordering::Relaxed);
+                self.emit(OrchEvent::SandboxStarted {
+                    session: session.into(),
+                    sandbox: sb.id.clone(),
+                });
+            }
+            SandboxState::Error => anyhow::bail!(
+                "sandbox {} is in an error state: {}",
+                sb.id,
+                sb.error_reason
+                    .clone()
+                    .unwrap_or_else(|| sb.raw_state.clone())
+            ),
+            SandboxState::Deleted | SandboxState::Deleting => {
+                anyhow::bail!("sandbox {} is being deleted", sb.id)
+            }
+            _ => {}
+        }
+        Ok(Poll::Pending(sb))
     }
 
     async fn clone_repos(&self, sandbox_id: &str, workdir: &str, platform: Platform) -> Result<()> {
@@ -375,109 +459,6 @@ impl Orchestrator {
                 .with_context(|| format!("cloning {url}"))?;
         }
         Ok(())
-    }
-
-    /// Is the remote of a served session still running? One exec; only when it fails is the
-    /// sandbox itself read, to tell a lost sandbox from a failed check.
-    pub(super) async fn check(&self, session: &str) -> Option<Outcome> {
-        let platform = self.platform(session);
-        let sandbox = self.lock().sandboxes.get(session).cloned();
-        let Some(sandbox) = sandbox else {
-            return Some(Outcome::Checked(CheckResult::NoSandbox));
-        };
-        let result = match remote::check(self.provider.as_ref(), &sandbox, session, platform).await
-        {
-            Ok(Liveness::Running(_)) => CheckResult::Running,
-            Ok(Liveness::Exited(code)) => {
-                self.emit(OrchEvent::RemoteExited {
-                    session: session.into(),
-                    code,
-                });
-                if code != 0 {
-                    self.report_exit(session, &sandbox, platform, &format!("exited {code}"))
-                        .await;
-                }
-                CheckResult::Exited(code)
-            }
-            Ok(Liveness::Absent) => {
-                self.report_exit(session, &sandbox, platform, "is gone without an exit code")
-                    .await;
-                CheckResult::Absent
-            }
-            Err(e) => match self.provider.get(&sandbox).await {
-                Ok(Some(sb)) if sb.state == SandboxState::Started => {
-                    tracing::warn!(session, "liveness check failed: {e}");
-                    CheckResult::Failed
-                }
-                Ok(other) => {
-                    // The provider stopped or removed it under a live session: say so; the
-                    // planner serves the session again (a wake of the same sandbox if it exists).
-                    self.emit(OrchEvent::SandboxLost {
-                        session: session.into(),
-                        sandbox: sandbox.clone(),
-                    });
-                    if other.is_none() {
-                        self.lock().sandboxes.remove(session);
-                    }
-                    CheckResult::SandboxLost
-                }
-                Err(e) => {
-                    tracing::warn!(session, "cannot read sandbox {sandbox}: {e}");
-                    CheckResult::SandboxUnreadable
-                }
-            },
-        };
-        Some(Outcome::Checked(result))
-    }
-}
-
-/// Lines of the remote's own log shown when it ends badly.
-const EXIT_LOG_LINES: u32 = 5;
-
-impl Orchestrator {
-    /// A remote ended badly: say so at WARN with the last lines of its own log (which usually
-    /// says why), and keep them for `orchestrator status`.
-    async fn report_exit(&self, session: &str, sandbox: &str, platform: Platform, how: &str) {
-        let tail = if platform == Platform::Windows {
-            String::new()
-        } else {
-            remote::log_tail(self.provider.as_ref(), sandbox, session, EXIT_LOG_LINES)
-                .await
-                .unwrap_or_default()
-        };
-        let tail = crate::secrets::redact(tail.trim()).into_owned();
-        let since = self
-            .lock()
-            .tracks
-            .get(session)
-            .and_then(|t| t.launched_at)
-            .map(|l| {
-                format!(
-                    " {:.0} s after its launch",
-                    (crate::time::now() - l).max(0.0)
-                )
-            })
-            .unwrap_or_default();
-        if tail.is_empty() {
-            tracing::warn!(session, "the remote {how}{since}; its log is empty");
-        } else {
-            // One line, so a log search for the session finds the reason with it.
-            let lines: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
-            tracing::warn!(
-                session,
-                "the remote {how}{since}; its log ends: {}",
-                lines.join(" | ")
-            );
-            // The remote's own last word: the launcher's diagnostic lines are ours.
-            let last = lines
-                .iter()
-                .rev()
-                .find(|l| !l.starts_with(super::remote::LAUNCHER_LINE))
-                .or(lines.last())
-                .unwrap_or(&"")
-                .to_string();
-            self.lock().exit_logs.insert(session.to_string(), last);
-        }
     }
 }
 

@@ -6,8 +6,7 @@
 
 use super::plan::janitor::{self, Lookup};
 use super::plan::retention::{self, Keep, RetireStep, SleepRead, SleepState, Sleeper};
-use super::plan::{self};
-use super::run::{Inner, OrchEvent, Orchestrator};
+use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator};
 use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
@@ -28,7 +27,7 @@ pub struct Fleet {
 impl Orchestrator {
     /// The outpost's sandboxes by state from one listing (CoreWeave's snapshotted sleepers count
     /// as asleep), and how many belong to sessions another replica holds.
-    pub(super) fn count_fleet(&self, listing: &[SandboxInfo], inner: &Inner, t: f64) -> Fleet {
+    pub(super) fn count_fleet(&self, listing: &[SandboxInfo], book: &Book, t: f64) -> Fleet {
         let mut fleet = Fleet {
             counted_at: Some(t),
             ..Fleet::default()
@@ -47,18 +46,14 @@ impl Orchestrator {
                 SandboxState::Stopped | SandboxState::Stopping => fleet.sleeping += 1,
                 _ => fleet.running += 1,
             }
-            let holder = inner
-                .queue
-                .get(session)
-                .and_then(|e| e.acceptor_id.as_deref());
+            let holder = book.entry(session).and_then(|e| e.acceptor_id.as_deref());
             if holder.is_some_and(|a| a != self.opts.acceptor_id) {
                 fleet.other_replicas += 1;
             }
         }
-        fleet.sleeping += inner
-            .sleepers
-            .values()
-            .filter(|s| s.state == SleepState::Snapshot)
+        fleet.sleeping += book
+            .sleepers()
+            .filter(|(_, s)| s.state == SleepState::Snapshot)
             .count();
         fleet
     }
@@ -74,11 +69,10 @@ impl Orchestrator {
         .into_iter()
         .collect();
         match self.provider.list(&labels).await {
-            Ok(listing) => {
-                let mut inner = self.lock();
-                inner.fleet = self.count_fleet(&listing, &inner, now());
-                inner.status_dirty = true;
-            }
+            Ok(listing) => self.update(|book| {
+                let fleet = self.count_fleet(&listing, book, now());
+                ((), vec![Change::Fleet(fleet)])
+            }),
             Err(e) => tracing::debug!("cannot count the outpost's sandboxes: {e}"),
         }
     }
@@ -96,74 +90,61 @@ impl Orchestrator {
             Ok(None) => SleepRead::Gone,
             Err(_) => SleepRead::Unreadable,
         });
-        let mut inner = self.lock();
-        inner.sleepers.insert(
-            session.to_string(),
-            Sleeper {
+        self.record([Change::Sleeper {
+            session: session.to_string(),
+            sleeper: Some(Sleeper {
                 sandbox: name,
                 sandbox_id,
                 state,
                 slept_since: now(),
                 absent_since: None,
-            },
-        );
-        self.save_sleepers(&mut inner);
+            }),
+        }]);
     }
 
     /// The session is served again, or ended: no longer a sleeper.
     pub(super) fn forget_sleeper(&self, session: &str) {
-        let mut inner = self.lock();
-        if inner.sleepers.remove(session).is_some() {
-            self.save_sleepers(&mut inner);
-        }
-    }
-
-    fn save_sleepers(&self, inner: &mut Inner) {
-        inner.status_dirty = true;
-        if let Err(e) = self.state.save_sleepers(&inner.sleepers) {
-            tracing::warn!("cannot save the sleeping sessions: {e:#}");
-        }
+        self.record([Change::Sleeper {
+            session: session.to_string(),
+            sleeper: None,
+        }]);
     }
 
     /// One janitor pass over the sleepers: refresh them from the listing, move the absence
     /// clocks, and carry out what the retention setting allows.
     pub(super) async fn review_sleepers(&self, listing: &[SandboxInfo]) {
-        let outpost = self.opts.outpost_id.clone();
+        let outpost = &self.opts.outpost_id;
         let retention = self.opts.sleep_retention.map(|d| d.as_secs_f64());
         let t = now();
-        let due: Vec<(String, Sleeper, Keep)> = {
-            let mut inner = self.lock();
-            let listed: Vec<(&str, &SandboxInfo)> = listing
-                .iter()
-                .filter_map(|sb| janitor::owner(sb, &outpost).map(|s| (s, sb)))
-                .collect();
-            let Inner {
-                sleepers,
-                tracks,
-                claiming,
-                busy,
-                queue,
-                view_complete,
-                terminated_seen,
-                ..
-            } = &mut *inner;
-            let active = |s: &str| plan::active(s, tracks, claiming, busy);
-            retention::refresh(sleepers, &listed, &active, t);
-            let complete = *view_complete;
-            let present = |s: &str| complete.then(|| queue.contains_key(s));
-            let terminated = |s: &str| terminated_seen.contains_key(s);
-            let due = retention::review(sleepers, &present, &terminated, retention, t);
+        let listed: Vec<(&str, &SandboxInfo)> = listing
+            .iter()
+            .filter_map(|sb| janitor::owner(sb, outpost).map(|s| (s, sb)))
+            .collect();
+        let due: Vec<(String, Sleeper, Keep)> = self.update(|book| {
+            let mut sleepers = book.sleepers_map();
+            let active = |s: &str| book.active(s);
+            retention::refresh(&mut sleepers, &listed, &active, t);
+            let complete = book.view_complete();
+            let present = |s: &str| complete.then(|| book.entry(s).is_some());
+            let terminated = |s: &str| book.known_terminated(s);
+            let due = retention::review(&mut sleepers, &present, &terminated, retention, t);
+            let mut changes = vec![Change::Sleepers(sleepers)];
             for (session, ..) in &due {
-                busy.insert(session.clone());
+                changes.push(Change::Start {
+                    session: session.clone(),
+                    kind: ActionKind::Janitor,
+                });
             }
-            let fleet = self.count_fleet(listing, &inner, t);
-            inner.fleet = fleet;
-            self.save_sleepers(&mut inner);
-            due
-        };
+            (due, changes)
+        });
+        // Counted after the review: the snapshots it forgot are not asleep any more.
+        self.update(|book| ((), vec![Change::Fleet(self.count_fleet(listing, book, t))]));
         for (session, s, verdict) in due {
             self.retire(&session, &s, verdict).await;
-            self.lock().busy.remove(&session);
+            self.record([Change::Finish {
+                session,
+                kind: ActionKind::Janitor,
+            }]);
         }
     }
 
@@ -181,10 +162,20 @@ impl Orchestrator {
         let (action, why) = match retention::retire_step(&lookup, verdict) {
             RetireStep::Delete { action, why } => (action, why),
             RetireStep::BackInQueue => {
-                let mut inner = self.lock();
-                if let Some(r) = inner.sleepers.get_mut(session) {
-                    retention::observe(r, Some(true), now());
-                }
+                self.update(|book| {
+                    let back = book.sleeper(session).cloned().map(|mut r| {
+                        retention::observe(&mut r, Some(true), now());
+                        r
+                    });
+                    let changes = back
+                        .map(|r| Change::Sleeper {
+                            session: session.to_string(),
+                            sleeper: Some(r),
+                        })
+                        .into_iter()
+                        .collect();
+                    ((), changes)
+                });
                 return;
             }
             RetireStep::Keep => return,
@@ -198,9 +189,7 @@ impl Orchestrator {
             sandbox: s.sandbox_id.clone().unwrap_or_else(|| s.sandbox.clone()),
             action,
         });
-        let mut inner = self.lock();
-        inner.sleepers.remove(session);
-        self.save_sleepers(&mut inner);
+        self.forget_sleeper(session);
     }
 
     /// Delete what is left of a sleeper: its sandbox (once an exact read shows it still carries

@@ -7,10 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
-use super::observe::saw_terminated;
 use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
-use super::plan::{self};
-use super::run::{Inner, OrchEvent, Orchestrator};
+use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator};
 use crate::api::devin_types::SessionStatus;
 use crate::provider::SandboxInfo;
 use crate::time::now;
@@ -34,94 +32,122 @@ impl Orchestrator {
                 return;
             }
         };
-        let outpost = &self.opts.outpost_id;
-        let grace = self.opts.janitor_grace.as_secs_f64();
-        for sb in sandboxes.iter().cloned() {
-            let Some(session) = janitor::owner(&sb, outpost).map(str::to_string) else {
-                continue;
-            };
-            // Cheap rules first: no API call for a sandbox we would not touch anyway.
-            let cheap = {
-                let mut inner = self.lock();
-                janitor::decide(&sb, outpost, seen(&mut inner, &sb, &session, grace), None)
-            };
-            if cheap != Verdict::NeedsLookup {
-                self.metrics.janitor_verdict(&cheap);
-                continue;
+        for sb in &sandboxes {
+            if let Some(session) = janitor::owner(sb, &self.opts.outpost_id) {
+                self.janitor_one(sb, session).await;
             }
-            let lookup = match self.devin.get(&session).await {
-                Ok(Some(e)) => {
-                    if e.session_status == SessionStatus::Terminated {
-                        saw_terminated(&self.state, &mut self.lock(), &session);
-                    }
-                    Lookup::Found(Box::new(e))
-                }
-                Ok(None) if self.lock().terminated_seen.contains_key(&session) => {
-                    Lookup::SweptAfterTermination
-                }
-                Ok(None) => Lookup::Absent,
-                Err(e) => {
-                    self.metrics.api_error(e.status());
-                    Lookup::Failed
-                }
-            };
-            // Decided again with the lookup, and with `active` read again: the planner may
-            // have taken the session on during the read. Then claimed locally.
-            let verdict = {
-                let mut inner = self.lock();
-                let seen = seen(&mut inner, &sb, &session, grace);
-                let v = janitor::decide(&sb, outpost, seen, Some(&lookup));
-                if matches!(v, Verdict::Stop | Verdict::Delete) {
-                    inner.busy.insert(session.clone());
-                }
-                v
-            };
-            self.metrics.janitor_verdict(&verdict);
-            if !matches!(verdict, Verdict::Stop | Verdict::Delete) {
-                continue;
-            }
-            let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session.as_str()));
-            if confirmed && let Some(action) = verdict.action() {
-                crate::failpoint!("janitor.before_act");
-                let result = match action {
-                    JanitorAction::Stopped => self.provider.stop(&sb.id).await,
-                    _ => match self.provider.delete(&sb.id).await {
-                        Ok(()) => self.provider.discard(&sb.name).await,
-                        Err(e) => Err(e),
-                    },
-                };
-                match result {
-                    Ok(()) => {
-                        if action == JanitorAction::Deleted {
-                            self.forget_sleeper(&session);
-                        }
-                        self.emit(OrchEvent::Janitor {
-                            session: session.clone(),
-                            sandbox: sb.id.clone(),
-                            action,
-                        });
-                    }
-                    Err(e) => {
-                        self.metrics.janitor_action(action, false);
-                        tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
-                    }
-                }
-            }
-            self.lock().busy.remove(&session);
         }
         self.review_sleepers(&sandboxes).await;
-        self.metrics.janitor_done(&self.lock(), &sandboxes, outpost);
+        self.metrics
+            .janitor_done(&self.book(), &sandboxes, &self.opts.outpost_id);
+    }
+
+    /// The janitor on one of our sandboxes: the planner's verdict (cheap rules first, then with
+    /// an exact lookup of the session), and the act it allows, on an exact read of the sandbox.
+    async fn janitor_one(&self, sb: &SandboxInfo, session: &str) {
+        let outpost = &self.opts.outpost_id;
+        let grace = self.opts.janitor_grace.as_secs_f64();
+        // Cheap rules first: no API call for a sandbox we would not touch anyway.
+        let cheap = self.update(|book| {
+            let (seen, first) = seen(book, sb, session, grace);
+            (janitor::decide(sb, outpost, seen, None), first)
+        });
+        if cheap != Verdict::NeedsLookup {
+            self.metrics.janitor_verdict(&cheap);
+            return;
+        }
+        let lookup = self.lookup(session).await;
+        // Decided again with the lookup, and with `active` read again: the planner may have
+        // taken the session on during the read. Then claimed locally, under the same lock.
+        let verdict = self.update(|book| {
+            let (seen, mut changes) = seen(book, sb, session, grace);
+            let v = janitor::decide(sb, outpost, seen, Some(&lookup));
+            if v.action().is_some() {
+                changes.push(Change::Start {
+                    session: session.to_string(),
+                    kind: ActionKind::Janitor,
+                });
+            }
+            (v, changes)
+        });
+        self.metrics.janitor_verdict(&verdict);
+        let Some(action) = verdict.action() else {
+            return;
+        };
+        let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session));
+        if confirmed {
+            self.janitor_act(sb, session, action).await;
+        }
+        self.record([Change::Finish {
+            session: session.to_string(),
+            kind: ActionKind::Janitor,
+        }]);
+    }
+
+    /// The exact lookup of a sandbox's session.
+    async fn lookup(&self, session: &str) -> Lookup {
+        match self.devin.get(session).await {
+            Ok(Some(e)) => {
+                if e.session_status == SessionStatus::Terminated {
+                    self.record([Change::Terminated(session.to_string())]);
+                }
+                Lookup::Found(Box::new(e))
+            }
+            Ok(None) if self.book().known_terminated(session) => Lookup::SweptAfterTermination,
+            Ok(None) => Lookup::Absent,
+            Err(e) => {
+                self.metrics.api_error(e.status());
+                Lookup::Failed
+            }
+        }
+    }
+
+    async fn janitor_act(&self, sb: &SandboxInfo, session: &str, action: JanitorAction) {
+        crate::failpoint!("janitor.before_act");
+        let result = match action {
+            JanitorAction::Stopped => self.provider.stop(&sb.id).await,
+            _ => match self.provider.delete(&sb.id).await {
+                Ok(()) => self.provider.discard(&sb.name).await,
+                Err(e) => Err(e),
+            },
+        };
+        match result {
+            Ok(()) => {
+                if action == JanitorAction::Deleted {
+                    self.forget_sleeper(session);
+                }
+                self.emit(OrchEvent::Janitor {
+                    session: session.to_string(),
+                    sandbox: sb.id.clone(),
+                    action,
+                });
+            }
+            Err(e) => {
+                self.metrics.janitor_action(action, false);
+                tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
+            }
+        }
     }
 }
 
 /// What the janitor knows of a sandbox now, read under the lock (so that a verdict and the
-/// local claim that follows it see the same state).
-fn seen(inner: &mut Inner, sb: &SandboxInfo, session: &str, grace: f64) -> Seen {
-    let first = *inner.first_seen.entry(sb.id.clone()).or_insert_with(now);
-    Seen {
+/// local claim that follows it see the same state); with the change that starts its
+/// first-seen clock, when the provider reports no creation time and this is the first look.
+fn seen(book: &Book, sb: &SandboxInfo, session: &str, grace: f64) -> (Seen, Vec<Change>) {
+    let known = book.first_seen(session, &sb.id);
+    let first = known.unwrap_or_else(now);
+    let changes = match known {
+        Some(_) => vec![],
+        None => vec![Change::FirstSeen {
+            session: session.to_string(),
+            sandbox: sb.id.clone(),
+        }],
+    };
+    let seen = Seen {
         age: now() - sb.created_at.unwrap_or(first),
         grace,
-        active: plan::active(session, &inner.tracks, &inner.claiming, &inner.busy),
-        known_terminated: inner.terminated_seen.contains_key(session),
-    }
+        active: book.active(session),
+        known_terminated: book.known_terminated(session),
+    };
+    (seen, changes)
 }

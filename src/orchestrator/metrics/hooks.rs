@@ -12,7 +12,7 @@ use crate::orchestrator::plan::retention::SleepState;
 use crate::orchestrator::plan::{
     Action, ClaimResult, EndKind, Outcome, ProvisionFailure, ProvisionResult, RemoteState,
 };
-use crate::orchestrator::run::{Inner, OrchEvent};
+use crate::orchestrator::run::{Book, OrchEvent};
 use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
@@ -43,15 +43,15 @@ impl Metrics {
     }
 
     /// An action is dispatched (under the orchestrator's lock).
-    pub(in crate::orchestrator) fn on_action(&self, action: &Action, inner: &Inner) {
+    pub(in crate::orchestrator) fn on_action(&self, action: &Action, book: &Book) {
         let session = action.session();
         match action {
             Action::Claim { .. } => {
-                let row = inner.queue.get(session);
+                let row = book.entry(session);
                 let mut t = self.timers();
                 let e = t.entry(session.to_string()).or_default();
                 e.enqueued_at = row.and_then(|r| r.updated_at.or(r.created_at));
-                e.waking = inner.sleepers.contains_key(session);
+                e.waking = book.sleeper(session).is_some();
             }
             Action::End {
                 kind: EndKind::Sleep,
@@ -182,21 +182,21 @@ impl Metrics {
     }
 
     /// The sessions by phase and the longest wait, from the view (under the lock).
-    pub(in crate::orchestrator) fn observe_sessions(&self, inner: &Inner) {
+    pub(in crate::orchestrator) fn observe_sessions(&self, book: &Book) {
         let mut counts = [0i64; 3];
-        for t in inner.tracks.values().filter(|t| t.held) {
+        for (_, t) in book.tracks().filter(|(_, t)| t.held) {
             let serving = matches!(t.remote, RemoteState::Running { .. });
             counts[if serving { 2 } else { 1 }] += 1;
         }
         let t = now();
         let mut oldest: f64 = 0.0;
-        for e in inner.queue.values() {
+        for e in book.queue().values() {
             let claimable = e.phase == Phase::Pending
                 && matches!(
                     e.session_status,
                     SessionStatus::Pending | SessionStatus::Running
                 )
-                && !inner.tracks.get(&e.session_id).is_some_and(|t| t.held);
+                && !book.track(&e.session_id).is_some_and(|t| t.held);
             if claimable {
                 counts[0] += 1;
                 if let Some(at) = e.updated_at.or(e.created_at) {
@@ -222,7 +222,7 @@ impl Metrics {
     /// A janitor pass is done: the fleet by state and the terminated sessions' leftovers.
     pub(in crate::orchestrator) fn janitor_done(
         &self,
-        inner: &Inner,
+        book: &Book,
         listing: &[SandboxInfo],
         outpost: &str,
     ) {
@@ -230,11 +230,10 @@ impl Metrics {
             .get_or_create(&labels(&[("result", "ok")]))
             .inc();
         self.janitor_success.set(now());
-        let f = &inner.fleet;
-        let snapshots = inner
-            .sleepers
-            .values()
-            .filter(|s| s.state == SleepState::Snapshot)
+        let f = book.fleet();
+        let snapshots = book
+            .sleepers()
+            .filter(|(_, s)| s.state == SleepState::Snapshot)
             .count();
         let counts = [
             f.running,
@@ -251,7 +250,7 @@ impl Metrics {
             .iter()
             .filter(|sb| !matches!(sb.state, SandboxState::Deleted))
             .filter_map(|sb| janitor::owner(sb, outpost))
-            .filter(|s| inner.terminated_seen.contains_key(*s))
+            .filter(|s| book.known_terminated(s))
             .count();
         self.terminated_left.set(left as i64);
     }

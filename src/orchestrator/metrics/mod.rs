@@ -163,42 +163,51 @@ impl Metrics {
             registry: r,
             timers: Mutex::new(HashMap::new()),
         };
-        init(&m.claims, "result", &["won", "lost", "gone", "failed"]);
-        init(&m.renewals, "result", &["ok", "lost", "failed"]);
+        m.init_series(provider);
+        m
+    }
+
+    /// Create every listed label set at 0 (see [`init`]).
+    fn init_series(&self, provider: ProviderKind) {
+        init(&self.claims, "result", &["won", "lost", "gone", "failed"]);
+        init(&self.renewals, "result", &["ok", "lost", "failed"]);
         for phase in hooks::PHASES {
-            let _ = m.sessions.get_or_create(&labels(&[("phase", phase)]));
+            let _ = self.sessions.get_or_create(&labels(&[("phase", phase)]));
         }
         for state in hooks::FLEET_STATES {
-            let _ = m.sandboxes.get_or_create(&labels(&[("state", state)]));
+            let _ = self.sandboxes.get_or_create(&labels(&[("state", state)]));
         }
         let apis: &[&str] = match provider {
             ProviderKind::Daytona => &["devin", "daytona"],
             ProviderKind::Coreweave => &["devin", "coreweave"],
             ProviderKind::Local => &["devin"],
         };
-        init(&m.api_rejected, "api", apis);
+        init(&self.api_rejected, "api", apis);
         init(
-            &m.provision_failures,
+            &self.provision_failures,
             "reason",
             &["foreign", "policy", "other"],
         );
         init(
-            &m.transitions,
+            &self.transitions,
             "transition",
             &["created", "started", "stopped", "deleted", "lost"],
         );
-        init(&m.sandbox_creates, "served", &["warm", "cold"]);
-        init(&m.relists, "result", &["ok", "failed"]);
-        init(&m.janitor_runs, "result", &["ok", "failed"]);
-        init(&m.janitor_verdicts, "verdict", &["skip", "stop", "delete"]);
+        init(&self.sandbox_creates, "served", &["warm", "cold"]);
+        init(&self.relists, "result", &["ok", "failed"]);
+        init(&self.janitor_runs, "result", &["ok", "failed"]);
+        init(
+            &self.janitor_verdicts,
+            "verdict",
+            &["skip", "stop", "delete"],
+        );
         for action in crate::orchestrator::plan::janitor::JanitorAction::ALL {
             for result in ["ok", "failed"] {
-                let _ = m
+                let _ = self
                     .janitor_actions
                     .get_or_create(&labels(&[("action", action.as_str()), ("result", result)]));
             }
         }
-        m
     }
 
     /// One reconcile pass took `took`.

@@ -182,18 +182,6 @@ pub fn claimable(entry: &QueueEntry) -> bool {
         )
 }
 
-/// Is this instance working on the session (claiming, holding, or acting on it)?
-pub fn active(
-    session: &str,
-    tracks: &BTreeMap<String, Track>,
-    claiming: &BTreeSet<String>,
-    busy: &BTreeSet<String>,
-) -> bool {
-    claiming.contains(session)
-        || busy.contains(session)
-        || tracks.get(session).is_some_and(|t| t.held)
-}
-
 /// Plan one pass.
 pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     let mut actions = Vec::new();
@@ -350,5 +338,11 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
 
 /// Drop memory of sessions that no longer need it (unheld, idle, failures forgotten).
 pub fn forget(tracks: &mut BTreeMap<String, Track>, busy: &BTreeSet<String>, now: f64) {
-    tracks.retain(|id, t| busy.contains(id) || t.worth_keeping(now));
+    tracks.retain(|id, t| keep_track(t, busy.contains(id), now));
+}
+
+/// Whether one session's memory is still needed (`busy`: an action other than a claim is in
+/// flight for it).
+pub fn keep_track(t: &Track, busy: bool, now: f64) -> bool {
+    busy || t.worth_keeping(now)
 }

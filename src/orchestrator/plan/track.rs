@@ -248,18 +248,7 @@ impl Track {
                 self.held = true;
                 self.claim_deadline = deadline;
             }
-            Outcome::Claimed(r) => match r {
-                ClaimResult::Won { deadline, token } => self.won(deadline, token, now),
-                ClaimResult::Conflict => self.lost_race = true,
-                ClaimResult::Gone => {}
-                ClaimResult::Failed => {
-                    // The claim may have committed: the next relist shows it as ours (→
-                    // adopt) or not. A session whose claims keep failing backs off.
-                    self.lost_race = true;
-                    self.claim_errors = self.claim_errors.saturating_add(1);
-                    self.retry_at = Some(now + backoff(self.claim_errors));
-                }
-            },
+            Outcome::Claimed(r) => self.claimed(r, now),
             Outcome::Renewed(r) => {
                 // Whatever the answer, the next renewal is spaced from this one.
                 self.last_renew = Some(now);
@@ -289,72 +278,96 @@ impl Track {
                 ProvisionResult::NeedToken => self.remote = RemoteState::NotRunning,
                 ProvisionResult::Failed(why) => self.provision_failed(why, now),
             },
-            Outcome::Checked(r) => match r {
-                CheckResult::NoSandbox => self.remote = RemoteState::Unknown,
-                CheckResult::SandboxLost => self.remote = RemoteState::NotRunning,
-                CheckResult::SandboxUnreadable => {
-                    self.remote = RemoteState::Running { checked_at: now }
-                }
-                CheckResult::Running => {
-                    self.remote = RemoteState::Running { checked_at: now };
-                    // Up a moment after its launch proves little: a remote that dies within
-                    // the early window keeps its count until it outlives the window.
-                    if self.launched_at.is_none_or(|l| now - l >= EARLY_WINDOW) {
-                        self.failures = 0;
-                        self.early_exits = 0;
-                    }
-                }
-                CheckResult::Exited(code) => {
-                    self.remote = RemoteState::Exited { code, at: now };
-                    self.rereads = 0;
-                    if code != 0 {
-                        self.ended_early(now);
-                        self.fail(now);
-                    }
-                }
-                CheckResult::Absent => {
-                    self.remote = RemoteState::NotRunning;
-                    self.ended_early(now);
-                    self.fail(now);
-                }
-                // Unknown: try again at the next liveness round, not in a tight loop.
-                CheckResult::Failed => self.remote = RemoteState::Running { checked_at: now },
-            },
+            Outcome::Checked(r) => self.checked(r, now),
             Outcome::Ended {
                 kind,
                 sandbox_done,
                 released,
-            } => {
-                if !sandbox_done {
-                    // Retried with backoff; after MAX_FAILURES the planner releases the session
-                    // without finishing its sandbox (the janitor takes the sandbox over).
-                    self.end_failures += 1;
-                    if self.end_failures < MAX_FAILURES {
-                        self.end_retry_at = Some(now + backoff(self.end_failures));
-                    }
-                    return;
-                }
-                if released != Some(true) {
-                    self.end_retry_at = Some(now + RELEASE_RETRY);
-                    return;
-                }
-                // Released: what is worth remembering of a session we no longer hold.
-                *self = match kind {
-                    EndKind::GiveUp => Track {
-                        failures: self.failures,
-                        retry_at: Some(now + COOL_OFF),
-                        gave_up: Some(self.give_up_reason()),
-                        ..Track::default()
-                    },
-                    EndKind::Failed | EndKind::Foreign => Track {
-                        failures: self.failures,
-                        retry_at: self.retry_at,
-                        ..Track::default()
-                    },
-                    EndKind::Sleep | EndKind::Terminate => Track::default(),
-                };
+            } => self.ended(kind, sandbox_done, released, now),
+        }
+    }
+
+    /// A claim call's answer.
+    fn claimed(&mut self, r: ClaimResult, now: f64) {
+        match r {
+            ClaimResult::Won { deadline, token } => self.won(deadline, token, now),
+            ClaimResult::Conflict => self.lost_race = true,
+            ClaimResult::Gone => {}
+            ClaimResult::Failed => {
+                // The claim may have committed: the next relist shows it as ours (→
+                // adopt) or not. A session whose claims keep failing backs off.
+                self.lost_race = true;
+                self.claim_errors = self.claim_errors.saturating_add(1);
+                self.retry_at = Some(now + backoff(self.claim_errors));
             }
         }
+    }
+
+    /// What a liveness check saw.
+    fn checked(&mut self, r: CheckResult, now: f64) {
+        match r {
+            CheckResult::NoSandbox => self.remote = RemoteState::Unknown,
+            CheckResult::SandboxLost => self.remote = RemoteState::NotRunning,
+            CheckResult::SandboxUnreadable => {
+                self.remote = RemoteState::Running { checked_at: now }
+            }
+            CheckResult::Running => {
+                self.remote = RemoteState::Running { checked_at: now };
+                // Up a moment after its launch proves little: a remote that dies within
+                // the early window keeps its count until it outlives the window.
+                if self.launched_at.is_none_or(|l| now - l >= EARLY_WINDOW) {
+                    self.failures = 0;
+                    self.early_exits = 0;
+                }
+            }
+            CheckResult::Exited(code) => {
+                self.remote = RemoteState::Exited { code, at: now };
+                self.rereads = 0;
+                if code != 0 {
+                    self.ended_early(now);
+                    self.fail(now);
+                }
+            }
+            CheckResult::Absent => {
+                self.remote = RemoteState::NotRunning;
+                self.ended_early(now);
+                self.fail(now);
+            }
+            // Unknown: try again at the next liveness round, not in a tight loop.
+            CheckResult::Failed => self.remote = RemoteState::Running { checked_at: now },
+        }
+    }
+
+    /// How an end went: the sandbox side, then the release.
+    fn ended(&mut self, kind: EndKind, sandbox_done: bool, released: Option<bool>, now: f64) {
+        if !sandbox_done {
+            // Retried with backoff; after MAX_FAILURES the planner releases the session
+            // without finishing its sandbox (the janitor takes the sandbox over).
+            self.end_failures += 1;
+            if self.end_failures < MAX_FAILURES {
+                self.end_retry_at = Some(now + backoff(self.end_failures));
+            }
+            return;
+        }
+        if released != Some(true) {
+            self.end_retry_at = Some(now + RELEASE_RETRY);
+            return;
+        }
+        // Released: what is worth remembering of a session we no longer hold.
+        *self = match kind {
+            EndKind::GiveUp => Track {
+                failures: self.failures,
+                retry_at: Some(now + COOL_OFF),
+                gave_up: Some(self.give_up_reason()),
+                ..Track::default()
+            },
+            EndKind::Failed | EndKind::Foreign => Track {
+                failures: self.failures,
+                retry_at: self.retry_at,
+                ..Track::default()
+            },
+            EndKind::Sleep | EndKind::Terminate => Track::default(),
+        };
     }
 
     /// Worth remembering once unheld: its failures still back it off (or will, for a while).

@@ -1,0 +1,564 @@
+//! The executor's state: the view of the queue, one record per session, and the one map of
+//! what is in flight for each session.
+//!
+//! Every field is private. Stages read through the accessors below and report what changed as
+//! [`Change`]s; only `run` applies them ([`Book::apply`] is visible to it alone), so "who
+//! writes this" has one answer. "Claiming", "busy" and "launching" are views of the in-flight
+//! map, never kept apart: a session has at most one thing in flight, and only the action that
+//! put it there takes it out.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::api::devin_types::{Phase, QueueEntry};
+use crate::api::network_policy::NetworkPolicy;
+use crate::orchestrator::plan::retention::Sleeper;
+use crate::orchestrator::plan::{self, Action, Limits, Outcome, Track};
+use crate::orchestrator::sleep::Fleet;
+use crate::secrets::Secret;
+use crate::time::now;
+
+/// Most sessions remembered as terminated (a day's worth at most).
+const TERMINATED_MEMORY: usize = 10_000;
+
+/// The session's claim material, in memory only.
+#[derive(Debug, Clone)]
+pub(in crate::orchestrator) struct ClaimInfo {
+    pub token: Secret,
+    pub gateway: Option<String>,
+    pub sha: Option<String>,
+    /// The policy the claim answer carried (lists may omit it: specs §9 question 6).
+    pub network_policy: Option<Result<NetworkPolicy, String>>,
+}
+
+/// What the cap does to the queue right now.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Capacity {
+    pub held: usize,
+    pub waiting: usize,
+}
+
+/// What is in flight for a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::orchestrator) enum ActionKind {
+    Claim,
+    Adopt,
+    Renew,
+    Provision,
+    CheckRemote,
+    Reread,
+    End,
+    /// The janitor acting on the session's sandbox (a stop, a delete, a sleeper retired).
+    Janitor,
+}
+
+impl ActionKind {
+    pub fn of(action: &Action) -> ActionKind {
+        match action {
+            Action::Claim { .. } => ActionKind::Claim,
+            Action::Adopt { .. } => ActionKind::Adopt,
+            Action::Renew { .. } => ActionKind::Renew,
+            Action::Provision { .. } => ActionKind::Provision,
+            Action::CheckRemote { .. } => ActionKind::CheckRemote,
+            Action::Reread { .. } => ActionKind::Reread,
+            Action::End { .. } => ActionKind::End,
+        }
+    }
+}
+
+/// Everything this instance knows of one session apart from its queue row (the server's).
+#[derive(Debug, Default)]
+struct Record {
+    /// The planner's memory ([`Track::apply`] is the only way it changes).
+    track: Option<Track>,
+    claim: Option<ClaimInfo>,
+    /// Its sandbox's id, while held.
+    sandbox: Option<String>,
+    /// Its sandbox was served from a warm pool (this process's creates).
+    served_warm: Option<bool>,
+    /// Not served because its network policy cannot be enforced: why, and when.
+    refusal: Option<(String, f64)>,
+    /// The last line of its remote's log, read when it last ended badly.
+    exit_log: Option<String>,
+    /// Asleep (kept in the state dir with its absence clock).
+    sleeper: Option<Sleeper>,
+    /// When the janitor first saw its sandbox (by id), for providers that do not report a
+    /// creation time.
+    first_seen: Option<(String, f64)>,
+}
+
+impl Record {
+    /// Nothing left worth a record. What only matters while the session is tracked (the warm
+    /// flag, the refusal, the exit log) goes with the track.
+    fn is_empty(&self) -> bool {
+        self.track.is_none()
+            && self.claim.is_none()
+            && self.sandbox.is_none()
+            && self.sleeper.is_none()
+            && self.first_seen.is_none()
+    }
+
+    fn forget_track(&mut self) {
+        self.track = None;
+        self.served_warm = None;
+        self.refusal = None;
+        self.exit_log = None;
+    }
+}
+
+/// One change a stage reports; [`Book::apply`] carries it out.
+#[derive(Debug)]
+pub(in crate::orchestrator) enum Change {
+    /// Fold an outcome into the session's track.
+    Fold {
+        session: String,
+        outcome: Outcome,
+    },
+    /// A queue row, as a read, an event or an answer showed it.
+    Row(QueueEntry),
+    /// The session is not in the queue any more.
+    RowGone(String),
+    /// A full listing: the view is replaced; tracks not worth keeping are forgotten.
+    Listed {
+        rows: BTreeMap<String, QueueEntry>,
+        complete: bool,
+    },
+    /// Our claim was released without an answer row: the view must not keep saying we hold it.
+    RowReleased {
+        session: String,
+        acceptor: String,
+    },
+    /// Claim material from a claim answer (the sha of the last launch is kept when the answer
+    /// pins none).
+    Claim {
+        session: String,
+        claim: ClaimInfo,
+    },
+    /// The remote build the session's launch used.
+    RemoteSha {
+        session: String,
+        sha: String,
+    },
+    /// The claim is let go: its material and sandbox with it.
+    LetGo(String),
+    Sandbox {
+        session: String,
+        id: Option<String>,
+    },
+    ServedWarm {
+        session: String,
+        warm: bool,
+    },
+    Refusal {
+        session: String,
+        reason: Option<String>,
+    },
+    ExitLog {
+        session: String,
+        line: String,
+    },
+    Sleeper {
+        session: String,
+        sleeper: Option<Sleeper>,
+    },
+    /// Every sleeper at once (after a janitor review).
+    Sleepers(BTreeMap<String, Sleeper>),
+    /// The server said the session is `terminated`.
+    Terminated(String),
+    FirstSeen {
+        session: String,
+        sandbox: String,
+    },
+    Fleet(Fleet),
+    Capacity(Capacity),
+    TtlWarned,
+    Draining,
+    RelistDue(bool),
+    /// Something the status file shows changed.
+    Dirty,
+    StatusSaved(f64),
+    /// Something is in flight for the session now (only when nothing was: the caller checked
+    /// under the same lock).
+    Start {
+        session: String,
+        kind: ActionKind,
+    },
+    /// The action of this kind is done.
+    Finish {
+        session: String,
+        kind: ActionKind,
+    },
+}
+
+/// What applying changes asks to be written to the state dir.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Persist {
+    pub sleepers: bool,
+    pub terminated: bool,
+}
+
+#[derive(Debug)]
+pub(in crate::orchestrator) struct Book {
+    limits: Limits,
+    queue: BTreeMap<String, QueueEntry>,
+    sessions: BTreeMap<String, Record>,
+    in_flight: BTreeMap<String, ActionKind>,
+    /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
+    /// proof of termination once the queue has swept the entry.
+    terminated: BTreeMap<String, f64>,
+    /// The outpost's sandboxes by state, from the last listing.
+    fleet: Fleet,
+    capacity: Capacity,
+    /// The last listing read every entry: an absence in it is evidence.
+    view_complete: bool,
+    draining: bool,
+    relist_due: bool,
+    status_dirty: bool,
+    /// When the status file was last written.
+    status_saved_at: f64,
+    /// The short-claim-TTL warning was logged (once per run).
+    ttl_warned: bool,
+}
+
+impl Book {
+    pub(super) fn new(
+        limits: Limits,
+        sleepers: BTreeMap<String, Sleeper>,
+        terminated: BTreeMap<String, f64>,
+    ) -> Book {
+        let mut book = Book {
+            limits,
+            queue: BTreeMap::new(),
+            sessions: BTreeMap::new(),
+            in_flight: BTreeMap::new(),
+            terminated,
+            fleet: Fleet::default(),
+            capacity: Capacity::default(),
+            view_complete: false,
+            draining: false,
+            relist_due: true,
+            status_dirty: false,
+            status_saved_at: 0.0,
+            ttl_warned: false,
+        };
+        book.set_sleepers(sleepers);
+        book
+    }
+
+    // ---- views of the in-flight map ----
+
+    /// Claims sent whose answer has not arrived.
+    pub fn claiming(&self) -> BTreeSet<String> {
+        self.flying(|k| k == ActionKind::Claim)
+    }
+
+    /// Sessions with anything but a claim in flight (a janitor act included).
+    pub fn busy(&self) -> BTreeSet<String> {
+        self.flying(|k| k != ActionKind::Claim)
+    }
+
+    /// How many provisionings are in flight.
+    pub fn launching(&self) -> usize {
+        self.in_flight
+            .values()
+            .filter(|k| **k == ActionKind::Provision)
+            .count()
+    }
+
+    pub fn in_flight(&self, session: &str) -> Option<ActionKind> {
+        self.in_flight.get(session).copied()
+    }
+
+    fn flying(&self, keep: impl Fn(ActionKind) -> bool) -> BTreeSet<String> {
+        self.in_flight
+            .iter()
+            .filter(|(_, k)| keep(**k))
+            .map(|(s, _)| s.clone())
+            .collect()
+    }
+
+    /// This instance is working on the session (claiming, holding, or acting on it): the
+    /// janitor and the sleepers' review leave such a session alone.
+    pub fn active(&self, session: &str) -> bool {
+        self.in_flight.contains_key(session) || self.track(session).is_some_and(|t| t.held)
+    }
+
+    // ---- reads ----
+
+    pub fn queue(&self) -> &BTreeMap<String, QueueEntry> {
+        &self.queue
+    }
+
+    pub fn entry(&self, session: &str) -> Option<&QueueEntry> {
+        self.queue.get(session)
+    }
+
+    pub fn track(&self, session: &str) -> Option<&Track> {
+        self.sessions.get(session)?.track.as_ref()
+    }
+
+    pub fn tracks(&self) -> impl Iterator<Item = (&String, &Track)> {
+        self.sessions
+            .iter()
+            .filter_map(|(id, r)| r.track.as_ref().map(|t| (id, t)))
+    }
+
+    /// The planner's memory, as it takes it.
+    pub fn tracks_map(&self) -> BTreeMap<String, Track> {
+        self.tracks()
+            .map(|(id, t)| (id.clone(), t.clone()))
+            .collect()
+    }
+
+    pub fn claim(&self, session: &str) -> Option<&ClaimInfo> {
+        self.sessions.get(session)?.claim.as_ref()
+    }
+
+    pub fn sandbox(&self, session: &str) -> Option<&str> {
+        self.sessions.get(session)?.sandbox.as_deref()
+    }
+
+    pub fn served_warm(&self, session: &str) -> Option<bool> {
+        self.sessions.get(session)?.served_warm
+    }
+
+    /// Refusals of sessions still tracked: (session, reason, when).
+    pub fn refusals(&self) -> impl Iterator<Item = (&String, &str, f64)> {
+        self.sessions.iter().filter_map(|(id, r)| {
+            let (why, at) = r.refusal.as_ref()?;
+            r.track.as_ref().map(|_| (id, why.as_str(), *at))
+        })
+    }
+
+    pub fn exit_log(&self, session: &str) -> Option<&str> {
+        self.sessions.get(session)?.exit_log.as_deref()
+    }
+
+    pub fn sleeper(&self, session: &str) -> Option<&Sleeper> {
+        self.sessions.get(session)?.sleeper.as_ref()
+    }
+
+    pub fn sleepers(&self) -> impl Iterator<Item = (&String, &Sleeper)> {
+        self.sessions
+            .iter()
+            .filter_map(|(id, r)| r.sleeper.as_ref().map(|s| (id, s)))
+    }
+
+    pub fn sleepers_map(&self) -> BTreeMap<String, Sleeper> {
+        self.sleepers()
+            .map(|(id, s)| (id.clone(), s.clone()))
+            .collect()
+    }
+
+    pub fn first_seen(&self, session: &str, sandbox: &str) -> Option<f64> {
+        let (id, at) = self.sessions.get(session)?.first_seen.as_ref()?;
+        (id == sandbox).then_some(*at)
+    }
+
+    pub fn known_terminated(&self, session: &str) -> bool {
+        self.terminated.contains_key(session)
+    }
+
+    pub(super) fn terminated_map(&self) -> &BTreeMap<String, f64> {
+        &self.terminated
+    }
+
+    pub fn fleet(&self) -> Fleet {
+        self.fleet
+    }
+
+    pub fn capacity(&self) -> Capacity {
+        self.capacity
+    }
+
+    pub fn view_complete(&self) -> bool {
+        self.view_complete
+    }
+
+    pub fn draining(&self) -> bool {
+        self.draining
+    }
+
+    pub fn relist_due(&self) -> bool {
+        self.relist_due
+    }
+
+    pub fn status_dirty(&self) -> bool {
+        self.status_dirty
+    }
+
+    pub fn status_saved_at(&self) -> f64 {
+        self.status_saved_at
+    }
+
+    pub fn ttl_warned(&self) -> bool {
+        self.ttl_warned
+    }
+
+    // ---- the one place state changes ----
+
+    /// Carry one change out; says what must be written to the state dir.
+    pub(super) fn apply(&mut self, change: Change, persist: &mut Persist) {
+        match change {
+            Change::Fold { session, outcome } => {
+                let limits = self.limits.clone();
+                self.record(&session)
+                    .track
+                    .get_or_insert_with(Track::default)
+                    .apply(outcome, now(), &limits);
+                self.status_dirty = true;
+            }
+            Change::Row(e) => {
+                self.queue.insert(e.session_id.clone(), e);
+                self.status_dirty = true;
+            }
+            Change::RowGone(session) => {
+                self.queue.remove(&session);
+                self.status_dirty = true;
+            }
+            Change::Listed { rows, complete } => self.listed(rows, complete),
+            Change::RowReleased { session, acceptor } => {
+                if let Some(e) = self.queue.get_mut(&session)
+                    && e.acceptor_id.as_deref() == Some(acceptor.as_str())
+                {
+                    e.phase = Phase::Pending;
+                    e.acceptor_id = None;
+                }
+            }
+            Change::Claim { session, mut claim } => {
+                let r = self.record(&session);
+                if claim.sha.is_none() {
+                    claim.sha = r.claim.as_ref().and_then(|c| c.sha.clone());
+                }
+                r.claim = Some(claim);
+            }
+            Change::RemoteSha { session, sha } => {
+                if let Some(c) = self.record(&session).claim.as_mut() {
+                    c.sha = Some(sha);
+                }
+            }
+            Change::LetGo(session) => {
+                let r = self.record(&session);
+                r.claim = None;
+                r.sandbox = None;
+            }
+            Change::Sandbox { session, id } => self.record(&session).sandbox = id,
+            Change::ServedWarm { session, warm } => {
+                self.record(&session).served_warm = Some(warm);
+                self.status_dirty = true;
+            }
+            Change::Refusal { session, reason } => {
+                self.record(&session).refusal = reason.map(|r| (r, now()));
+            }
+            Change::ExitLog { session, line } => self.record(&session).exit_log = Some(line),
+            Change::Sleeper { session, sleeper } => {
+                let r = self.record(&session);
+                if r.sleeper.is_some() || sleeper.is_some() {
+                    r.sleeper = sleeper;
+                    persist.sleepers = true;
+                    self.status_dirty = true;
+                }
+            }
+            Change::Sleepers(all) => {
+                self.set_sleepers(all);
+                persist.sleepers = true;
+                self.status_dirty = true;
+            }
+            Change::Terminated(session) => persist.terminated |= self.saw_terminated(session),
+            Change::FirstSeen { session, sandbox } => {
+                self.record(&session).first_seen = Some((sandbox, now()));
+            }
+            Change::Fleet(f) => {
+                self.fleet = f;
+                self.status_dirty = true;
+            }
+            Change::Capacity(c) => {
+                if self.capacity != c {
+                    self.capacity = c;
+                    self.status_dirty = true;
+                }
+            }
+            Change::TtlWarned => self.ttl_warned = true,
+            Change::Draining => self.draining = true,
+            Change::RelistDue(due) => self.relist_due = due,
+            Change::Dirty => self.status_dirty = true,
+            Change::StatusSaved(at) => {
+                self.status_dirty = false;
+                self.status_saved_at = at;
+            }
+            Change::Start { session, kind } => {
+                if let Some(k) = self.in_flight.get(&session) {
+                    // Never two at once: the one in flight keeps its place (and its removal).
+                    tracing::error!(session, "{kind:?} not started: {k:?} is in flight");
+                } else {
+                    self.in_flight.insert(session, kind);
+                }
+            }
+            Change::Finish { session, kind } => {
+                if self.in_flight.get(&session) == Some(&kind) {
+                    self.in_flight.remove(&session);
+                }
+                self.status_dirty = true;
+            }
+        }
+    }
+
+    /// Drop records with nothing left in them (after a batch of changes).
+    pub(super) fn prune(&mut self) {
+        self.sessions.retain(|_, r| !r.is_empty());
+    }
+
+    fn record(&mut self, session: &str) -> &mut Record {
+        self.sessions.entry(session.to_string()).or_default()
+    }
+
+    fn set_sleepers(&mut self, mut all: BTreeMap<String, Sleeper>) {
+        for (id, r) in self.sessions.iter_mut() {
+            r.sleeper = all.remove(id);
+        }
+        for (id, s) in all {
+            self.record(&id).sleeper = Some(s);
+        }
+    }
+
+    fn listed(&mut self, rows: BTreeMap<String, QueueEntry>, complete: bool) {
+        self.view_complete = complete;
+        let t = now();
+        let in_flight = &self.in_flight;
+        for (id, r) in self.sessions.iter_mut() {
+            let busy = in_flight.get(id).is_some_and(|k| *k != ActionKind::Claim);
+            if r.track
+                .as_ref()
+                .is_some_and(|tr| !plan::keep_track(tr, busy, t))
+            {
+                r.forget_track();
+            }
+        }
+        self.queue = rows;
+        self.status_dirty = true;
+    }
+
+    /// Remember that the server said `session` is terminated (bounded: a day, 10,000 ids);
+    /// `true` when it is news (to be written to the state dir before anything acts on it).
+    fn saw_terminated(&mut self, session: String) -> bool {
+        let t = now();
+        if self.terminated.contains_key(&session) {
+            return false;
+        }
+        if self.terminated.len() >= TERMINATED_MEMORY {
+            self.terminated.retain(|_, at| *at > t - 86_400.0);
+            while self.terminated.len() >= TERMINATED_MEMORY {
+                let oldest = self
+                    .terminated
+                    .iter()
+                    .min_by(|a, b| a.1.total_cmp(b.1))
+                    .map(|(k, _)| k.clone());
+                match oldest {
+                    Some(k) => self.terminated.remove(&k),
+                    None => break,
+                };
+            }
+        }
+        self.terminated.insert(session, t);
+        true
+    }
+}

@@ -1,0 +1,114 @@
+//! What the orchestrator tells about itself as it works (narration, logs, tests); the words
+//! are in `narrate.rs`.
+
+use serde::Serialize;
+
+use crate::orchestrator::plan::{EndKind, janitor::JanitorAction};
+
+/// What happened, for narration (`demo`) and tests. Never carries a secret.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum OrchEvent {
+    Claimed {
+        session: String,
+    },
+    ClaimConflict {
+        session: String,
+    },
+    Adopted {
+        session: String,
+    },
+    SandboxCreated {
+        session: String,
+        sandbox: String,
+        /// Served from a provider's warm pool (a started sandbox that existed before the create).
+        warm: bool,
+    },
+    SandboxStarted {
+        session: String,
+        sandbox: String,
+    },
+    SandboxReady {
+        session: String,
+        sandbox: String,
+    },
+    RemoteLaunched {
+        session: String,
+        sandbox: String,
+        /// Whether the launch reused a cached binary (`cached=yes` of the launch line; a baked
+        /// snapshot makes the first launch one); `None` when it did not say (CLI, Windows).
+        cached: Option<bool>,
+    },
+    RemoteRunning {
+        session: String,
+        sandbox: String,
+    },
+    RemoteExited {
+        session: String,
+        code: i32,
+    },
+    Released {
+        session: String,
+    },
+    SandboxStopped {
+        session: String,
+        sandbox: String,
+    },
+    SandboxDeleted {
+        session: String,
+        sandbox: String,
+    },
+    SandboxLost {
+        session: String,
+        sandbox: String,
+    },
+    Failed {
+        session: String,
+        error: String,
+    },
+    Janitor {
+        session: String,
+        sandbox: String,
+        action: JanitorAction,
+    },
+    /// Not served: the session's network policy cannot be enforced here.
+    Refused {
+        session: String,
+        reason: String,
+    },
+    /// The session's claim was let go after its sandbox was finished.
+    Ended {
+        session: String,
+        how: EndHow,
+    },
+    /// Sessions wait in the queue because the cap is reached (said again when the numbers change).
+    AtCapacity {
+        held: usize,
+        cap: usize,
+        waiting: usize,
+    },
+}
+
+/// How a session ended, as its `ended` event says (`slept`, `terminated`, `failed`, `foreign`,
+/// `given_up`).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EndHow {
+    Slept,
+    Terminated,
+    Failed,
+    Foreign,
+    GivenUp,
+}
+
+impl From<EndKind> for EndHow {
+    fn from(kind: EndKind) -> Self {
+        match kind {
+            EndKind::Sleep => EndHow::Slept,
+            EndKind::Terminate => EndHow::Terminated,
+            EndKind::Failed => EndHow::Failed,
+            EndKind::Foreign => EndHow::Foreign,
+            EndKind::GiveUp => EndHow::GivenUp,
+        }
+    }
+}
