@@ -1,6 +1,6 @@
 //! Provisioning: the session's sandbox (found, created or started, never a foreign one), its
-//! repositories, and the remote (found running, or downloaded, verified and launched); and the
-//! liveness check of a served session. Results go back as typed outcomes.
+//! repositories, and the remote (found running, or downloaded, verified and launched). Results
+//! go back as typed outcomes; the liveness check of a served session is `liveness.rs`.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,8 +1,9 @@
 //! The pure planner: observed state → actions. No I/O, no clocks; table-tested in `tests.rs`.
 //!
 //! Every lifecycle rule lives here: what to claim ([`plan`]), what to do for a held session
-//! ([`plan_held`]), how memory changes with each outcome ([`track`]), and what the janitor may
-//! do to a sandbox ([`janitor`]). The executor (`run.rs` and its stages) carries actions out and
+//! ([`plan_held`]), how memory changes with each outcome ([`track`]), what the janitor may
+//! do to a sandbox ([`janitor`]), and what a sleeper is and when its workspace may go
+//! ([`retention`]). The executor (`run/` and its stages) carries actions out and
 //! reports typed outcomes; it decides nothing.
 //!
 //! Rules (DESIGN.md "Orchestrator rules", specs §5, §7):

@@ -9,61 +9,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::change::{ActionKind, Capacity, Change, ClaimInfo};
 use crate::api::devin_types::{Phase, QueueEntry};
-use crate::api::network_policy::NetworkPolicy;
 use crate::orchestrator::plan::retention::Sleeper;
-use crate::orchestrator::plan::{self, Action, Limits, Outcome, Track};
+use crate::orchestrator::plan::{self, Limits, Track};
 use crate::orchestrator::sleep::Fleet;
-use crate::secrets::Secret;
 use crate::time::now;
 
 /// Most sessions remembered as terminated (a day's worth at most).
 const TERMINATED_MEMORY: usize = 10_000;
-
-/// The session's claim material, in memory only.
-#[derive(Debug, Clone)]
-pub(in crate::orchestrator) struct ClaimInfo {
-    pub token: Secret,
-    pub gateway: Option<String>,
-    pub sha: Option<String>,
-    /// The policy the claim answer carried (lists may omit it: specs §9 question 6).
-    pub network_policy: Option<Result<NetworkPolicy, String>>,
-}
-
-/// What the cap does to the queue right now.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Capacity {
-    pub held: usize,
-    pub waiting: usize,
-}
-
-/// What is in flight for a session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::orchestrator) enum ActionKind {
-    Claim,
-    Adopt,
-    Renew,
-    Provision,
-    CheckRemote,
-    Reread,
-    End,
-    /// The janitor acting on the session's sandbox (a stop, a delete, a sleeper retired).
-    Janitor,
-}
-
-impl ActionKind {
-    pub fn of(action: &Action) -> ActionKind {
-        match action {
-            Action::Claim { .. } => ActionKind::Claim,
-            Action::Adopt { .. } => ActionKind::Adopt,
-            Action::Renew { .. } => ActionKind::Renew,
-            Action::Provision { .. } => ActionKind::Provision,
-            Action::CheckRemote { .. } => ActionKind::CheckRemote,
-            Action::Reread { .. } => ActionKind::Reread,
-            Action::End { .. } => ActionKind::End,
-        }
-    }
-}
 
 /// Everything this instance knows of one session apart from its queue row (the server's).
 #[derive(Debug, Default)]
@@ -103,90 +57,6 @@ impl Record {
         self.refusal = None;
         self.exit_log = None;
     }
-}
-
-/// One change a stage reports; [`Book::apply`] carries it out.
-#[derive(Debug)]
-pub(in crate::orchestrator) enum Change {
-    /// Fold an outcome into the session's track.
-    Fold {
-        session: String,
-        outcome: Outcome,
-    },
-    /// A queue row, as a read, an event or an answer showed it.
-    Row(QueueEntry),
-    /// The session is not in the queue any more.
-    RowGone(String),
-    /// A full listing: the view is replaced; tracks not worth keeping are forgotten.
-    Listed {
-        rows: BTreeMap<String, QueueEntry>,
-        complete: bool,
-    },
-    /// Our claim was released without an answer row: the view must not keep saying we hold it.
-    RowReleased {
-        session: String,
-        acceptor: String,
-    },
-    /// Claim material from a claim answer (the sha of the last launch is kept when the answer
-    /// pins none).
-    Claim {
-        session: String,
-        claim: ClaimInfo,
-    },
-    /// The remote build the session's launch used.
-    RemoteSha {
-        session: String,
-        sha: String,
-    },
-    /// The claim is let go: its material and sandbox with it.
-    LetGo(String),
-    Sandbox {
-        session: String,
-        id: Option<String>,
-    },
-    ServedWarm {
-        session: String,
-        warm: bool,
-    },
-    Refusal {
-        session: String,
-        reason: Option<String>,
-    },
-    ExitLog {
-        session: String,
-        line: String,
-    },
-    Sleeper {
-        session: String,
-        sleeper: Option<Sleeper>,
-    },
-    /// Every sleeper at once (after a janitor review).
-    Sleepers(BTreeMap<String, Sleeper>),
-    /// The server said the session is `terminated`.
-    Terminated(String),
-    FirstSeen {
-        session: String,
-        sandbox: String,
-    },
-    Fleet(Fleet),
-    Capacity(Capacity),
-    TtlWarned,
-    Draining,
-    RelistDue(bool),
-    /// Something the status file shows changed.
-    Dirty,
-    StatusSaved(f64),
-    /// Something is in flight for the session now (only when nothing was: the caller checked
-    /// under the same lock).
-    Start {
-        session: String,
-        kind: ActionKind,
-    },
-    /// The action of this kind is done.
-    Finish {
-        session: String,
-        kind: ActionKind,
-    },
 }
 
 /// What applying changes asks to be written to the state dir.
@@ -398,6 +268,17 @@ impl Book {
 
     /// Carry one change out; says what must be written to the state dir.
     pub(super) fn apply(&mut self, change: Change, persist: &mut Persist) {
+        let Some(change) = self.apply_to_view(change) else {
+            return;
+        };
+        let Some(change) = self.apply_to_record(change, persist) else {
+            return;
+        };
+        self.apply_to_loop(change);
+    }
+
+    /// The queue view, the planner's memory and the in-flight map; other changes come back.
+    fn apply_to_view(&mut self, change: Change) -> Option<Change> {
         match change {
             Change::Fold { session, outcome } => {
                 let limits = self.limits.clone();
@@ -424,6 +305,29 @@ impl Book {
                     e.acceptor_id = None;
                 }
             }
+            Change::Start { session, kind } => {
+                if let Some(k) = self.in_flight.get(&session) {
+                    // Never two at once: the one in flight keeps its place (and its removal).
+                    tracing::error!(session, "{kind:?} not started: {k:?} is in flight");
+                } else {
+                    self.in_flight.insert(session, kind);
+                }
+            }
+            Change::Finish { session, kind } => {
+                if self.in_flight.get(&session) == Some(&kind) {
+                    self.in_flight.remove(&session);
+                }
+                self.status_dirty = true;
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// A session's record (and the sleepers and terminations kept in the state dir); other
+    /// changes come back.
+    fn apply_to_record(&mut self, change: Change, persist: &mut Persist) -> Option<Change> {
+        match change {
             Change::Claim { session, mut claim } => {
                 let r = self.record(&session);
                 if claim.sha.is_none() {
@@ -467,6 +371,14 @@ impl Book {
             Change::FirstSeen { session, sandbox } => {
                 self.record(&session).first_seen = Some((sandbox, now()));
             }
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// The loop's own bookkeeping (what the status file shows of it).
+    fn apply_to_loop(&mut self, change: Change) {
+        match change {
             Change::Fleet(f) => {
                 self.fleet = f;
                 self.status_dirty = true;
@@ -485,20 +397,7 @@ impl Book {
                 self.status_dirty = false;
                 self.status_saved_at = at;
             }
-            Change::Start { session, kind } => {
-                if let Some(k) = self.in_flight.get(&session) {
-                    // Never two at once: the one in flight keeps its place (and its removal).
-                    tracing::error!(session, "{kind:?} not started: {k:?} is in flight");
-                } else {
-                    self.in_flight.insert(session, kind);
-                }
-            }
-            Change::Finish { session, kind } => {
-                if self.in_flight.get(&session) == Some(&kind) {
-                    self.in_flight.remove(&session);
-                }
-                self.status_dirty = true;
-            }
+            other => tracing::error!("a change nobody applies: {other:?}"),
         }
     }
 
@@ -560,5 +459,135 @@ impl Book {
         }
         self.terminated.insert(session, t);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book() -> Book {
+        Book::new(Limits::default(), BTreeMap::new(), BTreeMap::new())
+    }
+
+    fn apply(b: &mut Book, changes: impl IntoIterator<Item = Change>) -> Persist {
+        let mut persist = Persist::default();
+        for c in changes {
+            b.apply(c, &mut persist);
+        }
+        b.prune();
+        persist
+    }
+
+    fn start(session: &str, kind: ActionKind) -> Change {
+        Change::Start {
+            session: session.into(),
+            kind,
+        }
+    }
+
+    fn finish(session: &str, kind: ActionKind) -> Change {
+        Change::Finish {
+            session: session.into(),
+            kind,
+        }
+    }
+
+    #[test]
+    fn one_thing_in_flight_per_session_and_only_its_own_finish_clears_it() {
+        let mut b = book();
+        apply(&mut b, [start("s", ActionKind::Claim)]);
+        // A second start for the same session is refused; its finish must not clear the claim.
+        apply(
+            &mut b,
+            [
+                start("s", ActionKind::Provision),
+                finish("s", ActionKind::Provision),
+            ],
+        );
+        assert_eq!(b.in_flight("s"), Some(ActionKind::Claim));
+        assert!(b.claiming().contains("s") && b.busy().is_empty());
+        assert_eq!(b.launching(), 0);
+        apply(&mut b, [finish("s", ActionKind::Claim)]);
+        assert_eq!(b.in_flight("s"), None);
+        // The views: claims apart, every other kind busy, provisionings counted.
+        apply(
+            &mut b,
+            [
+                start("a", ActionKind::Provision),
+                start("b", ActionKind::Janitor),
+                start("c", ActionKind::Claim),
+            ],
+        );
+        assert_eq!(b.busy().into_iter().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(b.claiming().into_iter().collect::<Vec<_>>(), ["c"]);
+        assert_eq!(b.launching(), 1);
+        assert!(b.active("b") && b.active("c") && !b.active("s"));
+    }
+
+    #[test]
+    fn records_hold_what_is_known_and_go_when_nothing_is_left() {
+        let mut b = book();
+        let claim = |sha: Option<&str>| ClaimInfo {
+            token: crate::secrets::Secret::new("t"),
+            gateway: None,
+            sha: sha.map(str::to_string),
+            network_policy: None,
+        };
+        apply(
+            &mut b,
+            [
+                Change::Claim {
+                    session: "s".into(),
+                    claim: claim(Some("abc")),
+                },
+                Change::Sandbox {
+                    session: "s".into(),
+                    id: Some("sb-1".into()),
+                },
+                // A renewal that pins no build keeps the one launched.
+                Change::Claim {
+                    session: "s".into(),
+                    claim: claim(None),
+                },
+            ],
+        );
+        assert_eq!(b.claim("s").and_then(|c| c.sha.as_deref()), Some("abc"));
+        assert_eq!(b.sandbox("s"), Some("sb-1"));
+        apply(&mut b, [Change::LetGo("s".into())]);
+        assert!(b.claim("s").is_none() && b.sandbox("s").is_none());
+        assert!(b.sessions.is_empty(), "an empty record is dropped");
+        // Sleepers and terminations ask to be written to the state dir; only news does.
+        let sleeper = Sleeper {
+            sandbox: "n".into(),
+            sandbox_id: None,
+            state: plan::retention::SleepState::Snapshot,
+            slept_since: 1.0,
+            absent_since: None,
+        };
+        let p = apply(
+            &mut b,
+            [Change::Sleeper {
+                session: "z".into(),
+                sleeper: Some(sleeper),
+            }],
+        );
+        assert!(p.sleepers && !p.terminated);
+        assert!(b.sleeper("z").is_some());
+        let p = apply(&mut b, [Change::Terminated("z".into())]);
+        assert!(p.terminated);
+        let p = apply(&mut b, [Change::Terminated("z".into())]);
+        assert!(!p.terminated, "a termination already known is not news");
+        let p = apply(
+            &mut b,
+            [Change::Sleeper {
+                session: "gone".into(),
+                sleeper: None,
+            }],
+        );
+        assert!(
+            !p.sleepers,
+            "forgetting a sleeper that was not one writes nothing"
+        );
     }
 }

@@ -9,6 +9,7 @@
 //! typed outcomes and [`Change`]s, and decide nothing.
 
 mod book;
+mod change;
 mod events;
 mod options;
 
@@ -20,8 +21,9 @@ use anyhow::{Context, Result};
 use tokio::sync::{Notify, Semaphore, broadcast, watch};
 use tokio::task::{JoinHandle, JoinSet};
 
-pub use book::Capacity;
-pub(super) use book::{ActionKind, Book, Change, ClaimInfo};
+pub(super) use book::Book;
+pub use change::Capacity;
+pub(super) use change::{ActionKind, Change, ClaimInfo};
 pub use events::{EndHow, OrchEvent};
 pub use options::RunOptions;
 
