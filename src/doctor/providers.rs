@@ -109,7 +109,7 @@ fn coreweave_client(config: &Config, t: Duration) -> anyhow::Result<CoreweaveCli
 
 /// The snapshot sessions would boot from: its name, where the name came from, and the
 /// command that builds it.
-fn expected_snapshot(config: &Config, windows: bool) -> (String, String, &'static str) {
+pub(super) fn expected_snapshot(config: &Config, windows: bool) -> (String, String, &'static str) {
     if windows {
         return (
             snap::derived_name(snap::Platform::Windows, snap::WINDOWS_PROVISIONER),

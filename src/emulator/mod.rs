@@ -612,23 +612,7 @@ async fn with_fault(action: Option<FaultAction>, req: Request, next: Next) -> Re
             broken(resp.status(), 0)
         }
         Some(FaultAction::Reset) => broken(StatusCode::OK, 0),
-        Some(FaultAction::Truncate { bytes }) => {
-            let resp = next.run(req).await;
-            let status = resp.status();
-            let body = axum::body::to_bytes(resp.into_body(), MAX_REQUEST_BODY)
-                .await
-                .unwrap_or_default();
-            let keep = body.slice(..bytes.min(body.len()));
-            let stream = futures::stream::iter(vec![
-                Ok::<_, std::io::Error>(keep),
-                Err(std::io::Error::other("truncated by fault")),
-            ]);
-            let mut r = Response::new(Body::from_stream(stream));
-            *r.status_mut() = status;
-            r.headers_mut()
-                .insert("content-type", HeaderValue::from_static("application/json"));
-            r
-        }
+        Some(FaultAction::Truncate { bytes }) => truncated(next.run(req).await, bytes).await,
         Some(FaultAction::CutStream { bytes }) => cut_stream(next.run(req).await, bytes),
         Some(FaultAction::CommitThenStatus { status, headers }) => {
             // The handler runs (and commits); its answer is replaced.
@@ -646,21 +630,41 @@ async fn with_fault(action: Option<FaultAction>, req: Request, next: Next) -> Re
         }
         Some(FaultAction::Stall { bytes, ms }) => stall(next.run(req).await, bytes, ms),
         Some(FaultAction::HugeLine { bytes }) => huge_line(bytes),
-        Some(FaultAction::Rewrite { pairs }) => {
-            let (parts, body) = next.run(req).await.into_parts();
-            let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
-                .await
-                .unwrap_or_default();
-            let mut text = String::from_utf8_lossy(&bytes).into_owned();
-            for (from, to) in &pairs {
-                text = text.replace(from, to);
-            }
-            let mut parts = parts;
-            parts.headers.remove("content-length");
-            Response::from_parts(parts, Body::from(text))
-        }
+        Some(FaultAction::Rewrite { pairs }) => rewritten(next.run(req).await, &pairs).await,
     }
 }
+/// The first `bytes` of the answer's body, then a broken connection.
+async fn truncated(resp: Response, bytes: usize) -> Response {
+    let status = resp.status();
+    let body = axum::body::to_bytes(resp.into_body(), MAX_REQUEST_BODY)
+        .await
+        .unwrap_or_default();
+    let keep = body.slice(..bytes.min(body.len()));
+    let stream = futures::stream::iter(vec![
+        Ok::<_, std::io::Error>(keep),
+        Err(std::io::Error::other("truncated by fault")),
+    ]);
+    let mut r = Response::new(Body::from_stream(stream));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert("content-type", HeaderValue::from_static("application/json"));
+    r
+}
+
+/// The answer with every `from` in its body replaced by its `to`.
+async fn rewritten(resp: Response, pairs: &[(String, String)]) -> Response {
+    let (mut parts, body) = resp.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+        .await
+        .unwrap_or_default();
+    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    for (from, to) in pairs {
+        text = text.replace(from, to);
+    }
+    parts.headers.remove("content-length");
+    Response::from_parts(parts, Body::from(text))
+}
+
 /// A JSON error answer with the fault's extra headers (unparseable ones skipped).
 fn json_error(
     status: StatusCode,

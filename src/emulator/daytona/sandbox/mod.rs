@@ -208,6 +208,15 @@ async fn get_one(
     }
 }
 
+/// The `labels` filter of a list: a JSON object whose values are strings (others are compared
+/// as their JSON text).
+fn label_filter(raw: &str) -> Result<BTreeMap<String, String>, ()> {
+    let m = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(raw).map_err(drop)?;
+    Ok(m.into_iter()
+        .map(|(k, v)| (k, v.as_str().map(str::to_string).unwrap_or(v.to_string())))
+        .collect())
+}
+
 async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQuery) -> Response {
     let path = uri.path();
     let pairs: Vec<(String, String)> =
@@ -228,15 +237,9 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
         Some(Ok(l)) if l > 200.0 => return bad("limit must not be greater than 200", path),
         Some(_) => return bad("limit must not be less than 1", path),
     };
-    let labels: BTreeMap<String, String> = match one("labels") {
-        None => BTreeMap::new(),
-        Some(raw) => match serde_json::from_str::<BTreeMap<String, serde_json::Value>>(&raw) {
-            Ok(m) => m
-                .into_iter()
-                .map(|(k, v)| (k, v.as_str().map(str::to_string).unwrap_or(v.to_string())))
-                .collect(),
-            Err(_) => return bad("Invalid labels JSON format", path),
-        },
+    let labels = match one("labels").map(|raw| label_filter(&raw)).transpose() {
+        Ok(l) => l.unwrap_or_default(),
+        Err(()) => return bad("Invalid labels JSON format", path),
     };
     let offset = match one("cursor") {
         None => 0usize,
