@@ -317,7 +317,7 @@ fn main() -> anyhow::Result<()> {
         .iter()
         .filter(|r| r.api == "daytona" && r.path.ends_with("/process/execute"))
         .count();
-    let launch_calls = launch.iter().filter(|r| ours(&r.api)).count();
+    let launch_calls = launch.iter().filter(|r| ours(r.api.as_str())).count();
     // The remote binary itself, not its checksum or the latest pointer.
     let downloads = launch
         .iter()
@@ -347,7 +347,7 @@ fn main() -> anyhow::Result<()> {
     let (cpu1, _, _) = proc_usage(pid);
     let window = rt.block_on(admin.requests(seq0))?;
     let mut by_route: BTreeMap<String, usize> = BTreeMap::new();
-    for r in window.iter().filter(|r| ours(&r.api)) {
+    for r in window.iter().filter(|r| ours(r.api.as_str())) {
         *by_route
             .entry(format!("{} {}", r.method, route(&r.path)))
             .or_default() += 1;

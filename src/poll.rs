@@ -12,6 +12,9 @@ pub struct Backoff {
     pub first: Duration,
     pub max: Duration,
     pub factor: f64,
+    /// While the wait is younger than `.0`, no sleep is longer than `.1` (a sandbox usually
+    /// comes up within seconds: look often then, rarely after).
+    pub early_cap: Option<(Duration, Duration)>,
 }
 
 impl Backoff {
@@ -21,11 +24,48 @@ impl Backoff {
             first,
             max,
             factor: 1.5,
+            early_cap: None,
+        }
+    }
+
+    /// Start at `first`, double each time, never above `max`.
+    pub const fn doubling(first: Duration, max: Duration) -> Self {
+        Backoff {
+            first,
+            max,
+            factor: 2.0,
+            early_cap: None,
+        }
+    }
+
+    /// The same sleep every time.
+    pub const fn fixed(every: Duration) -> Self {
+        Backoff {
+            first: every,
+            max: every,
+            factor: 1.0,
+            early_cap: None,
+        }
+    }
+
+    /// No sleep longer than `cap` during the wait's first `window`.
+    pub const fn capped_early(self, window: Duration, cap: Duration) -> Self {
+        Backoff {
+            early_cap: Some((window, cap)),
+            ..self
         }
     }
 
     fn next(&self, current: Duration) -> Duration {
         current.mul_f64(self.factor.max(1.0)).min(self.max)
+    }
+
+    /// The sleep after an attempt made `elapsed` into the wait, when the schedule is at `delay`.
+    fn sleep(&self, delay: Duration, elapsed: Duration) -> Duration {
+        match self.early_cap {
+            Some((window, cap)) if elapsed < window => delay.min(cap),
+            _ => delay,
+        }
     }
 }
 
@@ -45,6 +85,16 @@ pub enum Waited<T, P> {
     TimedOut(Option<P>),
 }
 
+impl<T, P> Waited<T, P> {
+    /// The ready value, or `timed_out(last observation)`.
+    pub fn or_else<E>(self, timed_out: impl FnOnce(Option<P>) -> E) -> Result<T, E> {
+        match self {
+            Waited::Ready(v) => Ok(v),
+            Waited::TimedOut(p) => Err(timed_out(p)),
+        }
+    }
+}
+
 /// Call `attempt` until it returns `Ready`, an error, or `deadline` passes (checked after every
 /// attempt, so at least one attempt always runs). Sleeps never overshoot the deadline.
 pub async fn poll_until<T, P, E, F, Fut>(
@@ -56,6 +106,7 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<Poll<T, P>, E>>,
 {
+    let started = Instant::now();
     let mut delay = backoff.first;
     loop {
         let seen = match attempt().await? {
@@ -66,7 +117,8 @@ where
         if now >= deadline {
             return Ok(Waited::TimedOut(Some(seen)));
         }
-        tokio::time::sleep(delay.min(deadline - now)).await;
+        let sleep = backoff.sleep(delay, now - started);
+        tokio::time::sleep(sleep.min(deadline - now)).await;
         delay = backoff.next(delay);
     }
 }
@@ -124,6 +176,57 @@ mod tests {
         )
         .await;
         assert_eq!(out, Err("refused"));
+    }
+
+    fn schedule(b: Backoff, n: usize) -> Vec<Duration> {
+        let mut d = b.first;
+        let mut seen = vec![d];
+        for _ in 1..n {
+            d = b.next(d);
+            seen.push(d);
+        }
+        seen
+    }
+
+    #[test]
+    fn fixed_backoff_never_changes() {
+        let every = Duration::from_millis(500);
+        assert!(
+            schedule(Backoff::fixed(every), 8)
+                .iter()
+                .all(|d| *d == every)
+        );
+    }
+
+    #[test]
+    fn doubling_backoff_doubles_up_to_its_cap() {
+        let b = Backoff::doubling(Duration::from_millis(250), Duration::from_secs(2));
+        let ms: Vec<u128> = schedule(b, 6).iter().map(Duration::as_millis).collect();
+        assert_eq!(ms, [250, 500, 1000, 2000, 2000, 2000]);
+    }
+
+    #[test]
+    fn an_early_cap_holds_only_inside_its_window() {
+        let b = Backoff::growing(Duration::from_millis(200), Duration::from_secs(2))
+            .capped_early(Duration::from_secs(15), Duration::from_millis(500));
+        let two = Duration::from_secs(2);
+        assert_eq!(
+            b.sleep(two, Duration::from_secs(3)),
+            Duration::from_millis(500)
+        );
+        assert_eq!(b.sleep(two, Duration::from_secs(15)), two);
+        assert_eq!(
+            b.sleep(Duration::from_millis(300), Duration::ZERO),
+            Duration::from_millis(300)
+        );
+    }
+
+    #[test]
+    fn waited_or_else_maps_only_a_timeout() {
+        let ready: Waited<u8, u8> = Waited::Ready(1);
+        assert_eq!(ready.or_else(|_| "late"), Ok(1));
+        let late: Waited<u8, u8> = Waited::TimedOut(Some(7));
+        assert_eq!(late.or_else(|p| p), Err(Some(7)));
     }
 
     #[test]

@@ -363,7 +363,7 @@ impl ApiRequest {
 
     /// The URL as logged: without its query string (which may carry codes or cursors).
     fn log_url(&self) -> String {
-        self.url.split('?').next().unwrap_or_default().to_string()
+        strip_query(&self.url)
     }
 }
 
@@ -420,6 +420,7 @@ impl ApiResponse {
     }
 }
 
+/// A URL fit for logs and errors: without its query, where signed URLs carry their secrets.
 fn strip_query(url: &str) -> String {
     url.split('?').next().unwrap_or_default().to_string()
 }
@@ -666,6 +667,34 @@ impl HttpClient {
         attempt: u32,
         attempts: u32,
     ) -> Attempt {
+        let builder = self.builder(req, streaming);
+        let started = Instant::now();
+        tracing::debug!("→ {} {}", req.method, req.log_url());
+        let resp = match builder.send().await {
+            Ok(r) => r,
+            Err(e) => return self.unsent(req, &e, started, attempt),
+        };
+        let status = resp.status();
+        self.record(req, Answer::Http(status.as_u16()), started);
+        tracing::debug!(
+            "← {} {} {} ({} ms)",
+            status.as_u16(),
+            req.method,
+            req.log_url(),
+            started.elapsed().as_millis()
+        );
+        if status.is_success()
+            || status.is_informational()
+            || status.is_redirection()
+            || req.pass.contains(&status.as_u16())
+        {
+            return self.accepted(req, resp, streaming, attempt).await;
+        }
+        self.refused(req, resp, attempt, attempts).await
+    }
+
+    /// The request for one attempt: query, bearer, headers, body, timeout (none for a stream).
+    fn builder(&self, req: &ApiRequest, streaming: bool) -> reqwest::RequestBuilder {
         let mut builder = self.inner.request(req.method.clone(), &req.url);
         if !req.query.is_empty() {
             builder = builder.query(&req.query);
@@ -694,85 +723,87 @@ impl HttpClient {
         if !streaming {
             builder = builder.timeout(req.timeout.unwrap_or(self.opts.request_timeout));
         }
-        let started = Instant::now();
-        tracing::debug!("→ {} {}", req.method, req.log_url());
-        let resp = match builder.send().await {
-            Ok(r) => r,
-            Err(e) => {
-                self.record(req, Answer::Transport, started);
-                let detail = describe_reqwest_error(&e);
-                tracing::debug!(
-                    "✗ {} {} after {} ms: {detail}",
-                    req.method,
-                    req.log_url(),
-                    started.elapsed().as_millis()
-                );
-                let error = ApiError::Transport {
+        builder
+    }
+
+    /// The request never got an answer: retry it where resending is safe.
+    fn unsent(
+        &self,
+        req: &ApiRequest,
+        e: &reqwest::Error,
+        started: Instant,
+        attempt: u32,
+    ) -> Attempt {
+        self.record(req, Answer::Transport, started);
+        let detail = describe_reqwest_error(e);
+        tracing::debug!(
+            "✗ {} {} after {} ms: {detail}",
+            req.method,
+            req.log_url(),
+            started.elapsed().as_millis()
+        );
+        let error = ApiError::Transport {
+            service: req.service,
+            url: req.log_url(),
+            detail,
+        };
+        // A failed connect never reached the server, so even a POST is safe to resend.
+        let safe = req.idempotent() || e.is_connect();
+        if safe {
+            Attempt::Retry {
+                wait: self.opts.retry.backoff(attempt),
+                error,
+            }
+        } else {
+            Attempt::Fail(error)
+        }
+    }
+
+    /// An answer the caller takes: the stream itself, or the whole body (a body cut off mid-way
+    /// is a transport failure: resend only what is safe).
+    async fn accepted(
+        &self,
+        req: &ApiRequest,
+        resp: reqwest::Response,
+        streaming: bool,
+        attempt: u32,
+    ) -> Attempt {
+        let status = resp.status();
+        if streaming {
+            return Attempt::Done(Done::Stream(resp));
+        }
+        let headers = resp.headers().clone();
+        match read_capped(resp, req.max_body).await {
+            Ok(body) => Attempt::Done(Done::Buffered(ApiResponse {
+                status,
+                headers,
+                body,
+                url: req.url.clone(),
+                service: req.service,
+            })),
+            Err(detail) => {
+                let error = ApiError::Decode {
                     service: req.service,
                     url: req.log_url(),
                     detail,
                 };
-                // A failed connect never reached the server, so even a POST is safe to resend.
-                let safe = req.idempotent() || e.is_connect();
-                return if safe {
+                // A body cut off mid-way is a transport failure: resend only what is safe.
+                if req.idempotent() {
                     Attempt::Retry {
                         wait: self.opts.retry.backoff(attempt),
                         error,
                     }
                 } else {
                     Attempt::Fail(error)
-                };
-            }
-        };
-        let status = resp.status();
-        self.record(req, Answer::Http(status.as_u16()), started);
-        tracing::debug!(
-            "← {} {} {} ({} ms)",
-            status.as_u16(),
-            req.method,
-            req.log_url(),
-            started.elapsed().as_millis()
-        );
-        if status.is_success()
-            || status.is_informational()
-            || status.is_redirection()
-            || req.pass.contains(&status.as_u16())
-        {
-            if streaming {
-                return Attempt::Done(Done::Stream(resp));
-            }
-            let headers = resp.headers().clone();
-            return match read_capped(resp, req.max_body).await {
-                Ok(body) => Attempt::Done(Done::Buffered(ApiResponse {
-                    status,
-                    headers,
-                    body,
-                    url: req.url.clone(),
-                    service: req.service,
-                })),
-                Err(detail) => {
-                    let error = ApiError::Decode {
-                        service: req.service,
-                        url: req.log_url(),
-                        detail,
-                    };
-                    // A body cut off mid-way is a transport failure: resend only what is safe.
-                    if req.idempotent() {
-                        Attempt::Retry {
-                            wait: self.opts.retry.backoff(attempt),
-                            error,
-                        }
-                    } else {
-                        Attempt::Fail(error)
-                    }
                 }
-            };
+            }
         }
-        let headers = resp.headers().clone();
-        let body = read_capped(resp, 64 * 1024).await.unwrap_or_default();
-        let (message, json) = error_message(&body);
-        let code = status.as_u16();
-        let asked = retry_after(&headers);
+    }
+
+    /// How long the server asked us to wait (Retry-After), capped; a 429 or 503 with one pauses
+    /// every request to its host for that long.
+    fn server_wait(&self, req: &ApiRequest, headers: &HeaderMap, code: u16) -> Option<Duration> {
+        let asked = retry_after(headers);
         let cap = self.opts.retry.retry_after_cap;
         if let Some(w) = asked
             && w > cap
@@ -790,6 +821,24 @@ impl HttpClient {
         {
             self.pause_host(&host_key(&req.url), w);
         }
+        server_wait
+    }
+
+    /// An error status: the typed error, retried where the status and the method allow it
+    /// (Retry-After honoured up to its cap, the host paused for a 429/503).
+    async fn refused(
+        &self,
+        req: &ApiRequest,
+        resp: reqwest::Response,
+        attempt: u32,
+        attempts: u32,
+    ) -> Attempt {
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let body = read_capped(resp, 64 * 1024).await.unwrap_or_default();
+        let (message, json) = error_message(&body);
+        let code = status.as_u16();
+        let server_wait = self.server_wait(req, &headers, code);
         let service = req.service;
         match code {
             401 | 403 => Attempt::Fail(ApiError::Unauthorized {

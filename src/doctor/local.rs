@@ -12,7 +12,7 @@ use crate::provider::ProviderKind;
 use crate::provider::local::{Isolation, options_from_config, usable};
 
 /// Devin only redirects to its allowlisted callback on this port.
-const CONNECT_PORT: u16 = 8765;
+const CONNECT_PORT: u16 = crate::connect::DEFAULT_PORT;
 
 /// Every declared variable that has a value, with where it came from (secrets masked).
 pub fn settings_list(config: &Config) -> Vec<Setting> {
@@ -47,10 +47,9 @@ pub fn settings_unloadable(e: &ConfigError) -> Check {
     )
 }
 
-/// Every typed setting parses; the summary says which files are in use.
-pub fn settings(config: &Config) -> Check {
-    const ID: &str = SETTINGS_ID;
-    const TITLE: &str = SETTINGS_ID;
+/// Every typed setting that does not parse: the configuration's own errors, and the
+/// provider-specific ones (which carry their own wording).
+fn setting_errors(config: &Config) -> (Vec<ConfigError>, Vec<String>) {
     let mut errors: Vec<ConfigError> = Vec::new();
     let mut keep = |r: Result<(), ConfigError>| {
         if let Err(e) = r {
@@ -98,7 +97,14 @@ pub fn settings(config: &Config) -> Check {
     {
         other.push(format!("{e:#}"));
     }
+    (errors, other)
+}
 
+/// Every typed setting parses; the summary says which files are in use.
+pub fn settings(config: &Config) -> Check {
+    const ID: &str = SETTINGS_ID;
+    const TITLE: &str = SETTINGS_ID;
+    let (errors, other) = setting_errors(config);
     let set = config
         .explain()
         .into_iter()
@@ -272,26 +278,7 @@ pub fn state_dir(config: &Config) -> Check {
     let meta = match std::fs::metadata(&dir) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let parent = dir.ancestors().skip(1).find(|p| p.exists());
-            return match parent {
-                Some(p) if writable(p) => Check::pass(
-                    ID,
-                    TITLE,
-                    format!(
-                        "{shown} (STATE_DIR from {origin}) does not exist yet; `outposts \
-                         orchestrator run` creates it 0700"
-                    ),
-                ),
-                _ => Check::fail(
-                    ID,
-                    TITLE,
-                    format!("{shown} (STATE_DIR from {origin}) cannot be created here"),
-                    format!(
-                        "create it (`mkdir -p -m 700 {shown}`) or point STATE_DIR at a writable \
-                         place"
-                    ),
-                ),
-            };
+            return not_yet_created(&dir, &shown, &origin);
         }
         Err(e) => {
             return Check::fail(
@@ -302,58 +289,8 @@ pub fn state_dir(config: &Config) -> Check {
             );
         }
     };
-    if !meta.is_dir() {
-        return Check::fail(
-            ID,
-            TITLE,
-            format!("{shown} (STATE_DIR from {origin}) is not a directory"),
-            "point STATE_DIR at a directory",
-        );
-    }
-    // SAFETY: geteuid cannot fail.
-    let me = unsafe { libc::geteuid() };
-    if owner_of(&meta) != me {
-        return Check::fail(
-            ID,
-            TITLE,
-            format!(
-                "{shown} belongs to uid {}, not to this user (uid {me})",
-                owner_of(&meta)
-            ),
-            "run as its owner, or give this instance its own STATE_DIR",
-        );
-    }
-    let mode = mode_of(&meta);
-    if mode & 0o077 != 0 {
-        return Check::fail(
-            ID,
-            TITLE,
-            format!(
-                "{shown} is mode {mode:04o}: other users can read its acceptor ids and cursors"
-            ),
-            format!("chmod 700 {shown}"),
-        );
-    }
-    let (open, first) = too_open(&dir);
-    if let Some(first) = first {
-        return Check::fail(
-            ID,
-            TITLE,
-            format!(
-                "{open} entr{} under {shown} readable by other users (e.g. {})",
-                if open == 1 { "y" } else { "ies" },
-                first.display()
-            ),
-            format!("chmod -R go-rwx {shown}"),
-        );
-    }
-    if !writable(&dir) {
-        return Check::fail(
-            ID,
-            TITLE,
-            format!("{shown} is not writable by this user"),
-            format!("chmod u+rwx {shown}"),
-        );
+    if let Some(problem) = not_private(&dir, &meta, &shown, &origin) {
+        return problem;
     }
     let state = StateDir::existing(&dir);
     let lock = if state.is_locked() {
@@ -369,6 +306,97 @@ pub fn state_dir(config: &Config) -> Check {
         TITLE,
         format!("{shown} (STATE_DIR from {origin}) is private (0700) and writable; {lock}"),
     )
+}
+
+/// The state dir's check while it does not exist: fine if `orchestrator run` can create it.
+fn not_yet_created(dir: &std::path::Path, shown: &str, origin: &str) -> Check {
+    const ID: &str = "state_dir";
+    const TITLE: &str = "state dir";
+    let parent = dir.ancestors().skip(1).find(|p| p.exists());
+    match parent {
+        Some(p) if writable(p) => Check::pass(
+            ID,
+            TITLE,
+            format!(
+                "{shown} (STATE_DIR from {origin}) does not exist yet; `outposts \
+                 orchestrator run` creates it 0700"
+            ),
+        ),
+        _ => Check::fail(
+            ID,
+            TITLE,
+            format!("{shown} (STATE_DIR from {origin}) cannot be created here"),
+            format!(
+                "create it (`mkdir -p -m 700 {shown}`) or point STATE_DIR at a writable \
+                 place"
+            ),
+        ),
+    }
+}
+
+/// Why an existing state dir is not private to this user and writable, if it is not.
+fn not_private(
+    dir: &std::path::Path,
+    meta: &std::fs::Metadata,
+    shown: &str,
+    origin: &str,
+) -> Option<Check> {
+    const ID: &str = "state_dir";
+    const TITLE: &str = "state dir";
+    if !meta.is_dir() {
+        return Some(Check::fail(
+            ID,
+            TITLE,
+            format!("{shown} (STATE_DIR from {origin}) is not a directory"),
+            "point STATE_DIR at a directory",
+        ));
+    }
+    // SAFETY: geteuid cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if owner_of(meta) != me {
+        return Some(Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "{shown} belongs to uid {}, not to this user (uid {me})",
+                owner_of(meta)
+            ),
+            "run as its owner, or give this instance its own STATE_DIR",
+        ));
+    }
+    let mode = mode_of(meta);
+    if mode & 0o077 != 0 {
+        return Some(Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "{shown} is mode {mode:04o}: other users can read its acceptor ids and cursors"
+            ),
+            format!("chmod 700 {shown}"),
+        ));
+    }
+    let (open, first) = too_open(dir);
+    if let Some(first) = first {
+        return Some(Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "{open} entr{} under {shown} readable by other users (e.g. {})",
+                if open == 1 { "y" } else { "ies" },
+                first.display()
+            ),
+            format!("chmod -R go-rwx {shown}"),
+        ));
+    }
+    if !writable(dir) {
+        return Some(Check::fail(
+            ID,
+            TITLE,
+            format!("{shown} is not writable by this user"),
+            format!("chmod u+rwx {shown}"),
+        ));
+    }
+    None
 }
 
 /// Local sandboxes can be isolated (only when the local provider is chosen): the same probe

@@ -90,6 +90,43 @@ pub(super) async fn daytona_key(
     (check, ok.then_some(client))
 }
 
+/// A CoreWeave client for one quick question: at most two attempts, connecting within `t`.
+fn coreweave_client(config: &Config, t: Duration) -> anyhow::Result<CoreweaveClient> {
+    let base = base_url_from_config(config)?;
+    let auth = Auth::from_config(config)?;
+    let http = crate::api::HttpOptions::from_config(config)?;
+    let mut retry = http.retry;
+    retry.attempts = retry.attempts.min(2);
+    CoreweaveClient::new(
+        base,
+        auth,
+        ClientOptions {
+            connect_timeout: http.connect_timeout.min(t),
+            retry,
+        },
+    )
+}
+
+/// The snapshot sessions would boot from: its name, where the name came from, and the
+/// command that builds it.
+pub(super) fn expected_snapshot(config: &Config, windows: bool) -> (String, String, &'static str) {
+    if windows {
+        return (
+            snap::derived_name(snap::Platform::Windows, snap::WINDOWS_PROVISIONER),
+            "the content-hashed Windows default".to_string(),
+            "outposts snapshot build --platform windows",
+        );
+    }
+    match config.get(&env::SNAPSHOT_NAME) {
+        Some(r) => (r.value.clone(), from(&r), "outposts snapshot build"),
+        None => (
+            snap::derived_name(snap::Platform::Linux, snap::DEFAULT_DOCKERFILE),
+            "the content-hashed default".to_string(),
+            "outposts snapshot build",
+        ),
+    }
+}
+
 pub(super) async fn snapshot(
     config: &Config,
     client: Option<&DaytonaClient>,
@@ -116,19 +153,7 @@ pub(super) async fn snapshot(
         Some(Platform::Macos) => {
             return Check::skip(ID, TITLE, "not used: Daytona has no macOS sandboxes");
         }
-        Some(Platform::Windows) => (
-            snap::derived_name(snap::Platform::Windows, snap::WINDOWS_PROVISIONER),
-            "the content-hashed Windows default".to_string(),
-            "outposts snapshot build --platform windows",
-        ),
-        _ => match config.get(&env::SNAPSHOT_NAME) {
-            Some(r) => (r.value.clone(), from(&r), "outposts snapshot build"),
-            None => (
-                snap::derived_name(snap::Platform::Linux, snap::DEFAULT_DOCKERFILE),
-                "the content-hashed default".to_string(),
-                "outposts snapshot build",
-            ),
-        },
+        _ => expected_snapshot(config, matches!(platform, Some(Platform::Windows))),
     };
     bounded(
         ID,
@@ -176,52 +201,43 @@ pub(super) async fn snapshot(
     .await
 }
 
+/// No CoreWeave key: a failure when CoreWeave is the provider, else nothing to check.
+fn no_coreweave_key(config: &Config, provider: ProviderChoice) -> Check {
+    const ID: &str = "coreweave_key";
+    const TITLE: &str = "CoreWeave credentials";
+    if provider.kind != ProviderKind::Coreweave {
+        return Check::skip(
+            ID,
+            TITLE,
+            "not configured: neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set",
+        );
+    }
+    Check::fail(
+        ID,
+        TITLE,
+        format!(
+            "{} selects CoreWeave, but neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set",
+            origin(config, &env::OUTPOSTS_PROVIDER)
+        ),
+        "set CWSANDBOX_API_KEY to a CoreWeave Sandbox API key (or WANDB_API_KEY and \
+         WANDB_ENTITY)",
+    )
+}
+
 pub(super) async fn coreweave_key(config: &Config, t: Duration, provider: ProviderChoice) -> Check {
     const ID: &str = "coreweave_key";
     const TITLE: &str = "CoreWeave credentials";
     let has_key =
         config.get(&env::CWSANDBOX_API_KEY).is_some() || config.get(&env::WANDB_API_KEY).is_some();
     if !has_key {
-        return if provider.kind == ProviderKind::Coreweave {
-            Check::fail(
-                ID,
-                TITLE,
-                format!(
-                    "{} selects CoreWeave, but neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set",
-                    origin(config, &env::OUTPOSTS_PROVIDER)
-                ),
-                "set CWSANDBOX_API_KEY to a CoreWeave Sandbox API key (or WANDB_API_KEY and \
-                 WANDB_ENTITY)",
-            )
-        } else {
-            Check::skip(
-                ID,
-                TITLE,
-                "not configured: neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set",
-            )
-        };
+        return no_coreweave_key(config, provider);
     }
     let key_origin = if config.get(&env::CWSANDBOX_API_KEY).is_some() {
         origin(config, &env::CWSANDBOX_API_KEY)
     } else {
         origin(config, &env::WANDB_API_KEY)
     };
-    let client = match base_url_from_config(config)
-        .map_err(anyhow::Error::from)
-        .and_then(|base| {
-            let auth = Auth::from_config(config)?;
-            let http = crate::api::HttpOptions::from_config(config)?;
-            let mut retry = http.retry;
-            retry.attempts = retry.attempts.min(2);
-            CoreweaveClient::new(
-                base,
-                auth,
-                ClientOptions {
-                    connect_timeout: http.connect_timeout.min(t),
-                    retry,
-                },
-            )
-        }) {
+    let client = match coreweave_client(config, t) {
         Ok(c) => c,
         Err(e) => {
             return Check::fail(

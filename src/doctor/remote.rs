@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use super::providers::{coreweave_key, daytona_key, snapshot};
 use super::{Check, Options, ProviderChoice, bounded, where_from};
-use crate::api::devin::{DevinClient, Platform, Probe};
+use crate::api::devin::{DevinClient, Outpost, Platform, Probe};
 use crate::api::outpost_lookup::{OutpostLookupError, resolve_outpost};
 use crate::api::{ApiError, HttpClient, HttpOptions};
 use crate::config::{Config, Resolved};
@@ -169,6 +169,25 @@ async fn devin_token(config: &Config, http: &HttpClient, t: Duration) -> (Check,
     (check, probe)
 }
 
+/// The outpost `id` (an id or a name) resolved to: name, id, platform, queue and claims.
+fn found(o: &Outpost, id: &Resolved) -> String {
+    format!(
+        "{} ({}) exists{}: platform {}, {} queued, {} claimed",
+        o.name.as_deref().unwrap_or("unnamed"),
+        o.outpost_id,
+        if o.outpost_id == id.value.trim() {
+            String::new()
+        } else {
+            format!(" ({} holds its name)", id.var.name)
+        },
+        o.platform
+            .map(|p| p.to_string())
+            .unwrap_or_else(|| "not reported".into()),
+        o.queue_depth.unwrap_or(0),
+        o.active_claims.unwrap_or(0),
+    )
+}
+
 async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Option<Platform>) {
     const ID: &str = "outpost";
     const TITLE: &str = "outpost";
@@ -198,25 +217,7 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
         match resolve_outpost(&client, &id.value).await {
             Ok(o) => {
                 platform = o.platform;
-                Check::pass(
-                    ID,
-                    TITLE,
-                    format!(
-                        "{} ({}) exists{}: platform {}, {} queued, {} claimed",
-                        o.name.as_deref().unwrap_or("unnamed"),
-                        o.outpost_id,
-                        if o.outpost_id == id.value.trim() {
-                            String::new()
-                        } else {
-                            format!(" ({} holds its name)", id.var.name)
-                        },
-                        o.platform
-                            .map(|p| p.to_string())
-                            .unwrap_or_else(|| "not reported".into()),
-                        o.queue_depth.unwrap_or(0),
-                        o.active_claims.unwrap_or(0),
-                    ),
-                )
+                Check::pass(ID, TITLE, found(&o, &id))
             }
             Err(
                 e @ (OutpostLookupError::NotFound { .. } | OutpostLookupError::Ambiguous { .. }),

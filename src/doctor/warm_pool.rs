@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use super::remote::{api_failure, from};
+use super::remote::api_failure;
 use super::{Check, ProviderChoice, bounded};
 use crate::api::daytona::DaytonaClient;
+use crate::api::daytona_types::WarmPool;
 use crate::api::devin::Platform;
 use crate::config::Config;
 use crate::env;
 use crate::provider::ProviderKind;
-use crate::provider::daytona::snapshot as snap;
 use crate::provider::daytona::warm_pool;
 
 const ID: &str = "warm_pool";
@@ -32,13 +32,7 @@ pub(super) async fn check(
     if matches!(platform, Some(Platform::Windows | Platform::Macos)) {
         return Check::skip(ID, TITLE, "not used: Linux sessions only");
     }
-    let (name, origin) = match config.get(&env::SNAPSHOT_NAME) {
-        Some(r) => (r.value.clone(), from(&r)),
-        None => (
-            snap::derived_name(snap::Platform::Linux, snap::DEFAULT_DOCKERFILE),
-            "the content-hashed default".to_string(),
-        ),
-    };
+    let (name, origin, _) = super::providers::expected_snapshot(config, false);
     let target = config.value(&env::DAYTONA_TARGET);
     bounded(
         ID,
@@ -59,47 +53,52 @@ pub(super) async fn check(
                     );
                 }
             };
-            // Optional: without a pool every create is cold, which works.
-            let Some(p) = pool else {
-                return Check::pass(
-                    ID,
-                    TITLE,
-                    format!(
-                        "none for {name} ({origin}), optional: sessions start cold \
-                         (`outposts snapshot warm-pool set N` keeps N sandboxes started)"
-                    ),
-                );
-            };
-            if let Some(t) = target.as_deref().filter(|t| *t != p.target) {
-                return Check::fail(
-                    ID,
-                    TITLE,
-                    format!(
-                        "the pool of {name} is in region {}, but creates go to {t} (DAYTONA_TARGET): \
-                         none would be served warm",
-                        p.target
-                    ),
-                    "delete the pool and set it again with the same DAYTONA_TARGET",
-                );
-            }
-            if let Some(reason) = p.error_reason.as_deref().filter(|r| !r.is_empty()) {
-                return Check::fail(
-                    ID,
-                    TITLE,
-                    format!("the pool of {name} cannot fill: {reason}"),
-                    "check the organization's quota and that warm pools are enabled for it",
-                );
-            }
-            Check::pass(
-                ID,
-                TITLE,
-                format!(
-                    "{} of {} ready for {name}; the orchestrator's creates are eligible (the \
-                     snapshot's resources and user, no env, volumes or secrets)",
-                    p.current_size as u64, p.pool as u64
-                ),
-            )
+            judge(pool, &name, &origin, target.as_deref())
         },
     )
     .await
+}
+
+/// What the pool found for the snapshot `name` says about warm starts.
+fn judge(pool: Option<WarmPool>, name: &str, origin: &str, target: Option<&str>) -> Check {
+    // Optional: without a pool every create is cold, which works.
+    let Some(p) = pool else {
+        return Check::pass(
+            ID,
+            TITLE,
+            format!(
+                "none for {name} ({origin}), optional: sessions start cold \
+                 (`outposts snapshot warm-pool set N` keeps N sandboxes started)"
+            ),
+        );
+    };
+    if let Some(t) = target.filter(|t| *t != p.target) {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!(
+                "the pool of {name} is in region {}, but creates go to {t} (DAYTONA_TARGET): \
+                 none would be served warm",
+                p.target
+            ),
+            "delete the pool and set it again with the same DAYTONA_TARGET",
+        );
+    }
+    if let Some(reason) = p.error_reason.as_deref().filter(|r| !r.is_empty()) {
+        return Check::fail(
+            ID,
+            TITLE,
+            format!("the pool of {name} cannot fill: {reason}"),
+            "check the organization's quota and that warm pools are enabled for it",
+        );
+    }
+    Check::pass(
+        ID,
+        TITLE,
+        format!(
+            "{} of {} ready for {name}; the orchestrator's creates are eligible (the \
+             snapshot's resources and user, no env, volumes or secrets)",
+            p.current_size as u64, p.pool as u64
+        ),
+    )
 }

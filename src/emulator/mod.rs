@@ -105,8 +105,8 @@ pub struct RequestRecord {
     pub path: String,
     pub query: Option<String>,
     pub status: u16,
-    /// Which emulated API served it: `devin`, `daytona`, `coreweave`, `admin`, `static`, `app`.
-    pub api: String,
+    /// Which emulated API served it.
+    pub api: Api,
     /// The request body, truncated to 4 KiB (credentials in headers are never logged). gRPC
     /// bodies are not logged, except CoreWeave `CreateSandbox`'s network options, as JSON
     /// `{"network": {"deny_egress", "dns_egress", "egress": [{"cidr"}|{"https_hostname"}]}}`
@@ -427,24 +427,71 @@ async fn faults_clear(State(s): State<AppState>) -> StatusCode {
     StatusCode::NO_CONTENT
 }
 
-/// Which emulated API a path belongs to (for the request log).
-fn api_of(path: &str) -> &'static str {
-    if path.starts_with("/_emulator") {
-        "admin"
-    } else if path.starts_with("/opbeta") || path.starts_with("/outposts/connection-token") {
-        "devin"
-    } else if path.starts_with("/outposts") {
-        "app"
-    } else if path.starts_with("/static") {
-        "static"
-    } else if path.starts_with("/gateway") {
-        "gateway"
-    } else if path.starts_with("/daytona") {
-        "daytona"
-    } else if path.starts_with("/coreweave.") {
-        "coreweave"
-    } else {
-        "other"
+/// Which emulated API served a request (the request log's `api`, lowercase on the wire).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Api {
+    /// `/_emulator/…`: the emulator's own admin routes.
+    Admin,
+    /// The fleet API (`/opbeta/…`) and the connection-token exchange.
+    Devin,
+    /// The app pages (the connect page).
+    App,
+    /// The remote distribution.
+    Static,
+    /// The gateway the fake remote talks to.
+    Gateway,
+    Daytona,
+    Coreweave,
+    Other,
+}
+
+impl Api {
+    /// The API a path belongs to.
+    pub fn of(path: &str) -> Api {
+        if path.starts_with("/_emulator") {
+            Api::Admin
+        } else if path.starts_with("/opbeta") || path.starts_with("/outposts/connection-token") {
+            Api::Devin
+        } else if path.starts_with("/outposts") {
+            Api::App
+        } else if path.starts_with("/static") {
+            Api::Static
+        } else if path.starts_with("/gateway") {
+            Api::Gateway
+        } else if path.starts_with("/daytona") {
+            Api::Daytona
+        } else if path.starts_with("/coreweave.") {
+            Api::Coreweave
+        } else {
+            Api::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Api::Admin => "admin",
+            Api::Devin => "devin",
+            Api::App => "app",
+            Api::Static => "static",
+            Api::Gateway => "gateway",
+            Api::Daytona => "daytona",
+            Api::Coreweave => "coreweave",
+            Api::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for Api {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Tests filter the log by name (`r.api == "daytona"`).
+impl PartialEq<&str> for Api {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
     }
 }
 
@@ -463,13 +510,13 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
     let method = req.method().to_string();
     let path = req.uri().path().to_string();
     let query = req.uri().query().map(str::to_string);
-    let api = api_of(&path);
+    let api = Api::of(&path);
     let is_grpc = req
         .headers()
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|c| c.starts_with("application/grpc"));
-    let mut exchange = (api == "daytona").then(|| Exchange {
+    let mut exchange = (api == Api::Daytona).then(|| Exchange {
         request_headers: masked_headers(req.headers()),
         ..Exchange::default()
     });
@@ -482,7 +529,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
             .unwrap_or_default();
         let text = coreweave::logged_create(&bytes);
         (Request::from_parts(parts, Body::from(bytes)), text)
-    } else if is_grpc || api == "admin" {
+    } else if is_grpc || api == Api::Admin {
         (req, None)
     } else {
         let (parts, body) = req.into_parts();
@@ -503,36 +550,47 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         let text = text.map(|t| devin::connect::scrub_logged_body(&path, t));
         (Request::from_parts(parts, Body::from(bytes)), text)
     };
-    let action = if api == "admin" {
+    let action = if api == Api::Admin {
         None
     } else {
         s.faults.check_query(&method, &path, query.as_deref())
     };
     let fault_name = action.as_ref().map(|a| format!("{a:?}"));
-    let response = match action {
+    let response = with_fault(action, req, next).await;
+    // JSON answers are small and complete: keep them for the exchange; never buffer streams.
+    let response = match exchange.as_mut() {
+        // A faulted response may be a deliberately broken stream: leave it alone.
+        Some(x) => keep_response(x, response, fault_name.is_none()).await,
+        None => response,
+    };
+    s.log.push(RequestRecord {
+        exchange,
+        seq: 0,
+        at_ms,
+        method,
+        path,
+        query,
+        status: response.status().as_u16(),
+        api,
+        body: body_text,
+        fault: fault_name,
+    });
+    response
+}
+
+/// Run the request through the handler with the fault `action` applied (`None`: untouched).
+async fn with_fault(action: Option<FaultAction>, req: Request, next: Next) -> Response {
+    match action {
         None => next.run(req).await,
         Some(FaultAction::Status {
             status,
             headers,
             body,
-        }) => {
-            let mut resp = Response::new(Body::from(
-                body.unwrap_or_else(|| default_error_body(status)),
-            ));
-            *resp.status_mut() =
-                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            resp.headers_mut()
-                .insert("content-type", HeaderValue::from_static("application/json"));
-            for (k, v) in headers {
-                if let (Ok(n), Ok(v)) = (
-                    axum::http::HeaderName::from_bytes(k.as_bytes()),
-                    HeaderValue::from_str(&v),
-                ) {
-                    resp.headers_mut().insert(n, v);
-                }
-            }
-            resp
-        }
+        }) => json_error(
+            StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            body.unwrap_or_else(|| default_error_body(status)),
+            headers,
+        ),
         Some(FaultAction::Body {
             status,
             content_type,
@@ -554,41 +612,16 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
             broken(resp.status(), 0)
         }
         Some(FaultAction::Reset) => broken(StatusCode::OK, 0),
-        Some(FaultAction::Truncate { bytes }) => {
-            let resp = next.run(req).await;
-            let status = resp.status();
-            let body = axum::body::to_bytes(resp.into_body(), MAX_REQUEST_BODY)
-                .await
-                .unwrap_or_default();
-            let keep = body.slice(..bytes.min(body.len()));
-            let stream = futures::stream::iter(vec![
-                Ok::<_, std::io::Error>(keep),
-                Err(std::io::Error::other("truncated by fault")),
-            ]);
-            let mut r = Response::new(Body::from_stream(stream));
-            *r.status_mut() = status;
-            r.headers_mut()
-                .insert("content-type", HeaderValue::from_static("application/json"));
-            r
-        }
+        Some(FaultAction::Truncate { bytes }) => truncated(next.run(req).await, bytes).await,
         Some(FaultAction::CutStream { bytes }) => cut_stream(next.run(req).await, bytes),
         Some(FaultAction::CommitThenStatus { status, headers }) => {
             // The handler runs (and commits); its answer is replaced.
             let _ = next.run(req).await;
-            let mut resp = Response::new(Body::from(default_error_body(status)));
-            *resp.status_mut() =
-                StatusCode::from_u16(status).unwrap_or(StatusCode::GATEWAY_TIMEOUT);
-            resp.headers_mut()
-                .insert("content-type", HeaderValue::from_static("application/json"));
-            for (k, v) in headers {
-                if let (Ok(n), Ok(v)) = (
-                    axum::http::HeaderName::from_bytes(k.as_bytes()),
-                    HeaderValue::from_str(&v),
-                ) {
-                    resp.headers_mut().insert(n, v);
-                }
-            }
-            resp
+            json_error(
+                StatusCode::from_u16(status).unwrap_or(StatusCode::GATEWAY_TIMEOUT),
+                default_error_body(status),
+                headers,
+            )
         }
         Some(FaultAction::CommitThenDelay { ms }) => {
             let resp = next.run(req).await;
@@ -597,63 +630,84 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         }
         Some(FaultAction::Stall { bytes, ms }) => stall(next.run(req).await, bytes, ms),
         Some(FaultAction::HugeLine { bytes }) => huge_line(bytes),
-        Some(FaultAction::Rewrite { pairs }) => {
-            let (parts, body) = next.run(req).await.into_parts();
-            let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
-                .await
-                .unwrap_or_default();
-            let mut text = String::from_utf8_lossy(&bytes).into_owned();
-            for (from, to) in &pairs {
-                text = text.replace(from, to);
-            }
-            let mut parts = parts;
-            parts.headers.remove("content-length");
-            Response::from_parts(parts, Body::from(text))
+        Some(FaultAction::Rewrite { pairs }) => rewritten(next.run(req).await, &pairs).await,
+    }
+}
+/// The first `bytes` of the answer's body, then a broken connection.
+async fn truncated(resp: Response, bytes: usize) -> Response {
+    let status = resp.status();
+    let body = axum::body::to_bytes(resp.into_body(), MAX_REQUEST_BODY)
+        .await
+        .unwrap_or_default();
+    let keep = body.slice(..bytes.min(body.len()));
+    let stream = futures::stream::iter(vec![
+        Ok::<_, std::io::Error>(keep),
+        Err(std::io::Error::other("truncated by fault")),
+    ]);
+    let mut r = Response::new(Body::from_stream(stream));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert("content-type", HeaderValue::from_static("application/json"));
+    r
+}
+
+/// The answer with every `from` in its body replaced by its `to`.
+async fn rewritten(resp: Response, pairs: &[(String, String)]) -> Response {
+    let (mut parts, body) = resp.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+        .await
+        .unwrap_or_default();
+    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    for (from, to) in pairs {
+        text = text.replace(from, to);
+    }
+    parts.headers.remove("content-length");
+    Response::from_parts(parts, Body::from(text))
+}
+
+/// A JSON error answer with the fault's extra headers (unparseable ones skipped).
+fn json_error(
+    status: StatusCode,
+    body: String,
+    headers: std::collections::BTreeMap<String, String>,
+) -> Response {
+    let mut resp = Response::new(Body::from(body));
+    *resp.status_mut() = status;
+    resp.headers_mut()
+        .insert("content-type", HeaderValue::from_static("application/json"));
+    for (k, v) in headers {
+        if let (Ok(n), Ok(v)) = (
+            axum::http::HeaderName::from_bytes(k.as_bytes()),
+            HeaderValue::from_str(&v),
+        ) {
+            resp.headers_mut().insert(n, v);
         }
-    };
-    // JSON answers are small and complete: keep them for the exchange; never buffer streams.
-    let response = match exchange.as_mut() {
-        Some(x) => {
-            let ctype = response
-                .headers()
-                .get("content-type")
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string);
-            x.response_content_type = ctype.clone();
-            // A faulted response may be a deliberately broken stream: leave it alone.
-            if fault_name.is_none()
-                && ctype
-                    .as_deref()
-                    .is_some_and(|c| c.starts_with("application/json"))
-            {
-                let (parts, body) = response.into_parts();
-                let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
-                    .await
-                    .unwrap_or_default();
-                x.response_body = Some(
-                    String::from_utf8_lossy(&bytes[..bytes.len().min(EXCHANGE_BODY_LIMIT)])
-                        .into_owned(),
-                );
-                Response::from_parts(parts, Body::from(bytes))
-            } else {
-                response
-            }
-        }
-        None => response,
-    };
-    s.log.push(RequestRecord {
-        exchange,
-        seq: 0,
-        at_ms,
-        method,
-        path,
-        query,
-        status: response.status().as_u16(),
-        api: api.to_string(),
-        body: body_text,
-        fault: fault_name,
-    });
-    response
+    }
+    resp
+}
+
+/// Note `response`'s content type in the exchange, and its body when it is JSON and `whole`.
+async fn keep_response(x: &mut Exchange, response: Response, whole: bool) -> Response {
+    let ctype = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    x.response_content_type = ctype.clone();
+    if !(whole
+        && ctype
+            .as_deref()
+            .is_some_and(|c| c.starts_with("application/json")))
+    {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
+        .await
+        .unwrap_or_default();
+    x.response_body =
+        Some(String::from_utf8_lossy(&bytes[..bytes.len().min(EXCHANGE_BODY_LIMIT)]).into_owned());
+    Response::from_parts(parts, Body::from(bytes))
 }
 
 /// Pass a (streaming) body through, then break the connection after `limit` bytes.

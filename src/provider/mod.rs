@@ -374,6 +374,14 @@ pub enum ProviderError {
 
 pub type Result<T, E = ProviderError> = std::result::Result<T, E>;
 
+/// The answer of a provider that cannot change an existing sandbox's egress.
+pub fn egress_unchangeable(provider: ProviderKind) -> ProviderError {
+    ProviderError::Unsupported {
+        provider,
+        operation: "changing a sandbox's network policy",
+    }
+}
+
 /// Build the configured provider.
 pub async fn from_config(
     kind: ProviderKind,
@@ -393,6 +401,11 @@ pub async fn from_config(
 
 /// One provider. Every method is idempotent where the provider allows it: `delete` of a gone
 /// sandbox and `stop` of a stopped one succeed.
+///
+/// No method has a default body, on purpose: a decorator (the orchestrator's timing wrapper)
+/// that forgot to forward one would silently run the default instead of the real provider's
+/// (that once turned off every provider's network-policy support). Without defaults the
+/// compiler refuses such a decorator.
 #[async_trait]
 pub trait Provider: Send + Sync {
     fn kind(&self) -> ProviderKind;
@@ -402,7 +415,8 @@ pub trait Provider: Send + Sync {
     /// credentials accepted, snapshot present, isolation usable. Creates nothing.
     async fn preflight(&self, source: &Source) -> Result<()>;
 
-    /// Create and boot. Auto-stop, auto-archive and auto-delete are explicitly off.
+    /// Create and boot. Auto-stop and auto-delete are explicitly off; a stopped sandbox moves to
+    /// cheaper storage only after [`SandboxSpec::archive_after`] (Daytona archive), disk kept.
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo>;
     /// By id or name; `None` when absent.
     async fn get(&self, id_or_name: &str) -> Result<Option<SandboxInfo>>;
@@ -421,39 +435,17 @@ pub trait Provider: Send + Sync {
     /// Stop, keeping the workspace where the provider keeps it apart (CoreWeave: a snapshot,
     /// whose id comes back) unless `snapshot` is false. Elsewhere the same as [`Self::stop`]:
     /// the disk stays with the stopped sandbox.
-    async fn stop_keeping(&self, id: &str, snapshot: bool) -> Result<Option<String>> {
-        let _ = snapshot;
-        self.stop(id).await.map(|()| None)
-    }
+    async fn stop_keeping(&self, id: &str, snapshot: bool) -> Result<Option<String>>;
     /// Remove what stopped sandboxes left behind under `name` outside any sandbox (CoreWeave:
     /// the workspace snapshots kept for it). Idempotent; the other providers keep nothing.
-    async fn discard(&self, name: &str) -> Result<()> {
-        let _ = name;
-        Ok(())
-    }
+    async fn discard(&self, name: &str) -> Result<()>;
     /// Can this provider enforce `egress` on a new sandbox? `Err` says why not. Open egress is
     /// always fine; restricting it is each provider's own business.
-    fn check_egress(&self, egress: &Egress) -> std::result::Result<(), String> {
-        match egress {
-            Egress::Only(_) => Err(format!(
-                "the {} provider cannot restrict a sandbox's network",
-                self.kind()
-            )),
-            _ => Ok(()),
-        }
-    }
+    fn check_egress(&self, egress: &Egress) -> std::result::Result<(), String>;
     /// Does [`Self::set_egress`] work on an existing sandbox?
-    fn can_set_egress(&self) -> bool {
-        false
-    }
-    /// Change a started sandbox's egress.
-    async fn set_egress(&self, id: &str, egress: &Egress) -> Result<()> {
-        let _ = (id, egress);
-        Err(ProviderError::Unsupported {
-            provider: self.kind(),
-            operation: "changing a sandbox's network policy",
-        })
-    }
+    fn can_set_egress(&self) -> bool;
+    /// Change a started sandbox's egress ([`egress_unchangeable`] where it cannot).
+    async fn set_egress(&self, id: &str, egress: &Egress) -> Result<()>;
     /// Lines of the sandbox's main log (the main process for CoreWeave; the provider's
     /// sandbox log elsewhere).
     async fn logs(&self, id: &str, opts: &LogOptions)

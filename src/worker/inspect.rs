@@ -146,6 +146,24 @@ impl Workers {
         Ok(info)
     }
 
+    /// The last lines of the worker's log for `status` (a warning when unreadable).
+    async fn status_lines(
+        &self,
+        id: &str,
+        mode: Mode,
+        live: bool,
+        warnings: &mut Vec<String>,
+    ) -> Vec<String> {
+        // An exec-mode log lives inside the sandbox: unreadable while it is stopped.
+        if mode == Mode::Exec && !live {
+            return Vec::new();
+        }
+        self.tail(id, mode, 200).await.unwrap_or_else(|e| {
+            warnings.push(format!("cannot read the worker's log: {e}"));
+            Vec::new()
+        })
+    }
+
     pub async fn status(&self, id: &str) -> anyhow::Result<WorkerStatus> {
         let info = self.find(id).await?;
         let mut view = self.view(&info);
@@ -176,18 +194,9 @@ impl Workers {
         if view.mode == Mode::Exec && !live {
             worker_state = Some("stopped".into());
         }
-        // An exec-mode log lives inside the sandbox: unreadable while it is stopped.
-        let lines = if view.mode == Mode::Exec && !live {
-            Vec::new()
-        } else {
-            match self.tail(&info.id, view.mode, 200).await {
-                Ok(l) => l,
-                Err(e) => {
-                    warnings.push(format!("cannot read the worker's log: {e}"));
-                    Vec::new()
-                }
-            }
-        };
+        let lines = self
+            .status_lines(&info.id, view.mode, live, &mut warnings)
+            .await;
         let last = markers::last(&lines);
         let serving = matches!(last, Some((true, _)))
             && worker_state.as_deref().is_none_or(|s| s == "running");
@@ -308,17 +317,7 @@ fn exec_logs(
     tail: Option<u32>,
     follow: bool,
 ) -> BoxStream<'static, Result<String, ProviderError>> {
-    struct St {
-        provider: std::sync::Arc<dyn crate::provider::Provider>,
-        id: String,
-        offset: Option<u64>,
-        partial: String,
-        ready: std::collections::VecDeque<Result<String, ProviderError>>,
-        tail: Option<u32>,
-        follow: bool,
-        done: bool,
-    }
-    let st = St {
+    let st = ExecLog {
         provider,
         id,
         offset: None,
@@ -337,56 +336,75 @@ fn exec_logs(
                 return None;
             }
             match st.offset {
-                None => {
-                    // The tail first, and the file's size so following starts after it.
-                    let size = detached::read_from(st.provider.as_ref(), &st.id, u64::MAX / 4)
-                        .await
-                        .map(|(size, _)| size);
-                    let text = detached::tail(
-                        st.provider.as_ref(),
-                        &st.id,
-                        st.tail.unwrap_or(u32::MAX / 2),
-                    )
-                    .await;
-                    match (size, text) {
-                        (Ok(size), Ok(text)) => {
-                            if st.tail != Some(0) {
-                                st.ready.extend(text.lines().map(|l| Ok(l.to_string())));
-                            }
-                            st.offset = Some(size);
-                            st.done = !st.follow;
-                        }
-                        (Err(e), _) | (_, Err(e)) => {
-                            st.ready.push_back(Err(e));
-                            st.done = true;
-                        }
-                    }
-                }
+                None => st.start().await,
                 Some(off) => {
                     tokio::time::sleep(Duration::from_secs(1)).await;
-                    match detached::read_from(st.provider.as_ref(), &st.id, off).await {
-                        Ok((size, bytes)) => {
-                            if size < off {
-                                // Truncated or replaced: start over at its beginning.
-                                st.offset = Some(0);
-                                continue;
-                            }
-                            st.offset = Some(off + bytes.len() as u64);
-                            st.partial.push_str(&bytes);
-                            while let Some(pos) = st.partial.find('\n') {
-                                let line: String = st.partial.drain(..=pos).collect();
-                                st.ready
-                                    .push_back(Ok(line.trim_end_matches(['\n', '\r']).to_string()));
-                            }
-                        }
-                        Err(e) => {
-                            st.ready.push_back(Err(e));
-                            st.done = true;
-                        }
-                    }
+                    st.read_from(off).await;
                 }
             }
         }
     })
     .boxed()
+}
+
+/// Reading an exec-mode worker's log file: where the next read starts, the lines ready to hand
+/// out, and whether the stream ends once they are out.
+struct ExecLog {
+    provider: std::sync::Arc<dyn crate::provider::Provider>,
+    id: String,
+    offset: Option<u64>,
+    partial: String,
+    ready: std::collections::VecDeque<Result<String, ProviderError>>,
+    tail: Option<u32>,
+    follow: bool,
+    done: bool,
+}
+
+impl ExecLog {
+    /// The tail first, and the file's size so following starts after it.
+    async fn start(&mut self) {
+        let size = detached::read_from(self.provider.as_ref(), &self.id, u64::MAX / 4)
+            .await
+            .map(|(size, _)| size);
+        let text = detached::tail(
+            self.provider.as_ref(),
+            &self.id,
+            self.tail.unwrap_or(u32::MAX / 2),
+        )
+        .await;
+        match (size, text) {
+            (Ok(size), Ok(text)) => {
+                if self.tail != Some(0) {
+                    self.ready.extend(text.lines().map(|l| Ok(l.to_string())));
+                }
+                self.offset = Some(size);
+                self.done = !self.follow;
+            }
+            (Err(e), _) | (_, Err(e)) => {
+                self.ready.push_back(Err(e));
+                self.done = true;
+            }
+        }
+    }
+
+    /// What was appended since `off`, as whole lines (a partial last line waits).
+    async fn read_from(&mut self, off: u64) {
+        match detached::read_from(self.provider.as_ref(), &self.id, off).await {
+            // Truncated or replaced: start over at its beginning.
+            Ok((size, _)) if size < off => self.offset = Some(0),
+            Ok((_, bytes)) => {
+                self.offset = Some(off + bytes.len() as u64);
+                self.partial.push_str(&bytes);
+                while let Some(pos) = self.partial.find('\n') {
+                    let line: String = self.partial.drain(..=pos).collect();
+                    self.ready
+                        .push_back(Ok(line.trim_end_matches(['\n', '\r']).to_string()));
+                }
+            }
+            Err(e) => {
+                self.ready.push_back(Err(e));
+                self.done = true;
+            }
+        }
+    }
 }

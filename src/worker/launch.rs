@@ -1,11 +1,17 @@
 //! Creating worker sandboxes and waiting until each worker really serves.
 
+use std::convert::Infallible;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::{Mode, WorkerSpec, Workers, detached, markers, sandbox_spec, worker_env, worker_name};
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{ProviderError, SandboxInfo, SandboxState};
+
+/// Looking for a starting worker's marker: 0.25 s doubling to 2 s.
+const READY_POLL: Backoff = Backoff::doubling(Duration::from_millis(250), Duration::from_secs(2));
 
 /// What waiting for a worker found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -82,83 +88,105 @@ impl Workers {
         timeout: Duration,
         progress: &(dyn Fn(&str) + Send + Sync),
     ) -> Readiness {
-        let started = Instant::now();
-        let mut last_line = None;
-        let mut interval = Duration::from_millis(250);
-        loop {
-            let info = match self.provider.get(id).await {
-                Ok(Some(info)) => info,
-                Ok(None) => {
-                    return Readiness::Failed {
-                        reason: format!("sandbox {id} disappeared"),
-                    };
-                }
-                Err(e) => {
-                    return Readiness::Failed {
-                        reason: e.to_string(),
-                    };
-                }
-            };
-            let mode = Mode::of(&info, self.kind());
-            if let Ok(lines) = self.tail(id, mode, 200).await {
-                if let Some((ready, line)) = markers::last(&lines) {
-                    let line = line.trim().to_string();
-                    return if ready {
-                        Readiness::Ready { line }
-                    } else {
-                        Readiness::AuthFailed { line }
-                    };
-                }
-                if let Some(l) = lines.iter().rev().find(|l| !l.trim().is_empty()) {
-                    if last_line.as_deref() != Some(l.as_str()) {
-                        progress(l);
-                    }
-                    last_line = Some(l.clone());
-                }
+        let last_line = Mutex::new(None);
+        let deadline = Instant::now() + timeout;
+        let waited = poll_until(deadline, READY_POLL, || async {
+            let found = self.look(id, &last_line, progress).await;
+            Ok::<_, Infallible>(found.map_or(Poll::Pending(()), Poll::Ready))
+        })
+        .await;
+        match waited {
+            Ok(Waited::Ready(r)) => r,
+            Ok(Waited::TimedOut(_)) => Readiness::Timeout {
+                last_line: last_line.into_inner().unwrap_or_else(|e| e.into_inner()),
+            },
+            Err(never) => match never {},
+        }
+    }
+
+    /// One look at a starting worker: `None` while it is still on its way. `last_line` is the
+    /// newest log line seen so far (`progress` hears it when it changes).
+    async fn look(
+        &self,
+        id: &str,
+        last_line: &Mutex<Option<String>>,
+        progress: &(dyn Fn(&str) + Send + Sync),
+    ) -> Option<Readiness> {
+        let info = match self.provider.get(id).await {
+            Ok(Some(info)) => info,
+            Ok(None) => {
+                return Some(Readiness::Failed {
+                    reason: format!("sandbox {id} disappeared"),
+                });
             }
-            let restarts = match mode {
-                Mode::Main => info
-                    .containers
-                    .first()
-                    .map(|c| c.restart_count)
-                    .unwrap_or(0),
-                Mode::Exec => detached::check(self.provider.as_ref(), id)
-                    .await
-                    .map(|s| s.restarts)
-                    .unwrap_or(0),
-            };
-            // One crash may be a blip; two in a row before ever reaching the queue is not.
-            if restarts >= 2 {
-                return Readiness::Failed {
+            Err(e) => {
+                return Some(Readiness::Failed {
+                    reason: e.to_string(),
+                });
+            }
+        };
+        let mode = Mode::of(&info, self.kind());
+        if let Ok(lines) = self.tail(id, mode, 200).await {
+            if let Some((ready, line)) = markers::last(&lines) {
+                let line = line.trim().to_string();
+                return Some(if ready {
+                    Readiness::Ready { line }
+                } else {
+                    Readiness::AuthFailed { line }
+                });
+            }
+            if let Some(l) = lines.iter().rev().find(|l| !l.trim().is_empty()) {
+                let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
+                if last.as_deref() != Some(l.as_str()) {
+                    progress(l);
+                }
+                *last = Some(l.clone());
+            }
+        }
+        let restarts = self.restarts(id, mode, &info).await;
+        // One crash may be a blip; two in a row before ever reaching the queue is not.
+        if restarts >= 2 {
+            return Some(Readiness::Failed {
+                reason: format!(
+                    "the worker keeps exiting ({restarts} restarts){}",
+                    last_line
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .as_ref()
+                        .map(|l| format!("; last log line: {}", l.trim()))
+                        .unwrap_or_default()
+                ),
+            });
+        }
+        match info.state {
+            SandboxState::Error | SandboxState::Deleted | SandboxState::Stopped => {
+                Some(Readiness::Failed {
                     reason: format!(
-                        "the worker keeps exiting ({restarts} restarts){}",
-                        last_line
-                            .as_ref()
-                            .map(|l| format!("; last log line: {}", l.trim()))
+                        "the sandbox is {} ({}){}",
+                        info.state,
+                        info.raw_state,
+                        info.error_reason
+                            .map(|r| format!(": {r}"))
                             .unwrap_or_default()
                     ),
-                };
+                })
             }
-            match info.state {
-                SandboxState::Error | SandboxState::Deleted | SandboxState::Stopped => {
-                    return Readiness::Failed {
-                        reason: format!(
-                            "the sandbox is {} ({}){}",
-                            info.state,
-                            info.raw_state,
-                            info.error_reason
-                                .map(|r| format!(": {r}"))
-                                .unwrap_or_default()
-                        ),
-                    };
-                }
-                _ => {}
-            }
-            if started.elapsed() >= timeout {
-                return Readiness::Timeout { last_line };
-            }
-            tokio::time::sleep(interval).await;
-            interval = (interval * 2).min(Duration::from_secs(2));
+            _ => None,
+        }
+    }
+
+    /// How often the worker has exited and been started again.
+    async fn restarts(&self, id: &str, mode: Mode, info: &SandboxInfo) -> u32 {
+        match mode {
+            Mode::Main => info
+                .containers
+                .first()
+                .map(|c| c.restart_count)
+                .unwrap_or(0),
+            Mode::Exec => detached::check(self.provider.as_ref(), id)
+                .await
+                .map(|s| s.restarts)
+                .unwrap_or(0),
         }
     }
 }

@@ -181,6 +181,28 @@ impl Provider for FakeProvider {
     ) -> outposts::provider::Result<BoxStream<'static, outposts::provider::Result<String>>> {
         Err(unsupported("logs"))
     }
+    async fn stop_keeping(&self, id: &str, _: bool) -> outposts::provider::Result<Option<String>> {
+        self.stop(id).await.map(|()| None)
+    }
+    async fn discard(&self, _: &str) -> outposts::provider::Result<()> {
+        Ok(())
+    }
+    fn check_egress(&self, egress: &outposts::provider::Egress) -> Result<(), String> {
+        match egress {
+            outposts::provider::Egress::Only(_) => Err("the fake cannot restrict egress".into()),
+            _ => Ok(()),
+        }
+    }
+    fn can_set_egress(&self) -> bool {
+        false
+    }
+    async fn set_egress(
+        &self,
+        _: &str,
+        _: &outposts::provider::Egress,
+    ) -> outposts::provider::Result<()> {
+        Err(unsupported("set_egress"))
+    }
 }
 
 /// What the world says about a sandbox's session.

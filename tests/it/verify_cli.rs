@@ -15,7 +15,10 @@ fn emulated() -> (TestEnv, Emu) {
 }
 
 fn apis(emu: &Emu) -> Vec<String> {
-    emu.requests().into_iter().map(|r| r.api).collect()
+    emu.requests()
+        .into_iter()
+        .map(|r| r.api.to_string())
+        .collect()
 }
 
 #[test]

@@ -237,7 +237,10 @@ pub fn base_url_from_config(config: &Config) -> Result<BaseUrl, ConfigError> {
     let resolved = config.get(&env::CWSANDBOX_BASE_URL);
     let (raw, source) = match resolved {
         Some(r) => (r.value, r.source),
-        None => ("https://api.cwsandbox.com".to_string(), Source::Default),
+        None => (
+            env::CWSANDBOX_BASE_URL.default_str().to_string(),
+            Source::Default,
+        ),
     };
     parse_base_url(&raw).map_err(|problem| ConfigError::Invalid {
         var: env::CWSANDBOX_BASE_URL.name,

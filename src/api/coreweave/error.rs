@@ -174,40 +174,7 @@ impl CoreweaveError {
         };
         if let Ok(rpc) = RpcStatus::decode(status.details()) {
             for any in rpc.details {
-                match any.type_url.as_str() {
-                    ERROR_INFO_TYPE => {
-                        if let Ok(info) = ErrorInfo::decode(any.value.as_slice())
-                            && (info.domain.is_empty() || info.domain == ERROR_DOMAIN)
-                            && !info.reason.is_empty()
-                        {
-                            err.reason = Some(info.reason);
-                            err.metadata = info
-                                .metadata
-                                .into_iter()
-                                .map(|(k, v)| (k, redact(&v).into_owned()))
-                                .collect();
-                        }
-                    }
-                    RETRY_INFO_TYPE => {
-                        if let Ok(info) = RetryInfo::decode(any.value.as_slice())
-                            && let Some(d) = info.retry_delay
-                            && d.seconds >= 0
-                            && d.nanos >= 0
-                        {
-                            err.retry_delay = Some(Duration::new(d.seconds as u64, d.nanos as u32));
-                        }
-                    }
-                    BAD_REQUEST_TYPE => {
-                        if let Ok(br) = BadRequest::decode(any.value.as_slice()) {
-                            err.violations = br
-                                .field_violations
-                                .into_iter()
-                                .map(|v| (v.field, redact(&v.description).into_owned()))
-                                .collect();
-                        }
-                    }
-                    _ => {}
-                }
+                err.add_detail(&any);
             }
         }
         // tonic reports a non-gRPC answer (a proxy's or load balancer's error page) as an
@@ -246,6 +213,46 @@ impl CoreweaveError {
             _ => {}
         }
         err
+    }
+
+    /// Take what one `google.rpc` detail says: the reason and metadata (our domain only), the
+    /// server's retry delay, the field violations.
+    fn add_detail(&mut self, any: &prost_types::Any) {
+        let err = self;
+        match any.type_url.as_str() {
+            ERROR_INFO_TYPE => {
+                if let Ok(info) = ErrorInfo::decode(any.value.as_slice())
+                    && (info.domain.is_empty() || info.domain == ERROR_DOMAIN)
+                    && !info.reason.is_empty()
+                {
+                    err.reason = Some(info.reason);
+                    err.metadata = info
+                        .metadata
+                        .into_iter()
+                        .map(|(k, v)| (k, redact(&v).into_owned()))
+                        .collect();
+                }
+            }
+            RETRY_INFO_TYPE => {
+                if let Ok(info) = RetryInfo::decode(any.value.as_slice())
+                    && let Some(d) = info.retry_delay
+                    && d.seconds >= 0
+                    && d.nanos >= 0
+                {
+                    err.retry_delay = Some(Duration::new(d.seconds as u64, d.nanos as u32));
+                }
+            }
+            BAD_REQUEST_TYPE => {
+                if let Ok(br) = BadRequest::decode(any.value.as_slice()) {
+                    err.violations = br
+                        .field_violations
+                        .into_iter()
+                        .map(|v| (v.field, redact(&v.description).into_owned()))
+                        .collect();
+                }
+            }
+            _ => {}
+        }
     }
 
     /// A local failure before any call (bad request built by us).

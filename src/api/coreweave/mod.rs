@@ -573,31 +573,35 @@ async fn next_log_chunk(mut st: LogState) -> Option<(Result<Bytes, CoreweaveErro
             }
         };
         // Resume a followed stream where it broke off.
-        st.resumes += 1;
-        if st.resumes > MAX_LOG_RESUMES || st.session.is_empty() {
+        if let Err(e) = st.resume(&interrupted).await {
             st.stream = None;
-            let err = CoreweaveError::local(
+            return Some((Err(e), st));
+        }
+    }
+}
+
+impl LogState {
+    /// Reopen a followed stream at the session and offset it broke off at (`interrupted` says
+    /// why), unless it broke too often or never named its session.
+    async fn resume(&mut self, interrupted: &str) -> Result<(), CoreweaveError> {
+        self.resumes += 1;
+        if self.resumes > MAX_LOG_RESUMES || self.session.is_empty() {
+            return Err(CoreweaveError::local(
                 "StreamLogs",
                 ErrorKind::Unavailable,
                 format!("the log stream broke off and could not be resumed: {interrupted}"),
-            );
-            return Some((Err(err), st));
+            ));
         }
         tracing::debug!("resuming the CoreWeave log stream: {interrupted}");
         let resume = pb::StreamLogsRequest {
-            sandbox_id: st.req.sandbox_id.clone(),
+            sandbox_id: self.req.sandbox_id.clone(),
             follow: true,
-            resume_log_session_id: st.session.clone(),
-            resume_log_offset: st.offset,
+            resume_log_session_id: self.session.clone(),
+            resume_log_offset: self.offset,
             ..Default::default()
         };
-        match st.client.open_logs(resume, None).await {
-            Ok(s) => st.stream = Some(s),
-            Err(e) => {
-                st.stream = None;
-                return Some((Err(e), st));
-            }
-        }
+        self.stream = Some(self.client.open_logs(resume, None).await?);
+        Ok(())
     }
 }
 

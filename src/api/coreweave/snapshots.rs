@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::error::{CoreweaveError, ErrorKind};
 use super::{CREATE_DEADLINE, CoreweaveClient, GET_DEADLINE, LIST_PAGE_DEADLINE, LIST_TOTAL};
 use super::{MAX_PAGES, Retry, pb};
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 
 impl CoreweaveClient {
     /// Snapshot one scratch volume of a running sandbox. `request_id` makes retries of the same
@@ -132,19 +133,28 @@ impl CoreweaveClient {
         id: &str,
         budget: Duration,
     ) -> Result<pb::FileSystemSnapshot, CoreweaveError> {
-        let started = Instant::now();
-        let mut interval = Duration::from_millis(200);
-        loop {
-            let s = self.get_snapshot(id).await?;
-            let done = matches!(
-                pb::SnapshotState::try_from(s.state),
-                Ok(pb::SnapshotState::Ready | pb::SnapshotState::Failed)
-            );
-            if done || started.elapsed() >= budget {
-                return Ok(s);
-            }
-            tokio::time::sleep(interval).await;
-            interval = interval.mul_f64(1.5).min(Duration::from_secs(2));
+        let deadline = Instant::now() + budget;
+        let waited = poll_until(
+            deadline,
+            Backoff::growing(Duration::from_millis(200), Duration::from_secs(2)),
+            || async {
+                let s = self.get_snapshot(id).await?;
+                let done = matches!(
+                    pb::SnapshotState::try_from(s.state),
+                    Ok(pb::SnapshotState::Ready | pb::SnapshotState::Failed)
+                );
+                Ok(if done {
+                    Poll::Ready(s)
+                } else {
+                    Poll::Pending(s)
+                })
+            },
+        )
+        .await?;
+        // Out of time: the last answer, whatever its state (the caller reports it).
+        match waited {
+            Waited::Ready(s) | Waited::TimedOut(Some(s)) => Ok(s),
+            Waited::TimedOut(None) => self.get_snapshot(id).await,
         }
     }
 }

@@ -138,6 +138,52 @@ fn frame(m: Out) -> Result<pb::ExecStreamResponse, Status> {
     Ok(pb::ExecStreamResponse { message: Some(m) })
 }
 
+type ExecTx = tokio::sync::mpsc::Sender<Result<pb::ExecStreamResponse, Status>>;
+
+/// Collect stdin chunks until `close` or half-close; `None` when the client cancelled or broke
+/// the protocol (told on `tx`).
+async fn read_stdin(
+    inbound: &mut Streaming<pb::ExecStreamRequest>,
+    tx: &ExecTx,
+) -> Option<Vec<u8>> {
+    let mut stdin = Vec::new();
+    loop {
+        match inbound.message().await {
+            Ok(Some(pb::ExecStreamRequest { message })) => match message {
+                Some(In::Stdin(b)) => stdin.extend_from_slice(&b),
+                Some(In::Close(_)) => return Some(stdin),
+                Some(In::Init(_)) => {
+                    let _ = tx.send(Err(invalid("init", "may only be sent once"))).await;
+                    return None;
+                }
+                Some(In::Resize(_)) | None => {}
+            },
+            Ok(None) => return Some(stdin),
+            // The client cancelled: nothing to run.
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Send the command's output in chunks, stdout first; false when the client went away.
+async fn send_output(tx: &ExecTx, stdout: &str, stderr: &str) -> bool {
+    for (stream, data) in [
+        (OutStream::Stdout, stdout.as_bytes()),
+        (OutStream::Stderr, stderr.as_bytes()),
+    ] {
+        for chunk in data.chunks(CHUNK) {
+            let msg = Out::Output(pb::ExecStreamOutput {
+                stream: stream as i32,
+                data: Bytes::copy_from_slice(chunk),
+            });
+            if tx.send(frame(msg)).await.is_err() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Bidi exec: `init` → `ready`; stdin chunks are collected until `close` or half-close and fed
 /// to the command; then its output and exactly one `exit` (or `error`). A client that goes
 /// away cancels the command.
@@ -165,23 +211,9 @@ pub(super) async fn stream_exec(
         .await;
     let shared = shared.clone();
     tokio::spawn(async move {
-        let mut stdin = Vec::new();
-        loop {
-            match inbound.message().await {
-                Ok(Some(pb::ExecStreamRequest { message })) => match message {
-                    Some(In::Stdin(b)) => stdin.extend_from_slice(&b),
-                    Some(In::Close(_)) => break,
-                    Some(In::Init(_)) => {
-                        let _ = tx.send(Err(invalid("init", "may only be sent once"))).await;
-                        return;
-                    }
-                    Some(In::Resize(_)) | None => {}
-                },
-                Ok(None) => break,
-                // The client cancelled: nothing to run.
-                Err(_) => return,
-            }
-        }
+        let Some(stdin) = read_stdin(&mut inbound, &tx).await else {
+            return;
+        };
         let mut argv = init.command.clone();
         let mut stdin_path = None;
         if !stdin.is_empty() {
@@ -216,19 +248,8 @@ pub(super) async fn stream_exec(
             }
             Some(Ok(out)) => out,
         };
-        for (stream, data) in [
-            (OutStream::Stdout, out.stdout.as_bytes()),
-            (OutStream::Stderr, out.stderr.as_bytes()),
-        ] {
-            for chunk in data.chunks(CHUNK) {
-                let msg = Out::Output(pb::ExecStreamOutput {
-                    stream: stream as i32,
-                    data: Bytes::copy_from_slice(chunk),
-                });
-                if tx.send(frame(msg)).await.is_err() {
-                    return;
-                }
-            }
+        if !send_output(&tx, &out.stdout, &out.stderr).await {
+            return;
         }
         let _ = tx
             .send(frame(Out::Exit(pb::ExecStreamExit {
@@ -238,6 +259,22 @@ pub(super) async fn stream_exec(
             .await;
     });
     Ok(tokio_stream::wrappers::ReceiverStream::new(rx).boxed())
+}
+
+/// The local sandbox behind `id`, waiting for one still being created so a follower sees its
+/// first lines; `None` when it never got one.
+async fn created(shared: &AppState, id: &str) -> Result<Option<String>, Status> {
+    let (ops, local_id) = {
+        let st = shared.coreweave.lock();
+        let e = st.sandboxes.get(id).ok_or_else(|| not_found(id))?;
+        (e.ops.clone(), e.local_id.clone())
+    };
+    if local_id.is_some() {
+        return Ok(local_id);
+    }
+    drop(ops.lock().await);
+    let st = shared.coreweave.lock();
+    Ok(st.sandboxes.get(id).and_then(|e| e.local_id.clone()))
 }
 
 /// The main process's output (not exec output). Not following: what is there, then the end.
@@ -265,26 +302,7 @@ pub(super) async fn stream_logs(
         };
         return Ok(futures::stream::iter([Ok(entry)]).boxed());
     }
-    let (ops, local_id) = {
-        let st = shared.coreweave.lock();
-        let e = st
-            .sandboxes
-            .get(&req.sandbox_id)
-            .ok_or_else(|| not_found(&req.sandbox_id))?;
-        (e.ops.clone(), e.local_id.clone())
-    };
-    // A sandbox still being created: wait for it so a follower sees its first lines.
-    let local_id = match local_id {
-        Some(l) => Some(l),
-        None => {
-            drop(ops.lock().await);
-            let st = shared.coreweave.lock();
-            st.sandboxes
-                .get(&req.sandbox_id)
-                .and_then(|e| e.local_id.clone())
-        }
-    };
-    let Some(local_id) = local_id else {
+    let Some(local_id) = created(shared, &req.sandbox_id).await? else {
         return Ok(futures::stream::empty().boxed());
     };
     let tail = if req.since_time.is_some() {

@@ -12,7 +12,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::data;
 use super::lifecycle::{self, Boot, Entry, Phase, not_found, observe, to_pb};
-use super::{snapshots, volumes};
+use super::{CwState, snapshots, volumes};
 use crate::api::coreweave::error::{
     BAD_REQUEST_TYPE, BadRequest, ERROR_DOMAIN, ERROR_INFO_TYPE, ErrorInfo, FieldViolation,
     REASON_INVALID_REQUEST, REASON_REQUEST_ID_CONFLICT, RpcStatus, status_with_reason,
@@ -133,6 +133,95 @@ fn validate(sandbox: Option<&pb::Sandbox>) -> Result<(pb::SandboxSpec, pb::Conta
     Ok((spec, container))
 }
 
+/// Why a sandbox with scratch volumes cannot run on an unisolated local runtime.
+const UNISOLATED_SCRATCH: &str = "scratch volumes need the bubblewrap-isolated local runtime: without isolation a mount path would be a path on this host";
+/// How a test provisions a secret the emulator's stores do not hold.
+const PROVISION_SECRET: &str =
+    "emulator: PUT /_emulator/coreweave/secrets with {\"store\",\"path\",\"value\"}";
+
+impl Entry {
+    /// A sandbox just accepted, before its local sandbox exists.
+    fn creating(
+        id: String,
+        spec: pb::SandboxSpec,
+        display_name: String,
+        container: &str,
+        ops: Arc<tokio::sync::Mutex<()>>,
+    ) -> Entry {
+        Entry {
+            id,
+            spec,
+            display_name,
+            phase: Phase::Creating,
+            local_id: None,
+            container_name: container.to_string(),
+            create_time: SystemTime::now(),
+            start_time: None,
+            end_time: None,
+            containers: Vec::new(),
+            ops,
+        }
+    }
+}
+
+/// A create that repeats an earlier `request_id`: the same sandbox for the same request, an
+/// error for a different one; `None` for a new request.
+fn replay(
+    st: &CwState,
+    request_id: &str,
+    fingerprint: &[u8],
+) -> Option<Result<pb::Sandbox, Status>> {
+    let (id, fp) = st
+        .request_ids
+        .get(request_id)
+        .filter(|_| !request_id.is_empty())?;
+    if fp.as_slice() != fingerprint {
+        return Some(Err(status_with_reason(
+            tonic::Code::AlreadyExists,
+            format!("request_id {request_id} was already used for a different sandbox ({id})"),
+            REASON_REQUEST_ID_CONFLICT,
+            BTreeMap::from([("sandbox_id".to_string(), id.clone())]),
+            None,
+        )));
+    }
+    // A retry of the same creation: the same sandbox.
+    Some(st.sandboxes.get(id).map(to_pb).ok_or_else(|| not_found(id)))
+}
+
+/// Secret-store references resolve to values provisioned in the emulator.
+fn provisioned_secrets(
+    st: &CwState,
+    container: &pb::Container,
+) -> Result<BTreeMap<String, Secret>, Status> {
+    let mut secrets = BTreeMap::new();
+    for store in &container.secret_stores {
+        for m in &store.secrets {
+            let env_var = if m.env_var.is_empty() {
+                m.path.clone()
+            } else {
+                m.env_var.clone()
+            };
+            let Some(v) = st.secrets.get(&(store.store_name.clone(), m.path.clone())) else {
+                return Err(status_with_reason(
+                    tonic::Code::FailedPrecondition,
+                    format!(
+                        "secret {} is not provisioned in store {} ({PROVISION_SECRET})",
+                        m.path, store.store_name
+                    ),
+                    "CWSANDBOX_SECRET_STORE_NOT_PROVISIONED",
+                    BTreeMap::from([
+                        ("store_name".to_string(), store.store_name.clone()),
+                        ("path".to_string(), m.path.clone()),
+                    ]),
+                    None,
+                ));
+            };
+            secrets.insert(env_var, v.clone());
+        }
+    }
+    Ok(secrets)
+}
+
 #[tonic::async_trait]
 impl SandboxService for EmuService {
     async fn create_sandbox(
@@ -146,10 +235,7 @@ impl SandboxService for EmuService {
             && *lifecycle::local(&self.shared).isolation()
                 == crate::provider::local::Isolation::Unisolated
         {
-            return Err(Status::failed_precondition(
-                "scratch volumes need the bubblewrap-isolated local runtime: without isolation a \
-                 mount path would be a path on this host",
-            ));
+            return Err(Status::failed_precondition(UNISOLATED_SCRATCH));
         }
         let display_name = req
             .sandbox
@@ -166,65 +252,15 @@ impl SandboxService for EmuService {
             .unwrap_or_default();
         let cw = &self.shared.coreweave;
         let mut st = cw.lock();
-        if !req.request_id.is_empty()
-            && let Some((id, fp)) = st.request_ids.get(&req.request_id).cloned()
-        {
-            if fp != fingerprint {
-                return Err(status_with_reason(
-                    tonic::Code::AlreadyExists,
-                    format!(
-                        "request_id {} was already used for a different sandbox ({id})",
-                        req.request_id
-                    ),
-                    REASON_REQUEST_ID_CONFLICT,
-                    BTreeMap::from([("sandbox_id".to_string(), id.clone())]),
-                    None,
-                ));
-            }
-            // A retry of the same creation: the same sandbox.
-            return st
-                .sandboxes
-                .get(&id)
-                .map(|e| Response::new(to_pb(e)))
-                .ok_or_else(|| not_found(&id));
+        if let Some(done) = replay(&st, &req.request_id, &fingerprint) {
+            return done.map(Response::new);
         }
         let mut restores = Vec::new();
         for v in scratch.iter().filter(|v| !v.restore_from.is_empty()) {
             let dir = snapshots::restorable(&st, &v.name, &v.restore_from)?;
             restores.push((v.name.clone(), dir));
         }
-        // Secret-store references resolve to values provisioned in the emulator.
-        let mut secrets: BTreeMap<String, Secret> = BTreeMap::new();
-        for store in &container.secret_stores {
-            for m in &store.secrets {
-                let env_var = if m.env_var.is_empty() {
-                    m.path.clone()
-                } else {
-                    m.env_var.clone()
-                };
-                match st.secrets.get(&(store.store_name.clone(), m.path.clone())) {
-                    Some(v) => {
-                        secrets.insert(env_var, v.clone());
-                    }
-                    None => {
-                        return Err(status_with_reason(
-                            tonic::Code::FailedPrecondition,
-                            format!(
-                                "secret {} is not provisioned in store {} (emulator: PUT \
-                                 /_emulator/coreweave/secrets with {{\"store\",\"path\",\"value\"}})",
-                                m.path, store.store_name
-                            ),
-                            "CWSANDBOX_SECRET_STORE_NOT_PROVISIONED",
-                            BTreeMap::from([
-                                ("store_name".to_string(), store.store_name.clone()),
-                                ("path".to_string(), m.path.clone()),
-                            ]),
-                            None,
-                        ));
-                    }
-                }
-            }
-        }
+        let secrets = provisioned_secrets(&st, &container)?;
         let id = cw.next_id(&mut st);
         let ops = Arc::new(tokio::sync::Mutex::new(()));
         let guard = ops
@@ -235,19 +271,7 @@ impl SandboxService for EmuService {
         if cw.settings().ignore_network {
             kept.network = None;
         }
-        let entry = Entry {
-            id: id.clone(),
-            spec: kept,
-            display_name,
-            phase: Phase::Creating,
-            local_id: None,
-            container_name: container.name.clone(),
-            create_time: SystemTime::now(),
-            start_time: None,
-            end_time: None,
-            containers: Vec::new(),
-            ops,
-        };
+        let entry = Entry::creating(id.clone(), kept, display_name, &container.name, ops);
         let body = to_pb(&entry);
         st.sandboxes.insert(id.clone(), entry);
         if !req.request_id.is_empty() {

@@ -191,50 +191,63 @@ fn copy_level(src: &OwnedFd, dst: &OwnedFd, depth: usize) -> io::Result<u64> {
             unsafe { libc::fchmod(to.as_raw_fd(), perm(&st)) };
             keep_times(&to, &st);
         } else if is(&st, libc::S_IFREG) {
-            let from = match openat(src, &name, libc::O_RDONLY | libc::O_NONBLOCK, 0) {
-                Ok(f) => f,
-                Err(e) if matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ELOOP)) => continue,
-                Err(e) => return Err(e),
-            };
-            let st = fstat(&from)?;
-            if !is(&st, libc::S_IFREG) {
-                continue;
-            }
-            unlink(dst, &name);
-            let to = openat(
-                dst,
-                &name,
-                libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC,
-                0o600,
-            )?;
-            let (mut r, mut w) = (File::from(from), File::from(to));
-            bytes += io::copy(&mut r, &mut w)?;
-            let to = OwnedFd::from(w);
-            // SAFETY: a valid fd.
-            unsafe { libc::fchmod(to.as_raw_fd(), perm(&st)) };
-            keep_times(&to, &st);
+            bytes += copy_file(src, dst, &name)?;
         } else if is(&st, libc::S_IFLNK) {
-            let mut buf = vec![0u8; libc::PATH_MAX as usize];
-            // SAFETY: the buffer is as long as we say; readlinkat does not NUL-terminate.
-            let n = unsafe {
-                libc::readlinkat(
-                    src.as_raw_fd(),
-                    name.as_ptr(),
-                    buf.as_mut_ptr().cast(),
-                    buf.len(),
-                )
-            };
-            if n < 0 {
-                continue;
-            }
-            buf.truncate(n as usize);
-            let target = cstr(OsStr::from_bytes(&buf))?;
-            unlink(dst, &name);
-            // SAFETY: NUL-terminated target and name, a valid dirfd.
-            check(unsafe { libc::symlinkat(target.as_ptr(), dst.as_raw_fd(), name.as_ptr()) })?;
+            copy_link(src, dst, &name)?;
         }
     }
     Ok(bytes)
+}
+
+/// Copy the regular file `name` (its mode and times too); the bytes copied, 0 when it is gone
+/// or no longer a regular file.
+fn copy_file(src: &OwnedFd, dst: &OwnedFd, name: &CStr) -> io::Result<u64> {
+    let from = match openat(src, name, libc::O_RDONLY | libc::O_NONBLOCK, 0) {
+        Ok(f) => f,
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ELOOP)) => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let st = fstat(&from)?;
+    if !is(&st, libc::S_IFREG) {
+        return Ok(0);
+    }
+    unlink(dst, name);
+    let to = openat(
+        dst,
+        name,
+        libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC,
+        0o600,
+    )?;
+    let (mut r, mut w) = (File::from(from), File::from(to));
+    let bytes = io::copy(&mut r, &mut w)?;
+    let to = OwnedFd::from(w);
+    // SAFETY: a valid fd.
+    unsafe { libc::fchmod(to.as_raw_fd(), perm(&st)) };
+    keep_times(&to, &st);
+    Ok(bytes)
+}
+
+/// Copy the symbolic link `name` as a link (never followed); a link gone since is skipped.
+fn copy_link(src: &OwnedFd, dst: &OwnedFd, name: &CStr) -> io::Result<()> {
+    let mut buf = vec![0u8; libc::PATH_MAX as usize];
+    // SAFETY: the buffer is as long as we say; readlinkat does not NUL-terminate.
+    let n = unsafe {
+        libc::readlinkat(
+            src.as_raw_fd(),
+            name.as_ptr(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+        )
+    };
+    if n < 0 {
+        return Ok(());
+    }
+    buf.truncate(n as usize);
+    let target = cstr(OsStr::from_bytes(&buf))?;
+    unlink(dst, name);
+    // SAFETY: NUL-terminated target and name, a valid dirfd.
+    check(unsafe { libc::symlinkat(target.as_ptr(), dst.as_raw_fd(), name.as_ptr()) })?;
+    Ok(())
 }
 
 /// Remove a non-directory entry before replacing it (a planted link must not be written through).

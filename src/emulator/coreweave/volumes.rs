@@ -98,8 +98,8 @@ fn mount_path(field: &str, path: &str) -> Result<Vec<String>, Status> {
     Ok(comps)
 }
 
-/// Check `spec.volumes` and the container's `volume_mounts`; the volumes' layout.
-pub fn plan(spec: &pb::SandboxSpec, container: &pb::Container) -> Result<Vec<Scratch>, Status> {
+/// The scratch volumes `spec.volumes` declares, each checked.
+fn declared(spec: &pb::SandboxSpec) -> Result<Vec<Scratch>, Status> {
     let mut out: Vec<Scratch> = Vec::new();
     for (i, v) in spec.volumes.iter().enumerate() {
         let field = format!("sandbox.spec.volumes[{i}]");
@@ -150,6 +150,11 @@ pub fn plan(spec: &pb::SandboxSpec, container: &pb::Container) -> Result<Vec<Scr
             sub_path: Vec::new(),
         });
     }
+    Ok(out)
+}
+
+/// Where the container's `volume_mounts` put each volume: once each, never nested.
+fn mount(out: &mut [Scratch], container: &pb::Container) -> Result<(), Status> {
     let mut paths: Vec<Vec<String>> = Vec::new();
     for (i, m) in container.volume_mounts.iter().enumerate() {
         let field = format!("sandbox.spec.containers[0].volume_mounts[{i}]");
@@ -198,6 +203,13 @@ pub fn plan(spec: &pb::SandboxSpec, container: &pb::Container) -> Result<Vec<Scr
         vol.mount = Some(comps);
         vol.sub_path = sub;
     }
+    Ok(())
+}
+
+/// Check `spec.volumes` and the container's `volume_mounts`; the volumes' layout.
+pub fn plan(spec: &pb::SandboxSpec, container: &pb::Container) -> Result<Vec<Scratch>, Status> {
+    let mut out = declared(spec)?;
+    mount(&mut out, container)?;
     Ok(out)
 }
 

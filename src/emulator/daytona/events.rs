@@ -28,7 +28,10 @@ pub async fn socket(State(s): State<AppState>, ws: WebSocketUpgrade) -> Response
 }
 
 /// The org's sandboxes as the API reports them: id → (reported state, DTO).
-fn snapshot(s: &AppState) -> BTreeMap<String, (String, Value)> {
+/// Each sandbox's reported state and DTO, by id.
+type Seen = BTreeMap<String, (String, Value)>;
+
+fn snapshot(s: &AppState) -> Seen {
     let toolbox = super::DaytonaEmu::toolbox_url(&s.base_url);
     let org = s.daytona.org();
     org.sandboxes
@@ -45,6 +48,33 @@ fn snapshot(s: &AppState) -> BTreeMap<String, (String, Value)> {
 
 fn event(name: &str, payload: Value) -> Message {
     Message::Text(format!("42{}", json!([name, payload])))
+}
+
+/// The events between two looks at the sandboxes: new ones, changed states, and ones gone
+/// (reported as `destroyed`).
+fn changes(seen: &Seen, now: &Seen) -> Vec<Message> {
+    let mut out = Vec::new();
+    for (id, (state, dto)) in now {
+        match seen.get(id) {
+            None => out.push(event("sandbox.created", dto.clone())),
+            Some((old, _)) if old != state => out.push(event(
+                "sandbox.state.updated",
+                json!({"sandbox": dto, "oldState": old, "newState": state}),
+            )),
+            _ => {}
+        }
+    }
+    for (id, (old, dto)) in seen {
+        if !now.contains_key(id) {
+            let mut gone = dto.clone();
+            gone["state"] = json!("destroyed");
+            out.push(event(
+                "sandbox.state.updated",
+                json!({"sandbox": gone, "oldState": old, "newState": "destroyed"}),
+            ));
+        }
+    }
+    out
 }
 
 async fn serve(s: AppState, mut ws: WebSocket) {
@@ -109,27 +139,7 @@ async fn serve(s: AppState, mut ws: WebSocket) {
             }
             _ = poll.tick() => {
                 let now = snapshot(&s);
-                let mut out = Vec::new();
-                for (id, (state, dto)) in &now {
-                    match seen.get(id) {
-                        None => out.push(event("sandbox.created", dto.clone())),
-                        Some((old, _)) if old != state => out.push(event(
-                            "sandbox.state.updated",
-                            json!({"sandbox": dto, "oldState": old, "newState": state}),
-                        )),
-                        _ => {}
-                    }
-                }
-                for (id, (old, dto)) in &seen {
-                    if !now.contains_key(id) {
-                        let mut gone = dto.clone();
-                        gone["state"] = json!("destroyed");
-                        out.push(event(
-                            "sandbox.state.updated",
-                            json!({"sandbox": gone, "oldState": old, "newState": "destroyed"}),
-                        ));
-                    }
-                }
+                let out = changes(&seen, &now);
                 seen = now;
                 for m in out {
                     if ws.send(m).await.is_err() {

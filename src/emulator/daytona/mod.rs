@@ -14,8 +14,11 @@
 //!
 //! Not emulated: the *content* of snapshots and images — every sandbox boots the same local
 //! sandbox (the host's userland under bubblewrap); the build only checks the Dockerfile (rule
-//! below) and writes a log. Sessions do not share shell state between commands. No WebSocket
-//! event stream (clients poll, as the SDK does with `DAYTONA_USE_DEPRECATED_POLLING=true`).
+//! below) and writes a log. Sessions do not share shell state between commands.
+//!
+//! The Socket.IO event stream (`sandbox.created`, `sandbox.state.updated`) the official SDK waits
+//! on is served too ([`events`]); clients that poll (`DAYTONA_USE_DEPRECATED_POLLING=true`, ours)
+//! see the same states.
 //!
 //! Failing-build rule: a Dockerfile fails to build (`build_failed`, with `errorReason` and the
 //! log) when it has no `FROM` instruction, or when a `RUN` instruction is `false`, `exit N`

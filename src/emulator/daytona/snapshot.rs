@@ -151,6 +151,18 @@ fn run_fails(cmd: &str) -> Option<i32> {
     (code != 0).then_some(code)
 }
 
+impl BuildCheck {
+    /// A build that stops with `failure` after `log`.
+    fn failed(log: Vec<String>, failure: impl Into<String>) -> BuildCheck {
+        BuildCheck {
+            log,
+            failure: Some(failure.into()),
+            entrypoint: None,
+            fetches: Vec::new(),
+        }
+    }
+}
+
 /// Check a Dockerfile and produce its build log. Fails when there is no `FROM` before the first
 /// build step, or a `RUN` is `false` / `exit N` (N ≠ 0) / ends in `&& false`.
 pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
@@ -174,12 +186,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
                 i + 1
             );
             log.push(format!("ERROR: {msg}"));
-            return BuildCheck {
-                log,
-                failure: Some(msg),
-                entrypoint: None,
-                fetches: Vec::new(),
-            };
+            return BuildCheck::failed(log, msg);
         }
         log.push(format!("Step {}/{total} : {step}", i + 1));
         match op.as_str() {
@@ -196,12 +203,10 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
                         "process \"/bin/sh -c {rest}\" did not complete successfully: exit code: {code}"
                     );
                     log.push(format!("ERROR: {msg}"));
-                    return BuildCheck {
+                    return BuildCheck::failed(
                         log,
-                        failure: Some(format!("Step {}/{total} failed: {msg}", i + 1)),
-                        entrypoint: None,
-                        fetches: Vec::new(),
-                    };
+                        format!("Step {}/{total} failed: {msg}", i + 1),
+                    );
                 }
             }
             "CMD" | "ENTRYPOINT" => {
@@ -220,12 +225,7 @@ pub fn check_dockerfile(dockerfile: &str) -> BuildCheck {
     if !seen_from {
         let msg = "dockerfile parse error: the file has no FROM instruction".to_string();
         log.push(format!("ERROR: {msg}"));
-        return BuildCheck {
-            log,
-            failure: Some(msg),
-            entrypoint: None,
-            fetches: Vec::new(),
-        };
+        return BuildCheck::failed(log, msg);
     }
     log.push("Successfully built the snapshot image".into());
     BuildCheck {
@@ -248,6 +248,73 @@ fn not_found(key: &str, path: &str) -> Response {
     )
 }
 
+/// A snapshot comes from exactly one of an image (tagged, not `:latest`) and a build.
+fn check_source(req: &CreateSnapshot) -> Result<(), &'static str> {
+    match (&req.build_info, &req.image_name) {
+        (Some(_), Some(_)) => {
+            return Err("Cannot specify an image name when using a build info entry");
+        }
+        (Some(_), None) if req.entrypoint.is_some() => {
+            return Err("Cannot specify an entrypoint when using a build info entry");
+        }
+        (None, None) => {
+            return Err("Must specify an image name when not using a build info entry");
+        }
+        (None, Some(img)) => {
+            let tag = img.rsplit('/').next().unwrap_or(img);
+            if !tag.contains(':') && !img.contains('@') {
+                return Err("Images must include a tag or digest");
+            }
+            if tag.ends_with(":latest") {
+                return Err("Images with tag \":latest\" are not allowed");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The record of a snapshot just asked for; `prebuilt` (the log and entrypoint of an identical
+/// build already active) makes it active at once.
+fn new_snapshot(
+    req: &CreateSnapshot,
+    build_info: Option<BuildInfo>,
+    prebuilt: Option<(Vec<String>, Option<Vec<String>>)>,
+    (cpu, mem, disk): (u32, u32, u32),
+    now: u64,
+) -> SnapshotRec {
+    SnapshotRec {
+        id: uuid::Uuid::new_v4().to_string(),
+        name: req.name.clone(),
+        general: false,
+        image_name: req.image_name.clone(),
+        state: if prebuilt.is_some() {
+            SnapshotState::Active
+        } else {
+            SnapshotState::Pending
+        },
+        size: prebuilt.as_ref().map(|_| 1.2),
+        entrypoint: prebuilt
+            .as_ref()
+            .and_then(|p| p.1.clone())
+            .or(req.entrypoint.clone()),
+        cpu,
+        gpu: req.gpu.unwrap_or(0),
+        mem,
+        disk,
+        error_reason: None,
+        created_ms: now,
+        updated_ms: now,
+        last_used_ms: None,
+        build_info,
+        windows: false,
+        files: Vec::new(),
+        region: req.region_id.clone().unwrap_or_else(|| "us".into()),
+        source_sandbox_id: None,
+        log: prebuilt.map(|p| p.0).unwrap_or_default(),
+    }
+}
+
 async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> Response {
     let path = uri.path();
     let req: CreateSnapshot = match serde_json::from_slice(&body) {
@@ -257,35 +324,8 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
     if let Err(m) = check_name(&req.name) {
         return bad(m, path);
     }
-    match (&req.build_info, &req.image_name) {
-        (Some(_), Some(_)) => {
-            return bad(
-                "Cannot specify an image name when using a build info entry",
-                path,
-            );
-        }
-        (Some(_), None) if req.entrypoint.is_some() => {
-            return bad(
-                "Cannot specify an entrypoint when using a build info entry",
-                path,
-            );
-        }
-        (None, None) => {
-            return bad(
-                "Must specify an image name when not using a build info entry",
-                path,
-            );
-        }
-        (None, Some(img)) => {
-            let tag = img.rsplit('/').next().unwrap_or(img);
-            if !tag.contains(':') && !img.contains('@') {
-                return bad("Images must include a tag or digest", path);
-            }
-            if tag.ends_with(":latest") {
-                return bad("Images with tag \":latest\" are not allowed", path);
-            }
-        }
-        _ => {}
+    if let Err(m) = check_source(&req) {
+        return bad(m, path);
     }
     let settings = s.daytona.settings();
     let (cpu, mem, disk) = (
@@ -331,36 +371,7 @@ async fn create(_: Authed, State(s): State<AppState>, uri: Uri, body: Bytes) -> 
                 })
                 .map(|x| (x.log.clone(), x.entrypoint.clone()))
         });
-        let rec = SnapshotRec {
-            id: uuid::Uuid::new_v4().to_string(),
-            name: req.name.clone(),
-            general: false,
-            image_name: req.image_name.clone(),
-            state: if prebuilt.is_some() {
-                SnapshotState::Active
-            } else {
-                SnapshotState::Pending
-            },
-            size: prebuilt.as_ref().map(|_| 1.2),
-            entrypoint: prebuilt
-                .as_ref()
-                .and_then(|p| p.1.clone())
-                .or(req.entrypoint.clone()),
-            cpu,
-            gpu: req.gpu.unwrap_or(0),
-            mem,
-            disk,
-            error_reason: None,
-            created_ms: now,
-            updated_ms: now,
-            last_used_ms: None,
-            build_info,
-            windows: false,
-            files: Vec::new(),
-            region: req.region_id.clone().unwrap_or_else(|| "us".into()),
-            source_sandbox_id: None,
-            log: prebuilt.map(|p| p.0).unwrap_or_default(),
-        };
+        let rec = new_snapshot(&req, build_info, prebuilt, (cpu, mem, disk), now);
         org.snapshots.insert(rec.id.clone(), rec.clone());
         rec
     };

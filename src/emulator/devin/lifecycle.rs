@@ -102,7 +102,63 @@ fn parse_status(s: &str) -> Result<Status, Refusal> {
     })
 }
 
+/// `value`, lower-cased (the first of `allowed` when absent), when it is one of `allowed`.
+fn one_of(
+    field: &str,
+    value: Option<&str>,
+    allowed: &[&str],
+    listed: &str,
+) -> Result<String, Refusal> {
+    let v = value.unwrap_or(allowed[0]).trim().to_ascii_lowercase();
+    if !allowed.contains(&v.as_str()) {
+        return Err(Refusal::new(
+            422,
+            format!("{field} must be {listed} (got {v:?})"),
+        ));
+    }
+    Ok(v)
+}
+
+/// The remote build a new session is pinned to.
+fn pinned_sha(sha: Option<&str>) -> Result<Option<&str>, Refusal> {
+    // Pinned to the published build by default, like Devin's own sessions; `none` leaves
+    // the pin out (the spec allows a null pin: the client then asks for `latest_*`).
+    let sha = match sha.map(str::trim) {
+        None | Some("") => Some(super::remote::CURRENT_SHA),
+        Some(s) if s.eq_ignore_ascii_case("none") || s.eq_ignore_ascii_case("null") => None,
+        Some(s) => Some(s),
+    };
+    if let Some(s) = sha
+        && !valid_sha(s)
+    {
+        return Err(Refusal::new(
+            422,
+            format!("remote_binary_sha must be 7-64 hex digits (got {s:?})"),
+        ));
+    }
+    Ok(sha)
+}
+
 impl Queue {
+    /// The outpost a new session goes to: the named one (id or name), else the first.
+    fn outpost_for(&self, outpost: Option<&str>) -> Result<String, Refusal> {
+        match outpost {
+            Some(o) => {
+                let o = o.trim();
+                self.outposts
+                    .iter()
+                    .find(|x| x.outpost_id == o || x.name == o)
+                    .map(|x| x.outpost_id.clone())
+                    .ok_or_else(|| Refusal::new(404, format!("no outpost {o:?}")))
+            }
+            None => self
+                .outposts
+                .first()
+                .map(|o| o.outpost_id.clone())
+                .ok_or_else(|| Refusal::new(404, "the emulator has no outposts left")),
+        }
+    }
+
     pub fn enqueue(&mut self, spec: &NewSession, now: Micros) -> Result<Vec<String>, Refusal> {
         let count = spec.count.unwrap_or(1);
         if !(1..=1000).contains(&count) {
@@ -114,60 +170,20 @@ impl Queue {
                 "session_id and count > 1 exclude each other",
             ));
         }
-        let outpost_id = match &spec.outpost {
-            Some(o) => {
-                let o = o.trim();
-                self.outposts
-                    .iter()
-                    .find(|x| x.outpost_id == o || x.name == o)
-                    .map(|x| x.outpost_id.clone())
-                    .ok_or_else(|| Refusal::new(404, format!("no outpost {o:?}")))?
-            }
-            None => self
-                .outposts
-                .first()
-                .map(|o| o.outpost_id.clone())
-                .ok_or_else(|| Refusal::new(404, "the emulator has no outposts left"))?,
-        };
-        let platform = spec
-            .platform
-            .as_deref()
-            .unwrap_or("linux")
-            .trim()
-            .to_ascii_lowercase();
-        if !matches!(platform.as_str(), "linux" | "windows" | "macos") {
-            return Err(Refusal::new(
-                422,
-                format!("platform must be linux, windows or macos (got {platform:?})"),
-            ));
-        }
-        let kind = spec
-            .kind
-            .as_deref()
-            .unwrap_or("new")
-            .trim()
-            .to_ascii_lowercase();
-        if !matches!(kind.as_str(), "new" | "resume") {
-            return Err(Refusal::new(
-                422,
-                format!("kind must be new or resume (got {kind:?})"),
-            ));
-        }
-        // Pinned to the published build by default, like Devin's own sessions; `none` leaves
-        // the pin out (the spec allows a null pin: the client then asks for `latest_*`).
-        let sha = match spec.remote_binary_sha.as_deref().map(str::trim) {
-            None | Some("") => Some(super::remote::CURRENT_SHA),
-            Some(s) if s.eq_ignore_ascii_case("none") || s.eq_ignore_ascii_case("null") => None,
-            Some(s) => Some(s),
-        };
-        if let Some(s) = sha
-            && !valid_sha(s)
-        {
-            return Err(Refusal::new(
-                422,
-                format!("remote_binary_sha must be 7-64 hex digits (got {s:?})"),
-            ));
-        }
+        let outpost_id = self.outpost_for(spec.outpost.as_deref())?;
+        let platform = one_of(
+            "platform",
+            spec.platform.as_deref(),
+            &["linux", "windows", "macos"],
+            "linux, windows or macos",
+        )?;
+        let kind = one_of(
+            "kind",
+            spec.kind.as_deref(),
+            &["new", "resume"],
+            "new or resume",
+        )?;
+        let sha = pinned_sha(spec.remote_binary_sha.as_deref())?;
         let status = match &spec.status {
             Some(s) => parse_status(s)?,
             None => Status::Pending,

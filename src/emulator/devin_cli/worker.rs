@@ -251,6 +251,71 @@ impl Worker {
         }
     }
 
+    /// What to try to serve, in order: claims this acceptor still holds (a restarted worker),
+    /// then the pending sessions that may be claimed, oldest first.
+    fn candidates(&self, held: Vec<QueueEntry>, queue: Vec<QueueEntry>) -> Vec<QueueEntry> {
+        let mut candidates: Vec<QueueEntry> = held
+            .into_iter()
+            .filter(|e| e.acceptor_id.as_deref() == Some(self.acceptor.as_str()))
+            .collect();
+        let mut fresh: Vec<QueueEntry> = queue
+            .into_iter()
+            .filter(|e| e.phase == Phase::Pending)
+            .filter(|e| {
+                matches!(
+                    e.session_status,
+                    SessionStatus::Pending | SessionStatus::Running
+                )
+            })
+            .collect();
+        fresh.sort_by(|a, b| a.age_key().cmp(&b.age_key()));
+        candidates.extend(fresh);
+        candidates
+    }
+
+    /// Claim and serve the first candidate that can be had: whether one was served, or the
+    /// exit code when the worker must stop.
+    async fn serve_first(&self, candidates: Vec<QueueEntry>) -> Result<bool, u8> {
+        for entry in candidates {
+            if self.stopping() {
+                break;
+            }
+            let reattach = entry.phase == Phase::Claimed;
+            if reattach
+                && matches!(
+                    entry.session_status,
+                    SessionStatus::Suspended | SessionStatus::Terminated
+                )
+            {
+                self.release(&entry.session_id, entry.session_status.as_str())
+                    .await;
+                continue;
+            }
+            match self.devin.claim(&entry.session_id, &self.acceptor).await {
+                Ok(ClaimOutcome::Won(claimed)) => {
+                    if reattach {
+                        log_info(&format!(
+                            "Reattaching to session {} (still claimed by this worker)",
+                            claimed.session_id
+                        ));
+                    }
+                    return match self.serve(claimed).await {
+                        Served::Done => Ok(true),
+                        Served::Shutdown => Err(143),
+                        Served::Auth => Err(1),
+                    };
+                }
+                Ok(ClaimOutcome::Conflict { .. } | ClaimOutcome::Gone) => continue,
+                Err(e) if e.is_auth() => return Err(auth_failed(&e)),
+                Err(e) => {
+                    log_warn(&format!("claiming {} failed: {e}", entry.session_id));
+                    break;
+                }
+            }
+        }
+        Ok(false)
+    }
+
     async fn queue_loop(self, wanted: &str, once: bool) -> u8 {
         let (outpost, name) = match self.resolve_outpost(wanted).await {
             Ok(o) => o,
@@ -299,63 +364,11 @@ impl Worker {
                 ));
                 ready = true;
             }
-            let mut candidates: Vec<QueueEntry> = held_now
-                .entries
-                .into_iter()
-                .filter(|e| e.acceptor_id.as_deref() == Some(self.acceptor.as_str()))
-                .collect();
-            let mut fresh: Vec<QueueEntry> = queue
-                .entries
-                .into_iter()
-                .filter(|e| e.phase == Phase::Pending)
-                .filter(|e| {
-                    matches!(
-                        e.session_status,
-                        SessionStatus::Pending | SessionStatus::Running
-                    )
-                })
-                .collect();
-            fresh.sort_by(|a, b| a.age_key().cmp(&b.age_key()));
-            candidates.extend(fresh);
-            let mut served = false;
-            for entry in candidates {
-                if self.stopping() {
-                    break;
-                }
-                let reattach = entry.phase == Phase::Claimed;
-                if reattach
-                    && matches!(
-                        entry.session_status,
-                        SessionStatus::Suspended | SessionStatus::Terminated
-                    )
-                {
-                    self.release(&entry.session_id, entry.session_status.as_str())
-                        .await;
-                    continue;
-                }
-                match self.devin.claim(&entry.session_id, &self.acceptor).await {
-                    Ok(ClaimOutcome::Won(claimed)) => {
-                        if reattach {
-                            log_info(&format!(
-                                "Reattaching to session {} (still claimed by this worker)",
-                                claimed.session_id
-                            ));
-                        }
-                        match self.serve(claimed).await {
-                            Served::Done => served = true,
-                            Served::Shutdown => return 143,
-                            Served::Auth => return 1,
-                        }
-                        break;
-                    }
-                    Ok(ClaimOutcome::Conflict { .. } | ClaimOutcome::Gone) => continue,
-                    Err(e) if e.is_auth() => return auth_failed(&e),
-                    Err(e) => {
-                        log_warn(&format!("claiming {} failed: {e}", entry.session_id));
-                        break;
-                    }
-                }
-            }
+            let candidates = self.candidates(held_now.entries, queue.entries);
+            let served = match self.serve_first(candidates).await {
+                Ok(served) => served,
+                Err(code) => return code,
+            };
             if served && once {
                 return 0;
             }
@@ -408,16 +421,38 @@ impl Worker {
         Ok(self.devin.get(session).await?.map(|e| e.session_status))
     }
 
-    async fn serve(&self, entry: QueueEntry) -> Served {
-        let sid = entry.session_id.clone();
-        log_info(&format!(
-            "Claimed session {sid} (kind {}, status {})",
-            entry.kind, entry.session_status
-        ));
+    /// The session's status once the remote exited (it can lag by seconds: up to five reads,
+    /// a second apart, until it ended); `None` when the token was rejected.
+    async fn settled_status(&self, sid: &str) -> Option<String> {
+        let mut last = "unknown".to_string();
+        for i in 0..5 {
+            match self.status(sid).await {
+                Ok(None) => return Some("gone".into()),
+                Ok(Some(st @ (SessionStatus::Suspended | SessionStatus::Terminated))) => {
+                    return Some(st.as_str().into());
+                }
+                Ok(Some(st)) => last = st.as_str().into(),
+                Err(e) if e.is_auth() => {
+                    auth_failed(&e);
+                    return None;
+                }
+                Err(_) => {}
+            }
+            if i < 4 {
+                self.pause(Duration::from_secs(1)).await;
+            }
+        }
+        Some(last)
+    }
+
+    /// What serving a claim needs: its connect token, a gateway URL and the remote installed.
+    /// A claim lacking one is released (`None`).
+    async fn prepare(&self, entry: &QueueEntry) -> Option<(Secret, String, Remote)> {
+        let sid = &entry.session_id;
         let Some(token) = entry.connect_token.clone() else {
             log_error(&format!("the claim of {sid} carries no connect token"));
-            self.release(&sid, "unusable claim").await;
-            return Served::Done;
+            self.release(sid, "unusable claim").await;
+            return None;
         };
         let Some(gateway) = entry
             .gateway_url
@@ -427,8 +462,8 @@ impl Worker {
             log_error(&format!(
                 "the claim of {sid} carries no gateway URL and DEVIN_OUTPOST_GATEWAY_URL is unset"
             ));
-            self.release(&sid, "no gateway").await;
-            return Served::Done;
+            self.release(sid, "no gateway").await;
+            return None;
         };
         let remote: Remote = match serve::install(
             &self.http,
@@ -442,9 +477,21 @@ impl Worker {
             Ok(r) => r,
             Err(e) => {
                 log_error(&format!("cannot serve session {sid}: {e}"));
-                self.release(&sid, "remote unavailable").await;
-                return Served::Done;
+                self.release(sid, "remote unavailable").await;
+                return None;
             }
+        };
+        Some((token, gateway, remote))
+    }
+
+    async fn serve(&self, entry: QueueEntry) -> Served {
+        let sid = entry.session_id.clone();
+        log_info(&format!(
+            "Claimed session {sid} (kind {}, status {})",
+            entry.kind, entry.session_status
+        ));
+        let Some((token, gateway, remote)) = self.prepare(&entry).await else {
+            return Served::Done;
         };
         log_info(&format!(
             "Serving session {sid} with devin-remote {}",
@@ -474,29 +521,9 @@ impl Worker {
                 Served::Shutdown
             }
             Ok(Exit::Code(0) | Exit::Stopped) => {
-                // The status can lag the remote's exit by seconds.
-                let mut last = "unknown".to_string();
-                for i in 0..5 {
-                    match self.status(&sid).await {
-                        Ok(None) => {
-                            last = "gone".into();
-                            break;
-                        }
-                        Ok(Some(st @ (SessionStatus::Suspended | SessionStatus::Terminated))) => {
-                            last = st.as_str().into();
-                            break;
-                        }
-                        Ok(Some(st)) => last = st.as_str().into(),
-                        Err(e) if e.is_auth() => {
-                            auth_failed(&e);
-                            return Served::Auth;
-                        }
-                        Err(_) => {}
-                    }
-                    if i < 4 {
-                        self.pause(Duration::from_secs(1)).await;
-                    }
-                }
+                let Some(last) = self.settled_status(&sid).await else {
+                    return Served::Auth;
+                };
                 self.release(&sid, &last).await;
                 Served::Done
             }

@@ -205,6 +205,56 @@ pub(super) fn memory_quantity(gib: f64) -> String {
     }
 }
 
+/// Secret-store references, grouped by store (as the SDK does).
+fn secret_stores(refs: &[crate::provider::SecretRef]) -> Vec<pb::SecretStoreReference> {
+    let mut stores: BTreeMap<&str, Vec<pb::SecretMapping>> = BTreeMap::new();
+    for r in refs {
+        stores
+            .entry(r.store.as_str())
+            .or_default()
+            .push(pb::SecretMapping {
+                path: r.name.clone(),
+                field: String::new(),
+                env_var: if r.env_var.is_empty() {
+                    r.name.clone()
+                } else {
+                    r.env_var.clone()
+                },
+            });
+    }
+    stores
+        .into_iter()
+        .map(|(store, secrets)| pb::SecretStoreReference {
+            store_name: store.to_string(),
+            secrets,
+        })
+        .collect()
+}
+
+/// Requested CPU, memory and GPUs as CoreWeave quantities (empty where unset).
+fn resources(r: &crate::provider::Resources) -> pb::Resources {
+    pb::Resources {
+        cpu: r
+            .cpu
+            .filter(|c| *c > 0.0)
+            .map(cpu_quantity)
+            .unwrap_or_default(),
+        memory: r
+            .memory_gib
+            .filter(|m| *m > 0.0)
+            .map(memory_quantity)
+            .unwrap_or_default(),
+        gpu: r.gpu.filter(|g| *g > 0).map(|count| pb::Gpu {
+            count: i64::from(count),
+            selector: r
+                .gpu_type
+                .as_ref()
+                .filter(|t| !t.is_empty())
+                .map(|t| pb::gpu::Selector::Type(t.clone())),
+        }),
+    }
+}
+
 /// The CreateSandbox body for a spec.
 pub fn build_sandbox(spec: &SandboxSpec) -> Result<pb::Sandbox> {
     let image = match &spec.source {
@@ -232,51 +282,8 @@ pub fn build_sandbox(spec: &SandboxSpec) -> Result<pb::Sandbox> {
     }
     tags.push(format!("{NAME_TAG}={}", spec.name));
 
-    // Secret-store references, grouped by store (as the SDK does).
-    let mut stores: BTreeMap<&str, Vec<pb::SecretMapping>> = BTreeMap::new();
-    for r in &spec.secret_refs {
-        stores
-            .entry(r.store.as_str())
-            .or_default()
-            .push(pb::SecretMapping {
-                path: r.name.clone(),
-                field: String::new(),
-                env_var: if r.env_var.is_empty() {
-                    r.name.clone()
-                } else {
-                    r.env_var.clone()
-                },
-            });
-    }
-    let secret_stores = stores
-        .into_iter()
-        .map(|(store, secrets)| pb::SecretStoreReference {
-            store_name: store.to_string(),
-            secrets,
-        })
-        .collect();
-
-    let r = &spec.resources;
-    let resources = pb::Resources {
-        cpu: r
-            .cpu
-            .filter(|c| *c > 0.0)
-            .map(cpu_quantity)
-            .unwrap_or_default(),
-        memory: r
-            .memory_gib
-            .filter(|m| *m > 0.0)
-            .map(memory_quantity)
-            .unwrap_or_default(),
-        gpu: r.gpu.filter(|g| *g > 0).map(|count| pb::Gpu {
-            count: i64::from(count),
-            selector: r
-                .gpu_type
-                .as_ref()
-                .filter(|t| !t.is_empty())
-                .map(|t| pb::gpu::Selector::Type(t.clone())),
-        }),
-    };
+    let secret_stores = secret_stores(&spec.secret_refs);
+    let resources = resources(&spec.resources);
     let has_resources =
         !resources.cpu.is_empty() || !resources.memory.is_empty() || resources.gpu.is_some();
     let security_context = spec

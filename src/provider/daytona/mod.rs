@@ -41,6 +41,10 @@ use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::secrets::{Secret, redact};
 
 /// How sandbox state is polled while waiting for a transition.
+/// Retrying a request Daytona refused because the sandbox is mid-transition.
+const BUSY_POLL: Backoff = Backoff::growing(Duration::from_millis(200), Duration::from_secs(2));
+/// Retrying a stop or delete that met a transition.
+const TRANSITION_POLL: Backoff = Backoff::fixed(Duration::from_millis(500));
 const STATE_POLL: Backoff = Backoff::growing(Duration::from_millis(100), Duration::from_secs(2));
 
 /// Toolbox session that runs `SandboxSpec::command`.
@@ -191,21 +195,23 @@ impl DaytonaProvider {
         Fut: std::future::Future<Output = std::result::Result<T, ApiError>>,
     {
         let deadline = Instant::now() + self.wait;
-        let mut delay = Duration::from_millis(200);
-        loop {
-            match op().await {
-                Ok(v) => return Ok(v),
-                Err(e)
-                    if (dapi::is_state_change_in_progress(&e) || dapi::is_invalid_state(&e))
-                        && Instant::now() < deadline =>
-                {
-                    tracing::debug!("sandbox {id} is busy, retrying: {e}");
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 3 / 2).min(Duration::from_secs(2));
+        poll_until(deadline, BUSY_POLL, || {
+            let attempt = op();
+            async move {
+                match attempt.await {
+                    Ok(v) => Ok(Poll::Ready(v)),
+                    Err(e)
+                        if dapi::is_state_change_in_progress(&e) || dapi::is_invalid_state(&e) =>
+                    {
+                        tracing::debug!("sandbox {id} is busy, retrying: {e}");
+                        Ok(Poll::Pending(e))
+                    }
+                    Err(e) => Err(map_err(e, id)),
                 }
-                Err(e) => return Err(map_err(e, id)),
             }
-        }
+        })
+        .await?
+        .or_else(|e| busy_timeout(e, id))
     }
 
     async fn start_main(&self, sb: &t::Sandbox, argv: &[String]) -> Result<()> {
@@ -253,7 +259,7 @@ pub fn client_from_config(config: &Config, http: HttpClient) -> Result<DaytonaCl
     )?;
     let url = config
         .url(&env::DAYTONA_API_URL)?
-        .unwrap_or_else(|| "https://app.daytona.io/api".into());
+        .unwrap_or_else(|| env::DAYTONA_API_URL.default_str().into());
     Ok(DaytonaClient::new(http, &url, Secret::new(key.value)))
 }
 
@@ -396,6 +402,107 @@ fn exposed(env: &BTreeMap<String, Secret>) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The create request for `spec`, or why Daytona would refuse it.
+fn create_body(spec: &SandboxSpec, target: Option<String>) -> Result<CreateSandbox> {
+    if spec.name.trim().is_empty() {
+        return Err(ProviderError::Invalid("a sandbox name is required".into()));
+    }
+    if let Some(k) = spec.env.keys().find(|k| !valid_env_key(k)) {
+        return Err(ProviderError::Invalid(format!(
+            "`{k}` is not a valid environment variable name"
+        )));
+    }
+    let r = &spec.resources;
+    let has_resources = r.cpu.is_some()
+        || r.memory_gib.is_some()
+        || r.disk_gib.is_some()
+        || r.gpu.is_some()
+        || r.gpu_type.is_some();
+    let network = network::create_fields(&spec.egress).map_err(ProviderError::Invalid)?;
+    let mut body = CreateSandbox {
+        name: Some(spec.name.clone()),
+        network,
+        user: spec.user.clone(),
+        env: Some(exposed(&spec.env)),
+        labels: Some(spec.labels.clone()),
+        public: Some(false),
+        target,
+        auto_stop_interval: Some(0),
+        // 0 is Daytona's "longest interval" (there is no "never").
+        auto_archive_interval: Some(
+            spec.archive_after
+                .filter(|d| !d.is_zero())
+                .map(|d| d.as_secs().div_ceil(60).max(1) as i64)
+                .unwrap_or(0),
+        ),
+        auto_delete_interval: Some(-1),
+        ttl_minutes: spec
+            .max_lifetime
+            .map(|d| d.as_secs().div_ceil(60).max(1) as i64),
+        secrets: (!spec.secret_refs.is_empty()).then(|| {
+            spec.secret_refs
+                .iter()
+                .map(|s| BTreeMap::from([(s.env_var.clone(), s.name.clone())]))
+                .collect()
+        }),
+        ..Default::default()
+    };
+    match &spec.source {
+        Source::Snapshot(_) | Source::Default if has_resources => {
+            return Err(ProviderError::Invalid(
+                "Daytona takes CPU, memory and disk from the snapshot; resources can only be \
+                 set when creating from an image (build the snapshot with `outposts snapshot \
+                 build --cpu N --memory GiB --disk GiB` instead)"
+                    .into(),
+            ));
+        }
+        Source::Snapshot(s) => body.snapshot = Some(s.clone()),
+        Source::Default => {}
+        Source::Image(image) => {
+            body.build_info = Some(CreateBuildInfo {
+                dockerfile_content: format!("FROM {image}\n"),
+                context_hashes: Vec::new(),
+            });
+            body.cpu = r.cpu.map(|c| c.ceil().max(1.0) as u32);
+            body.memory = r.memory_gib.map(|m| m.ceil().max(1.0) as u32);
+            body.disk = r.disk_gib;
+            body.gpu = r.gpu;
+            body.gpu_type = r.gpu_type.clone().map(|g| vec![g]);
+        }
+    }
+    Ok(body)
+}
+
+/// Still refused when the start timeout ran out: the last refusal, as any other.
+fn busy_timeout(last: Option<ApiError>, id: &str) -> ProviderError {
+    match last {
+        Some(e) => map_err(e, id),
+        None => ProviderError::Busy {
+            id: id.to_string(),
+            message: "still changing state".into(),
+        },
+    }
+}
+
+/// A refused create: the name taken, the sandbox failing to boot, or the general mapping.
+fn create_err(e: ApiError, name: &str) -> ProviderError {
+    match e {
+        ApiError::Conflict { message, .. }
+            if message.to_ascii_lowercase().contains("already exists") =>
+        {
+            ProviderError::AlreadyExists(name.to_string())
+        }
+        ApiError::Status {
+            status: 400,
+            message,
+            ..
+        } if message.starts_with("Sandbox failed to start") => {
+            ProviderError::Other(format!("Daytona sandbox {name}: {message}"))
+        }
+        e => map_err(e, name),
+    }
+}
+
 #[async_trait]
 impl Provider for DaytonaProvider {
     fn kind(&self) -> ProviderKind {
@@ -432,90 +539,10 @@ impl Provider for DaytonaProvider {
     }
 
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
-        if spec.name.trim().is_empty() {
-            return Err(ProviderError::Invalid("a sandbox name is required".into()));
-        }
-        if let Some(k) = spec.env.keys().find(|k| !valid_env_key(k)) {
-            return Err(ProviderError::Invalid(format!(
-                "`{k}` is not a valid environment variable name"
-            )));
-        }
-        let r = &spec.resources;
-        let has_resources = r.cpu.is_some()
-            || r.memory_gib.is_some()
-            || r.disk_gib.is_some()
-            || r.gpu.is_some()
-            || r.gpu_type.is_some();
-        let network = network::create_fields(&spec.egress).map_err(ProviderError::Invalid)?;
-        let mut body = CreateSandbox {
-            name: Some(spec.name.clone()),
-            network,
-            user: spec.user.clone(),
-            env: Some(exposed(&spec.env)),
-            labels: Some(spec.labels.clone()),
-            public: Some(false),
-            target: self.target.clone(),
-            auto_stop_interval: Some(0),
-            // 0 is Daytona's "longest interval" (there is no "never").
-            auto_archive_interval: Some(
-                spec.archive_after
-                    .filter(|d| !d.is_zero())
-                    .map(|d| d.as_secs().div_ceil(60).max(1) as i64)
-                    .unwrap_or(0),
-            ),
-            auto_delete_interval: Some(-1),
-            ttl_minutes: spec
-                .max_lifetime
-                .map(|d| d.as_secs().div_ceil(60).max(1) as i64),
-            secrets: (!spec.secret_refs.is_empty()).then(|| {
-                spec.secret_refs
-                    .iter()
-                    .map(|s| BTreeMap::from([(s.env_var.clone(), s.name.clone())]))
-                    .collect()
-            }),
-            ..Default::default()
-        };
-        match &spec.source {
-            Source::Snapshot(_) | Source::Default if has_resources => {
-                return Err(ProviderError::Invalid(
-                    "Daytona takes CPU, memory and disk from the snapshot; resources can only be \
-                     set when creating from an image (build the snapshot with `outposts snapshot \
-                     build --cpu N --memory GiB --disk GiB` instead)"
-                        .into(),
-                ));
-            }
-            Source::Snapshot(s) => body.snapshot = Some(s.clone()),
-            Source::Default => {}
-            Source::Image(image) => {
-                body.build_info = Some(CreateBuildInfo {
-                    dockerfile_content: format!("FROM {image}\n"),
-                    context_hashes: Vec::new(),
-                });
-                body.cpu = r.cpu.map(|c| c.ceil().max(1.0) as u32);
-                body.memory = r.memory_gib.map(|m| m.ceil().max(1.0) as u32);
-                body.disk = r.disk_gib;
-                body.gpu = r.gpu;
-                body.gpu_type = r.gpu_type.clone().map(|g| vec![g]);
-            }
-        }
+        let body = create_body(spec, self.target.clone())?;
         let created = match self.client.create_sandbox(&body).await {
             Ok(sb) => sb,
-            Err(ApiError::Conflict { message, .. })
-                if message.to_ascii_lowercase().contains("already exists") =>
-            {
-                return Err(ProviderError::AlreadyExists(spec.name.clone()));
-            }
-            Err(ApiError::Status {
-                status: 400,
-                message,
-                ..
-            }) if message.starts_with("Sandbox failed to start") => {
-                return Err(ProviderError::Other(format!(
-                    "Daytona sandbox {}: {message}",
-                    spec.name
-                )));
-            }
-            Err(e) => return Err(map_err(e, &spec.name)),
+            Err(e) => return Err(create_err(e, &spec.name)),
         };
         let sb = if created.state() == t::SandboxState::Started {
             created
@@ -547,6 +574,16 @@ impl Provider for DaytonaProvider {
             .update_network_settings(id, &body)
             .await
             .map_err(|e| map_err(e, id))?;
+        Ok(())
+    }
+
+    /// A stopped Daytona sandbox keeps its whole disk: nothing to snapshot apart.
+    async fn stop_keeping(&self, id: &str, _snapshot: bool) -> Result<Option<String>> {
+        self.stop(id).await.map(|()| None)
+    }
+
+    /// Daytona keeps nothing for a sandbox outside the sandbox itself.
+    async fn discard(&self, _name: &str) -> Result<()> {
         Ok(())
     }
 
@@ -590,9 +627,9 @@ impl Provider for DaytonaProvider {
 
     async fn stop(&self, id: &str) -> Result<()> {
         let deadline = Instant::now() + self.wait;
-        loop {
+        let stopped = poll_until(deadline, TRANSITION_POLL, || async {
             match self.client.stop_sandbox(id, false).await {
-                Ok(_) => break,
+                Ok(_) => Ok(Poll::Ready(false)),
                 Err(e) if dapi::is_not_stoppable(&e) => {
                     // Already stopped (success), or mid-transition (wait), or errored (fail).
                     let sb = self
@@ -603,61 +640,61 @@ impl Provider for DaytonaProvider {
                         .ok_or_else(|| ProviderError::NotFound(id.to_string()))?;
                     let state = sb.state();
                     if state.is_stopped() || state == t::SandboxState::Destroyed {
-                        return Ok(());
+                        return Ok(Poll::Ready(true));
                     }
                     if state == t::SandboxState::Stopping {
-                        break;
+                        return Ok(Poll::Ready(false));
                     }
-                    if state.is_error() || Instant::now() >= deadline {
+                    if state.is_error() {
                         return Err(map_err(e, id));
                     }
-                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    Ok(Poll::Pending(e))
                 }
-                Err(e) if dapi::is_state_change_in_progress(&e) && Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                Err(e) => return Err(map_err(e, id)),
+                Err(e) if dapi::is_state_change_in_progress(&e) => Ok(Poll::Pending(e)),
+                Err(e) => Err(map_err(e, id)),
             }
-        }
-        self.wait_until(id, "stopped", true, |s| {
-            s.state().is_stopped() || s.state() == t::SandboxState::Destroyed
         })
-        .await?;
+        .await?
+        .or_else(|e| busy_timeout(e, id))?;
+        if !stopped {
+            self.wait_until(id, "stopped", true, |s| {
+                s.state().is_stopped() || s.state() == t::SandboxState::Destroyed
+            })
+            .await?;
+        }
         Ok(())
     }
 
     async fn delete(&self, id: &str) -> Result<()> {
         self.forget(id);
         let deadline = Instant::now() + self.wait;
-        loop {
-            match self.client.delete_sandbox(id).await {
-                Ok(_) | Err(ApiError::NotFound { .. }) => return Ok(()),
-                Err(e @ ApiError::Conflict { .. }) => {
-                    // A second delete while destroying is 409: that is done, too.
-                    match self
-                        .client
-                        .get_sandbox(id)
-                        .await
-                        .map_err(|e| map_err(e, id))?
-                    {
-                        None => return Ok(()),
-                        Some(sb)
-                            if matches!(
-                                sb.state(),
-                                t::SandboxState::Destroying | t::SandboxState::Destroyed
-                            ) || sb.desired_state == Some(t::SandboxDesiredState::Destroyed) =>
-                        {
-                            return Ok(());
-                        }
-                        Some(_) if Instant::now() < deadline => {
-                            tokio::time::sleep(Duration::from_millis(500)).await;
-                        }
-                        Some(_) => return Err(map_err(e, id)),
-                    }
-                }
+        poll_until(deadline, TRANSITION_POLL, || async {
+            let e = match self.client.delete_sandbox(id).await {
+                Ok(_) | Err(ApiError::NotFound { .. }) => return Ok(Poll::Ready(())),
+                Err(e @ ApiError::Conflict { .. }) => e,
                 Err(e) => return Err(map_err(e, id)),
+            };
+            // A second delete while destroying is 409: that is done, too.
+            match self
+                .client
+                .get_sandbox(id)
+                .await
+                .map_err(|e| map_err(e, id))?
+            {
+                None => Ok(Poll::Ready(())),
+                Some(sb)
+                    if matches!(
+                        sb.state(),
+                        t::SandboxState::Destroying | t::SandboxState::Destroyed
+                    ) || sb.desired_state == Some(t::SandboxDesiredState::Destroyed) =>
+                {
+                    Ok(Poll::Ready(()))
+                }
+                Some(_) => Ok(Poll::Pending(e)),
             }
-        }
+        })
+        .await?
+        .or_else(|e| busy_timeout(e, id))
     }
 
     async fn set_labels(&self, id: &str, labels: &BTreeMap<String, String>) -> Result<()> {

@@ -3,6 +3,7 @@
 //! provisioned `windows-medium` sandbox snapshotted by name).
 
 use std::collections::VecDeque;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -11,6 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::api::ApiError;
 use crate::api::daytona::DaytonaClient;
 use crate::api::daytona_types::{Snapshot, SnapshotState};
+use crate::poll::{Backoff, Poll, poll_until};
 
 /// The default Linux image (`outposts snapshot dockerfile` prints it).
 pub const DEFAULT_DOCKERFILE: &[u8] = include_bytes!("../../../assets/Dockerfile.default");
@@ -203,61 +205,50 @@ pub async fn follow_build(
     client: &DaytonaClient,
     snapshot: Snapshot,
     timeout: Duration,
-    mut on_event: impl FnMut(BuildEvent),
+    on_event: impl FnMut(BuildEvent),
 ) -> Result<BuildOutcome, FollowError> {
     let deadline = Instant::now() + timeout;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let mut tail: VecDeque<String> = VecDeque::new();
-    let mut log_task: Option<tokio::task::JoinHandle<()>> = None;
-    let mut current = snapshot;
-    let mut last_state = None;
-    let has_build = current.build_info.is_some();
-    let result = loop {
-        let state = current.state();
-        if last_state != Some(state) {
-            on_event(BuildEvent::State(state));
-            last_state = Some(state);
-        }
-        if log_task.is_none() && has_build && state != SnapshotState::Pending {
-            log_task = Some(spawn_log_stream(
-                client.clone(),
-                current.id.clone(),
-                tx.clone(),
-            ));
-        }
-        while let Ok(line) = rx.try_recv() {
-            push_tail(&mut tail, &line);
-            on_event(BuildEvent::Log(line));
-        }
-        if state.is_terminal() {
-            break Ok(());
-        }
-        if Instant::now() >= deadline {
-            break Err(FollowError::Timeout {
-                name: current.name.clone(),
-                state,
-                waited: humantime::format_duration(timeout).to_string(),
-            });
-        }
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        match client.get_snapshot(&current.id).await? {
-            Some(s) => current = s,
-            None => break Err(FollowError::Vanished(current.name.clone())),
-        }
-    };
-    // Let the stream deliver the build's last lines (it ends with the build), briefly.
-    if let Some(task) = log_task {
-        drop(tx);
-        let drain = async {
-            while let Some(line) = rx.recv().await {
-                push_tail(&mut tail, &line);
-                on_event(BuildEvent::Log(line));
-            }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let (id, name) = (snapshot.id.clone(), snapshot.name.clone());
+    let follow = Mutex::new(Follow {
+        client: client.clone(),
+        has_build: snapshot.build_info.is_some(),
+        tx,
+        rx,
+        tail: VecDeque::new(),
+        log_task: None,
+        last_state: None,
+        on_event,
+    });
+    // The first look is the snapshot we were given; every later one is fetched.
+    let given = Mutex::new(Some(snapshot));
+    let waited = poll_until(deadline, Backoff::fixed(Duration::from_secs(1)), || async {
+        let taken = given.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let current = match taken {
+            Some(s) => s,
+            None => client
+                .get_snapshot(&id)
+                .await?
+                .ok_or_else(|| FollowError::Vanished(name.clone()))?,
         };
-        let _ = tokio::time::timeout(Duration::from_secs(3), drain).await;
-        task.abort();
-    }
-    result?;
+        let state = follow
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .see(&current);
+        Ok::<_, FollowError>(if state.is_terminal() {
+            Poll::Ready(current)
+        } else {
+            Poll::Pending(current)
+        })
+    })
+    .await;
+    let follow = follow.into_inner().unwrap_or_else(|e| e.into_inner());
+    let tail = follow.finish().await;
+    let current = waited?.or_else(|last| FollowError::Timeout {
+        name: last.as_ref().map_or(name.clone(), |s| s.name.clone()),
+        state: last.map_or(SnapshotState::Pending, |s| s.state()),
+        waited: humantime::format_duration(timeout).to_string(),
+    })?;
     let failure = current.state().is_failed().then(|| {
         current
             .error_reason
@@ -269,6 +260,60 @@ pub async fn follow_build(
         failure,
         log_tail: tail.into_iter().collect(),
     })
+}
+
+/// What following one build keeps between looks: its log stream and the events sent so far.
+struct Follow<F> {
+    client: DaytonaClient,
+    has_build: bool,
+    tx: tokio::sync::mpsc::UnboundedSender<String>,
+    rx: tokio::sync::mpsc::UnboundedReceiver<String>,
+    tail: VecDeque<String>,
+    log_task: Option<tokio::task::JoinHandle<()>>,
+    last_state: Option<SnapshotState>,
+    on_event: F,
+}
+
+impl<F: FnMut(BuildEvent)> Follow<F> {
+    /// Report a new state and the log lines that arrived, starting the log stream once the
+    /// build leaves `pending`.
+    fn see(&mut self, current: &Snapshot) -> SnapshotState {
+        let state = current.state();
+        if self.last_state != Some(state) {
+            (self.on_event)(BuildEvent::State(state));
+            self.last_state = Some(state);
+        }
+        if self.log_task.is_none() && self.has_build && state != SnapshotState::Pending {
+            self.log_task = Some(spawn_log_stream(
+                self.client.clone(),
+                current.id.clone(),
+                self.tx.clone(),
+            ));
+        }
+        while let Ok(line) = self.rx.try_recv() {
+            push_tail(&mut self.tail, &line);
+            (self.on_event)(BuildEvent::Log(line));
+        }
+        state
+    }
+
+    /// Let the stream deliver the build's last lines (it ends with the build), briefly; the
+    /// log tail kept for a failure report.
+    async fn finish(mut self) -> VecDeque<String> {
+        if let Some(task) = self.log_task.take() {
+            drop(self.tx);
+            let (rx, tail, on_event) = (&mut self.rx, &mut self.tail, &mut self.on_event);
+            let drain = async {
+                while let Some(line) = rx.recv().await {
+                    push_tail(tail, &line);
+                    on_event(BuildEvent::Log(line));
+                }
+            };
+            let _ = tokio::time::timeout(Duration::from_secs(3), drain).await;
+            task.abort();
+        }
+        self.tail
+    }
 }
 
 fn push_tail(tail: &mut VecDeque<String>, line: &str) {

@@ -373,6 +373,25 @@ impl Provider for LocalProvider {
         }
     }
 
+    /// Local sandboxes share the host's network: there is no policy to change.
+    fn can_set_egress(&self) -> bool {
+        false
+    }
+
+    async fn set_egress(&self, _id: &str, _egress: &crate::provider::Egress) -> Result<()> {
+        Err(crate::provider::egress_unchangeable(ProviderKind::Local))
+    }
+
+    /// A stopped local sandbox keeps its directory: nothing to snapshot apart.
+    async fn stop_keeping(&self, id: &str, _snapshot: bool) -> Result<Option<String>> {
+        self.stop(id).await.map(|()| None)
+    }
+
+    /// Local sandboxes keep nothing outside their own directory.
+    async fn discard(&self, _name: &str) -> Result<()> {
+        Ok(())
+    }
+
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
         self.create_with(spec, &SandboxOptions::default()).await
     }

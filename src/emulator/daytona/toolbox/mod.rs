@@ -228,6 +228,26 @@ struct CloneBody {
     password: Option<String>,
 }
 
+/// The daemon's answer to a failed clone, from what git printed (git has no other channel).
+fn clone_failure(msg: &str) -> (StatusCode, &'static str) {
+    let lower = msg.to_lowercase();
+    if lower.contains("authentication")
+        || lower.contains("could not read username")
+        || lower.contains("403")
+    {
+        (StatusCode::UNAUTHORIZED, "GIT_AUTH_FAILED")
+    } else if lower.contains("not found")
+        || lower.contains("does not appear to be a git repository")
+        || lower.contains("does not exist")
+    {
+        (StatusCode::NOT_FOUND, "GIT_REPO_NOT_FOUND")
+    } else if lower.contains("remote branch") {
+        (StatusCode::NOT_FOUND, "GIT_BRANCH_NOT_FOUND")
+    } else {
+        (StatusCode::BAD_REQUEST, "GIT_TRANSPORT_FAILED")
+    }
+}
+
 async fn git_clone(
     _: Authed,
     State(s): State<AppState>,
@@ -275,22 +295,7 @@ async fn git_clone(
     };
     if let Err(e) = result {
         let msg = e.to_string();
-        let lower = msg.to_lowercase();
-        let (status, code) = if lower.contains("authentication")
-            || lower.contains("could not read username")
-            || lower.contains("403")
-        {
-            (StatusCode::UNAUTHORIZED, "GIT_AUTH_FAILED")
-        } else if lower.contains("not found")
-            || lower.contains("does not appear to be a git repository")
-            || lower.contains("does not exist")
-        {
-            (StatusCode::NOT_FOUND, "GIT_REPO_NOT_FOUND")
-        } else if lower.contains("remote branch") {
-            (StatusCode::NOT_FOUND, "GIT_BRANCH_NOT_FOUND")
-        } else {
-            (StatusCode::BAD_REQUEST, "GIT_TRANSPORT_FAILED")
-        };
+        let (status, code) = clone_failure(&msg);
         return c.err(status, msg, code);
     }
     if let Some(commit) = req.commit_id.filter(|x| !x.is_empty()) {

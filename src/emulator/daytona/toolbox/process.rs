@@ -170,6 +170,27 @@ pub(super) fn set_cmd(
     }
 }
 
+/// Run an async session command in the background. Its output goes to files in the sandbox
+/// so that logs can be read while it runs; the record gets the exit code at the end.
+fn spawn_spooled(s: AppState, ctx: Ctx, key: (String, String), cid: String, command: String) {
+    let (out, err) = spool_paths(&key.1, &cid);
+    let dir = spool_dir(&key.1);
+    let wrapped = format!("mkdir -p {dir} && (\n{command}\n) > {out} 2> {err}");
+    tokio::spawn(async move {
+        let result = run(&s, &ctx, &wrapped, None, BTreeMap::new(), None).await;
+        let (stdout, stderr) = read_spool(&s, &ctx.sid, &out, &err).await;
+        let (code, stderr) = match result {
+            Ok(o) => (o.exit_code, stderr),
+            Err(e) => (-1, format!("{stderr}{e}\n")),
+        };
+        set_cmd(&s, &key, &cid, |c| {
+            c.exit_code = Some(code);
+            c.stdout = stdout;
+            c.stderr = stderr;
+        });
+    });
+}
+
 pub(super) async fn session_exec(
     _: Authed,
     State(s): State<AppState>,
@@ -211,25 +232,7 @@ pub(super) async fn session_exec(
         method: String::new(),
     };
     if run_async {
-        // Output goes to files in the sandbox so that logs can be read while it runs.
-        let (out, err) = spool_paths(&sess, &cid);
-        let dir = spool_dir(&sess);
-        let wrapped = format!("mkdir -p {dir} && (\n{}\n) > {out} 2> {err}", req.command);
-        let s2 = s.clone();
-        let (key2, cid2) = (key.clone(), cid.clone());
-        tokio::spawn(async move {
-            let result = run(&s2, &ctx, &wrapped, None, BTreeMap::new(), None).await;
-            let (stdout, stderr) = read_spool(&s2, &ctx.sid, &out, &err).await;
-            let (code, stderr) = match result {
-                Ok(o) => (o.exit_code, stderr),
-                Err(e) => (-1, format!("{stderr}{e}\n")),
-            };
-            set_cmd(&s2, &key2, &cid2, |c| {
-                c.exit_code = Some(code);
-                c.stdout = stdout;
-                c.stderr = stderr;
-            });
-        });
+        spawn_spooled(s.clone(), ctx, key, cid.clone(), req.command.clone());
         return (StatusCode::ACCEPTED, axum::Json(json!({"cmdId": cid}))).into_response();
     }
     let (code, stdout, stderr) =

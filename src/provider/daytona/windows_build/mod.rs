@@ -19,6 +19,7 @@ use super::snapshot::{
 use crate::api::ApiError;
 use crate::api::daytona::{DaytonaClient, Toolbox};
 use crate::api::daytona_types::{CreateSandbox, ExecuteRequest, Sandbox, SandboxState};
+use crate::poll::{Backoff, Poll, poll_until};
 
 mod runner;
 use runner::{
@@ -27,6 +28,8 @@ use runner::{
 
 /// How often the provisioner's log and exit-code file are read.
 const POLL: Duration = Duration::from_secs(3);
+/// Waiting for the builder sandbox's state and for its snapshot to be listed.
+const BUILDER_POLL: Backoff = Backoff::fixed(Duration::from_secs(2));
 
 /// Progress messages and log lines of a Windows build.
 pub async fn build_windows(
@@ -121,17 +124,20 @@ async fn provision_and_snapshot(
     note(&format!("snapshotting the builder as {name}"));
     client.snapshot_sandbox(&sb.id, name).await?;
     // The snapshot appears under its name once the server registers it.
-    let snapshot = loop {
-        if let Some(s) = client.get_snapshot(name).await? {
-            break s;
-        }
-        if Instant::now() >= deadline {
-            return Err(FollowError::Builder(format!(
-                "building {name}: Daytona never listed the snapshot of the builder"
-            )));
-        }
-        tokio::time::sleep(Duration::from_secs(2)).await;
-    };
+    let snapshot = poll_until(deadline, BUILDER_POLL, || async {
+        Ok::<_, FollowError>(
+            client
+                .get_snapshot(name)
+                .await?
+                .map_or(Poll::Pending(()), Poll::Ready),
+        )
+    })
+    .await?
+    .or_else(|_| {
+        FollowError::Builder(format!(
+            "building {name}: Daytona never listed the snapshot of the builder"
+        ))
+    })?;
     let remaining = deadline.saturating_duration_since(Instant::now());
     let mut outcome = follow_build(client, snapshot, remaining, on_event).await?;
     let mut merged: Vec<String> = tail.into_iter().collect();
@@ -148,23 +154,33 @@ async fn wait_state(
     deadline: Instant,
     done: impl Fn(SandboxState) -> bool,
 ) -> Result<Sandbox, FollowError> {
-    loop {
+    let broken = |sb: &Sandbox| {
+        FollowError::Builder(format!(
+            "building {name}: the builder sandbox is {} ({})",
+            sb.state(),
+            sb.error_reason.as_deref().unwrap_or("no error reported")
+        ))
+    };
+    poll_until(deadline, BUILDER_POLL, || async {
         let sb = client
             .get_sandbox(id)
             .await?
             .ok_or_else(|| FollowError::Vanished(format!("builder sandbox {id}")))?;
         if done(sb.state()) {
-            return Ok(sb);
+            Ok(Poll::Ready(sb))
+        } else if sb.state().is_error() {
+            Err(broken(&sb))
+        } else {
+            Ok(Poll::Pending(sb))
         }
-        if sb.state().is_error() || Instant::now() >= deadline {
-            return Err(FollowError::Builder(format!(
-                "building {name}: the builder sandbox is {} ({})",
-                sb.state(),
-                sb.error_reason.as_deref().unwrap_or("no error reported")
-            )));
-        }
-        tokio::time::sleep(Duration::from_secs(2)).await;
-    }
+    })
+    .await?
+    .or_else(|last| match last {
+        Some(sb) => broken(&sb),
+        None => FollowError::Builder(format!(
+            "building {name}: the builder sandbox never started"
+        )),
+    })
 }
 
 /// Start the provisioner detached and follow its log until its exit-code file appears; returns
