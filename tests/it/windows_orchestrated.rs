@@ -96,6 +96,15 @@ fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
         log.contains("polling the PID file"),
         "the start was read as unconfirmed, not failed:\n{log}"
     );
+    // The exit code arrived: a clean exit, not a failed launch or a crash.
+    assert!(
+        log.contains(r#""event":"remote_exited","session":"#) && log.contains(r#""code":0}"#),
+        "the remote's exit 0 was read:\n{log}"
+    );
+    assert!(
+        !log.contains(r#""event":"failed""#),
+        "the launch did not fail:\n{log}"
+    );
     let after = block_on(daytona.get(&sb.id))
         .unwrap()
         .expect("the sandbox is kept");
