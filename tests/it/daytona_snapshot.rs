@@ -232,8 +232,10 @@ fn local_copy_quota_and_delete() {
 /// A Windows build keeps Daytona's default auto-delete on its builder (`autoDeleteInterval: 0`
 /// would delete it at the stop that comes before the snapshot), starts the provisioner with one
 /// short exec and no toolbox session (Windows sessions never report an exit code), and deletes
-/// the builder at the end. The emulated Windows sandbox has no PowerShell, so the start ends
-/// "not found" and the build fails there, saying so.
+/// the builder at the end. The emulator's Windows model cannot run PowerShell, so the build
+/// fails at the start of the provisioner, saying that the emulator cannot run PowerShell — the
+/// rest (provisioning, stop, snapshot, `active`) needs a real Windows sandbox. Up to there the
+/// builder is neither stopped nor deleted.
 #[test]
 fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
     crate::host::require!(crate::host::BWRAP);
@@ -244,7 +246,8 @@ fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
     r.code(1);
     assert!(
         r.stderr
-            .contains("starting the provisioner failed (exit 127)"),
+            .contains("starting the provisioner failed (exit 1)")
+            && r.stderr.contains("cannot run PowerShell"),
         "{}",
         r.stderr
     );
@@ -288,11 +291,18 @@ fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
         1,
         "{paths:#?}"
     );
+    let exec_at = paths
+        .iter()
+        .position(|p| p.contains("/process/execute"))
+        .unwrap();
+    let delete_at = paths
+        .iter()
+        .position(|p| p.starts_with("DELETE /daytona/api/sandbox/"))
+        .expect("the builder is deleted at the end");
+    assert!(exec_at < delete_at, "{paths:#?}");
     assert!(
-        paths
-            .iter()
-            .any(|p| p.starts_with("DELETE /daytona/api/sandbox/")),
-        "the builder is deleted at the end"
+        !paths[..delete_at].iter().any(|p| p.contains("/stop")),
+        "the builder is not stopped before the provisioner ran: {paths:#?}"
     );
     assert_openapi_conformance(&emu);
 }

@@ -76,6 +76,7 @@ mod verify_daytona;
 mod verify_local;
 mod verify_support;
 mod windows_daemon;
+mod windows_orchestrated;
 mod worker_common;
 mod worker_coreweave;
 mod worker_fake_cli;

@@ -9,6 +9,8 @@ use outposts::orchestrator::remote::windows::command;
 use outposts::orchestrator::remote::windows_scripts::{check_script, install_script, start_script};
 use outposts::provider::{ExecRequest, Provider, ProviderError, SandboxSpec, Source};
 
+use outposts::api::daytona_types::ExecuteRequest;
+
 use crate::daytona_support::{client, provider};
 use crate::support::{Emu, TestEnv, block_on};
 
@@ -27,7 +29,7 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
     crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
-    block_on(async {
+    let sb = block_on(async {
         let sb = p
             .create(&SandboxSpec::new(
                 "devin-win-1",
@@ -45,12 +47,38 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
             &"a".repeat(64),
             "http://x/devin-remote_1234567_windows_x64.exe",
         );
+        // The model cannot run PowerShell: each says so at once (never "not found").
         for script in [install, start_script("devin-w"), check_script("devin-w")] {
             let t = Instant::now();
-            p.exec(&sb.id, &exec(command(&script), 30)).await.unwrap();
+            let out = p.exec(&sb.id, &exec(command(&script), 30)).await.unwrap();
             assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+            assert_eq!(out.exit_code, 1, "{out:?}");
+            assert!(out.stdout.contains("cannot run PowerShell"), "{out:?}");
         }
 
+        // An argv reaches the Windows daemon as a cmd.exe line (an encoded PowerShell call),
+        // not as PowerShell syntax cmd.exe would choke on.
+        let out = p
+            .exec(&sb.id, &ExecRequest::argv(["git", "status"]))
+            .await
+            .unwrap();
+        assert!(out.stdout.contains("cannot run PowerShell"), "{out:?}");
+        sb
+    });
+    {
+        let sent = emu
+            .requests()
+            .into_iter()
+            .rev()
+            .find(|r| r.path.ends_with("/process/execute"))
+            .and_then(|r| r.exchange.and_then(|x| x.request_body).or(r.body))
+            .unwrap();
+        let sent: serde_json::Value = serde_json::from_str(&sent).unwrap();
+        let line = sent["command"].as_str().unwrap();
+        assert!(line.starts_with("powershell.exe "), "{line}");
+        assert!(!line.contains(['&', '\'', '"', '|', '%']), "{line}");
+    }
+    block_on(async {
         // The old launch hangs until its exec times out.
         let t = Instant::now();
         let held = p.exec(&sb.id, &exec(command(LEAKING_LAUNCH), 3)).await;
@@ -62,17 +90,31 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
         assert!(waited >= Duration::from_secs(3), "{waited:?}");
         eprintln!("the leaking launch was held {waited:?}, then timed out");
 
-        // cmd.exe refuses a command line over 8,191 characters.
-        let long = p
-            .exec(&sb.id, &exec(format!("echo {}", "x".repeat(8200)), 10))
-            .await
-            .unwrap();
-        assert_eq!(long.exit_code, 1);
-        assert!(long.stdout.contains("too long"), "{long:?}");
-
-        // Session commands on Windows never report an exit code.
+        // cmd.exe refuses a command line over 8,191 characters; our provider does not send one.
         let url = client(&emu).toolbox_proxy_url(&sb.id).await.unwrap();
         let tb = client(&emu).toolbox(&url, &sb.id);
+        let too_long = format!("echo {}", "x".repeat(8200));
+        let refused = p.exec(&sb.id, &exec(too_long.clone(), 10)).await;
+        assert!(
+            matches!(refused, Err(ProviderError::Invalid(_))),
+            "{refused:?}"
+        );
+        let long = tb
+            .execute(
+                &ExecuteRequest {
+                    command: too_long,
+                    cwd: None,
+                    envs: None,
+                    timeout: Some(10),
+                },
+                Duration::from_secs(20),
+            )
+            .await
+            .unwrap();
+        assert_eq!(long.exit(), 1);
+        assert!(long.result.contains("too long"), "{long:?}");
+
+        // Session commands on Windows never report an exit code.
         tb.create_session("s").await.unwrap();
         let sync = tb
             .session_exec("s", "echo hi", false, Duration::from_secs(30))

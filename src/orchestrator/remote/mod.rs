@@ -11,7 +11,6 @@
 
 use std::collections::BTreeMap;
 
-use base64::Engine;
 use sha2::{Digest, Sha256};
 
 use crate::api::devin_types::Platform;
@@ -343,12 +342,6 @@ fn last_line(stderr: &str, stdout: &str) -> String {
     pick(stderr)
         .or_else(|| pick(stdout))
         .unwrap_or_else(|| "no output".into())
-}
-
-/// PowerShell `-EncodedCommand`: base64 of the UTF-16LE script text.
-pub fn encode_powershell(script: &str) -> String {
-    let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
-    base64::engine::general_purpose::STANDARD.encode(utf16)
 }
 
 pub mod bake;

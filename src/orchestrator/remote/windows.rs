@@ -26,11 +26,9 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
 const CONFIRM_ROUNDS: u32 = 8;
 const CONFIRM_EVERY: Duration = Duration::from_secs(3);
 
+/// The cmd.exe line that runs `script` (see [`crate::shell::powershell_command`]).
 pub fn command(script: &str) -> String {
-    format!(
-        "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {}",
-        encode_powershell(script)
-    )
+    crate::shell::powershell_command(script)
 }
 
 fn ps(script: &str, timeout: Duration) -> ExecRequest {
@@ -43,10 +41,17 @@ fn ps(script: &str, timeout: Duration) -> ExecRequest {
 }
 
 /// Where the binary of `build` lives in the sandbox, and the script that installs it.
-fn install(build: Option<&Build>) -> Result<(String, Option<String>), RemoteError> {
-    let Some(b) = build else {
-        // The CLI mode: the image provides `devin.exe`.
-        return Ok(("devin.exe".to_string(), None));
+fn install(plan: &LaunchPlan) -> Result<(String, Option<String>), RemoteError> {
+    // The CLI mode: the image provides `devin.exe`, which fetches the remote itself (a pinned
+    // build only travels as `DEVIN_WORKER_REMOTE_SHA`).
+    let b = match (plan.mode, plan.build.as_ref()) {
+        (LaunchMode::Cli, _) => return Ok(("devin.exe".to_string(), None)),
+        (LaunchMode::Remote, Some(b)) => b,
+        (LaunchMode::Remote, None) => {
+            return Err(RemoteError::Download(
+                "no devin-remote build was resolved for this session".into(),
+            ));
+        }
     };
     let sum = b.sha256.get(SUFFIX).ok_or_else(|| {
         RemoteError::Download(format!("no published devin-remote build {}", b.url(SUFFIX)))
@@ -63,7 +68,7 @@ pub async fn launch(
     plan: &LaunchPlan,
     env: BTreeMap<String, Secret>,
 ) -> Result<Launched, RemoteError> {
-    let (exe, install) = install(plan.build.as_ref())?;
+    let (exe, install) = install(plan)?;
     let mut cached = None;
     if let Some(script) = install {
         let out = provider
@@ -92,7 +97,7 @@ pub async fn launch(
         .write_file(
             sandbox_id,
             &format!("{dir}\\bootstrap.ps1"),
-            bootstrap_script(&plan.session_id, &exe, &plan.workdir).as_bytes(),
+            bootstrap_script(&plan.session_id, &exe, plan.mode, &plan.workdir).as_bytes(),
         )
         .await?;
     let launch_json = serde_json::json!({
@@ -178,11 +183,19 @@ async fn confirm(
     })
 }
 
+/// Is the remote running, exited or absent? The bootstrap writes `worker.exit` (whole, by a
+/// rename) only after the remote ended, and the start clears it before a new launch: when it is
+/// there, the file API answers without starting a PowerShell; otherwise the check script tests
+/// the pid and its start time.
 pub async fn check(
     provider: &dyn Provider,
     sandbox_id: &str,
     session_id: &str,
 ) -> Result<Liveness, RemoteError> {
+    let exit_file = format!("{}\\worker.exit", root(session_id));
+    if let Some(bytes) = provider.read_file(sandbox_id, &exit_file).await? {
+        return Ok(Liveness::Exited(exit_code(&bytes)));
+    }
     let out = provider
         .exec(sandbox_id, &ps(&check_script(session_id), CHECK_TIMEOUT))
         .await?;
@@ -199,4 +212,16 @@ pub async fn has_clone(
         .exec(sandbox_id, &ps(&has_clone_script(path), CHECK_TIMEOUT))
         .await?;
     Ok(out.exit_code == 0)
+}
+
+/// The number in an exit-code file, whichever encoding Windows PowerShell wrote it in (ANSI, or
+/// UTF-16 with or without a byte-order mark: the digits are ASCII either way); anything else
+/// reads as a crash.
+pub fn exit_code(bytes: &[u8]) -> i32 {
+    let text: String = bytes
+        .iter()
+        .filter(|b| b.is_ascii() && **b != 0)
+        .map(|b| *b as char)
+        .collect();
+    text.trim().parse().unwrap_or(-1)
 }

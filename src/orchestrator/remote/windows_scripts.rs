@@ -13,7 +13,7 @@
 //! - The remote is identified by pid **and** its start time (UTC ticks), so a reused pid never
 //!   passes for ours.
 
-use super::safe_id;
+use super::{LaunchMode, safe_id};
 use crate::shell::powershell_quote;
 
 /// Where a session's launch files live.
@@ -106,9 +106,10 @@ Write-Output 'outposts-install result=installed'
 }
 
 /// The bootstrap, uploaded as `bootstrap.ps1`: read and delete `launch.json` (whatever
-/// happens), keep only [`KEEP`] of the ambient environment, start the remote, record its pid and
+/// happens), keep only [`KEEP`] of the ambient environment, start the remote (`<exe> serve`, or
+/// in the CLI mode `devin.exe worker start --session <id>`, like Linux), record its pid and
 /// start time, wait, record its exit code. Its own failures go to `bootstrap.log`.
-pub fn bootstrap_script(session_id: &str, exe: &str, workdir: &str) -> String {
+pub fn bootstrap_script(session_id: &str, exe: &str, mode: LaunchMode, workdir: &str) -> String {
     let keep = KEEP
         .iter()
         .map(|k| powershell_quote(k))
@@ -135,7 +136,7 @@ try {{
   $cfg = $null
   New-Item -ItemType Directory -Force -Path $env:DEVIN_REMOTE_STATE_DIR, {workdir} | Out-Null
   Set-Location {workdir}
-  $proc = Start-Process -FilePath {exe} -ArgumentList 'serve' -NoNewWindow -PassThru -RedirectStandardOutput (Join-Path $root 'worker.out.log') -RedirectStandardError (Join-Path $root 'worker.err.log')
+  $proc = Start-Process -FilePath {exe} -ArgumentList {args} -NoNewWindow -PassThru -RedirectStandardOutput (Join-Path $root 'worker.out.log') -RedirectStandardError (Join-Path $root 'worker.err.log')
   # Without an open handle, ExitCode stays $null after the exit.
   $null = $proc.Handle
   Put 'worker.start' ([string]$proc.StartTime.ToUniversalTime().Ticks)
@@ -150,6 +151,14 @@ try {{
 "#,
         root = powershell_quote(&root(session_id)),
         exe = powershell_quote(exe),
+        args = match mode {
+            LaunchMode::Remote => "'serve'".to_string(),
+            // The CLI's direct-serve mode, as on Linux: it serves this one session.
+            LaunchMode::Cli => format!(
+                "@('worker','start','--session',{})",
+                powershell_quote(session_id)
+            ),
+        },
         workdir = powershell_quote(workdir),
     )
 }

@@ -64,7 +64,12 @@ fn the_detached_start_inherits_no_handles() {
 #[test]
 fn the_bootstrap_reads_the_handle_before_the_exit_code() {
     let p = plan(LaunchMode::Remote);
-    let b = bootstrap_script(&p.session_id, "C:\\r\\devin-remote.exe", &p.workdir);
+    let b = bootstrap_script(
+        &p.session_id,
+        "C:\\r\\devin-remote.exe",
+        LaunchMode::Remote,
+        &p.workdir,
+    );
     let handle = b.find("$null = $proc.Handle").expect("the handle is read");
     assert!(handle < b.find("WaitForExit").unwrap());
     assert!(handle < b.find("$proc.ExitCode").unwrap());
@@ -112,7 +117,12 @@ fn the_install_uses_a_partial_name_of_its_own() {
 #[test]
 fn windows_commands_never_carry_the_token() {
     let p = plan(LaunchMode::Remote);
-    let boot = bootstrap_script(&p.session_id, "C:\\r\\devin-remote.exe", &p.workdir);
+    let boot = bootstrap_script(
+        &p.session_id,
+        "C:\\r\\devin-remote.exe",
+        LaunchMode::Remote,
+        &p.workdir,
+    );
     for s in [
         install(),
         start_script(&p.session_id),
@@ -128,4 +138,52 @@ fn windows_commands_never_carry_the_token() {
         "connect-token-SECRET-123"
     );
     assert_eq!(env["DEVIN_OUTPOST_DESKTOP"].expose(), "true");
+}
+
+/// The CLI mode runs what Linux runs (`devin worker start --session <id>`, the direct-serve
+/// mode of specs/devin-outposts-api.md §10), never `devin.exe serve`, which is the remote's
+/// command and not the CLI's.
+#[test]
+fn the_cli_mode_runs_the_cli_direct_serve_mode() {
+    let p = plan(LaunchMode::Cli);
+    let b = bootstrap_script(&p.session_id, "devin.exe", LaunchMode::Cli, &p.workdir);
+    let start = b
+        .lines()
+        .find(|l| l.contains("Start-Process"))
+        .expect("a Start-Process line");
+    assert!(
+        start.contains(&format!(
+            "-FilePath 'devin.exe' -ArgumentList @('worker','start','--session','{}')",
+            p.session_id
+        )),
+        "{start}"
+    );
+    assert!(!start.contains("'serve'"), "{start}");
+    let remote = bootstrap_script(
+        &p.session_id,
+        "C:\\r\\devin-remote.exe",
+        LaunchMode::Remote,
+        &p.workdir,
+    );
+    assert!(remote.contains("-FilePath 'C:\\r\\devin-remote.exe' -ArgumentList 'serve'"));
+    // The CLI mode's environment: the connect token under the CLI's name, no remote-mode token.
+    let env = remote_env(&p);
+    assert!(env.contains_key("DEVIN_REMOTE_SESSION_TOKEN"));
+    assert!(!env.contains_key("DEVIN_OUTPOST_CONNECT_TOKEN"));
+}
+
+#[test]
+fn exit_code_files_read_in_every_encoding() {
+    assert_eq!(windows::exit_code(b"0\r\n"), 0);
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("3\r\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    assert_eq!(windows::exit_code(&utf16), 3);
+    assert_eq!(
+        windows::exit_code(b"\xEF\xBB\xBF-1073741510\r\n"),
+        -1073741510
+    );
+    assert_eq!(windows::exit_code(b""), -1);
+    assert_eq!(windows::exit_code(b"garbage"), -1);
 }

@@ -7,8 +7,9 @@
 //!   `DAYTONA_START_TIMEOUT`. A 409 on create is [`ProviderError::AlreadyExists`].
 //! - start/stop/delete are idempotent; "state change in progress" (409) and "not in valid state"
 //!   (400) are waited out (bounded), then reported as [`ProviderError::Busy`].
-//! - exec: Daytona takes a command *string*, so an argv is POSIX-quoted (PowerShell-quoted on
-//!   Windows sandboxes) and a shell line runs under `sh -c`; the environment travels in `envs`.
+//! - exec: Daytona takes a command *string*, so an argv is POSIX-quoted and a shell line runs
+//!   under `sh -c`; the environment travels in `envs`. Windows sandboxes run commands through
+//!   `cmd.exe /C`: see [`render`].
 //! - logs: the output of the sandbox's main command when `SandboxSpec::command` started one
 //!   (toolbox session `outposts-main`), else the sandbox entrypoint's log
 //!   (`/process/session/entrypoint/logs`). Daytona keeps no other per-sandbox log we can read
@@ -354,27 +355,40 @@ fn map_err(e: ApiError, id: &str) -> ProviderError {
     }
 }
 
-/// The command string Daytona runs.
+/// The command string Daytona runs. A Linux daemon runs it as is (so a shell line goes through
+/// `sh -c`); the Windows daemon runs it as `cmd.exe /C <command>`, so a Windows shell line is a
+/// cmd.exe line already (our Windows steps send `powershell.exe -EncodedCommand …`) and an argv
+/// becomes a Windows PowerShell call in that form ([`crate::shell::powershell_call`]). Nothing
+/// longer than cmd.exe's 8,191 characters is sent to a Windows sandbox.
 pub fn render(cmd: &Cmd, windows: bool) -> Result<String> {
-    match cmd {
-        Cmd::Shell(line) if windows => Ok(line.clone()),
-        Cmd::Shell(line) => Ok(format!("sh -c {}", crate::shell::posix_quote(line))),
-        Cmd::Argv(argv) if argv.is_empty() => Err(ProviderError::Invalid(
-            "empty command (argv has no program)".into(),
-        )),
-        Cmd::Argv(argv) if windows => Ok(format!(
-            "& {}",
-            argv.iter()
-                .map(|a| crate::shell::powershell_quote(a))
+    let line = match cmd {
+        Cmd::Shell(line) if windows => line.clone(),
+        Cmd::Shell(line) => return Ok(format!("sh -c {}", crate::shell::posix_quote(line))),
+        Cmd::Argv(argv) if argv.is_empty() => {
+            return Err(ProviderError::Invalid(
+                "empty command (argv has no program)".into(),
+            ));
+        }
+        Cmd::Argv(argv) if windows => crate::shell::powershell_command(
+            &crate::shell::powershell_call(argv).map_err(ProviderError::Invalid)?,
+        ),
+        Cmd::Argv(argv) => {
+            return Ok(argv
+                .iter()
+                .map(|a| crate::shell::posix_quote(a))
                 .collect::<Vec<_>>()
-                .join(" ")
-        )),
-        Cmd::Argv(argv) => Ok(argv
-            .iter()
-            .map(|a| crate::shell::posix_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ")),
+                .join(" "));
+        }
+    };
+    if line.len() > crate::shell::CMD_EXE_LIMIT {
+        return Err(ProviderError::Invalid(format!(
+            "the command is {} characters long; a Windows sandbox runs commands through \
+             cmd.exe, whose limit is {}",
+            line.len(),
+            crate::shell::CMD_EXE_LIMIT
+        )));
     }
+    Ok(line)
 }
 
 fn valid_env_key(k: &str) -> bool {
@@ -880,10 +894,46 @@ mod tests {
             "sh -c 'echo $X | wc'"
         );
         assert!(render(&Cmd::Argv(vec![]), false).is_err());
-        assert_eq!(
-            render(&Cmd::Argv(vec!["git".into(), "it's".into()]), true).unwrap(),
-            "& 'git' 'it''s'"
+    }
+
+    /// What a Windows sandbox gets must be a valid `cmd.exe /C` line: an argv travels as an
+    /// encoded Windows PowerShell call, never as bare PowerShell syntax.
+    #[test]
+    fn windows_commands_are_cmd_exe_lines() {
+        use base64::Engine;
+        let line = render(&Cmd::Argv(vec!["git".into(), "it's".into()]), true).unwrap();
+        let b64 = line
+            .strip_prefix(
+                "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ",
+            )
+            .unwrap_or_else(|| panic!("not a powershell.exe line: {line}"));
+        assert!(
+            !line.contains(['"', '&', '|', '%', '^', '<', '>', '\'']),
+            "{line}"
         );
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap();
+        let units: Vec<u16> = bytes
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let script = String::from_utf16(&units).unwrap();
+        assert!(script.starts_with("& 'git' 'it''s'\n"), "{script}");
+        // A shell line for Windows is already a cmd.exe line.
+        assert_eq!(
+            render(&Cmd::Shell("echo hi".into()), true).unwrap(),
+            "echo hi"
+        );
+        // Over cmd.exe's limit, or an argument PowerShell would change: refused, not sent.
+        let long = Cmd::Argv(vec!["echo".into(), "x".repeat(3100)]);
+        assert!(render(&long, false).is_ok());
+        assert!(matches!(
+            render(&long, true),
+            Err(ProviderError::Invalid(_))
+        ));
+        assert!(render(&Cmd::Shell("x".repeat(8192)), true).is_err());
+        assert!(render(&Cmd::Argv(vec!["git".into(), "".into()]), true).is_err());
     }
 
     #[test]

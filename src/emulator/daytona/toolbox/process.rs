@@ -48,6 +48,13 @@ pub(super) async fn execute(
             "REQUEST_TIMEOUT",
         );
     }
+    if c.windows && windows::runs_powershell(&req.command) {
+        return axum::Json(json!({
+            "exitCode": windows::NO_POWERSHELL_EXIT,
+            "result": windows::NO_POWERSHELL,
+        }))
+        .into_response();
+    }
     match run(&s, &c, &req.command, req.cwd, envs, req.timeout).await {
         Ok(out) => axum::Json(json!({
             "exitCode": out.exit_code,

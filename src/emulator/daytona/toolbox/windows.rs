@@ -9,8 +9,11 @@
 //! - session commands are written into a long-lived shell's stdin, so a command never reports
 //!   an exit code (see [`super::process::session_exec`]).
 //!
-//! Commands that pass these rules run in the sandbox's local twin like any other (which has no
-//! `powershell.exe`: such a command ends at once with "not found").
+//! Commands that pass these rules run in the sandbox's local twin like any other. A Windows
+//! image has `powershell.exe`, but this model cannot run it (no Windows, no .NET): a command
+//! line whose program is Windows PowerShell (or `pwsh`) is answered at once with exit code
+//! [`NO_POWERSHELL_EXIT`] and a message that says so, rather than pretending it ran or that
+//! the program does not exist.
 
 use std::time::Duration;
 
@@ -23,6 +26,33 @@ const DEFAULT_HOLD: Duration = Duration::from_secs(600);
 
 /// cmd.exe's answer to a command line over [`CMD_LIMIT`].
 pub const TOO_LONG: &str = "The command line is too long.\r\n";
+
+/// The exit code of a PowerShell command line in this model (cmd.exe's own code for a program
+/// it could not start is 9009; this one is the model's, so it is never mistaken for the world).
+pub const NO_POWERSHELL_EXIT: i32 = 1;
+
+/// The answer to a PowerShell command line.
+pub const NO_POWERSHELL: &str = "outposts emulator: this Windows sandbox model cannot run \
+PowerShell (nothing here has a Windows or .NET runtime); on a real Windows sandbox cmd.exe would \
+start powershell.exe here\r\n";
+
+/// Does this cmd.exe line start Windows PowerShell (`powershell[.exe]` or `pwsh[.exe]`, by name
+/// or by path, `@` echo-off prefix allowed)?
+pub fn runs_powershell(command: &str) -> bool {
+    let first = command
+        .trim_start()
+        .trim_start_matches('@')
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches('"')
+        .to_ascii_lowercase();
+    let program = first.rsplit(['\\', '/']).next().unwrap_or("");
+    matches!(
+        program,
+        "powershell" | "powershell.exe" | "pwsh" | "pwsh.exe"
+    )
+}
 
 /// The script of a `powershell … -EncodedCommand <base64 of UTF-16LE>` line.
 pub fn encoded_script(command: &str) -> Option<String> {
@@ -84,5 +114,16 @@ mod tests {
         assert!(!leaks_pipe("Start-Process a.exe -NoNewWindow -Wait"));
         assert_eq!(encoded_script(&encode("hé")).as_deref(), Some("hé"));
         assert_eq!(encoded_script("echo hi"), None);
+    }
+
+    #[test]
+    fn powershell_lines_are_recognised_by_their_program() {
+        assert!(runs_powershell(&encode("Write-Output 1")));
+        assert!(runs_powershell(
+            "C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -Command 1"
+        ));
+        assert!(runs_powershell("@pwsh -c 1"));
+        assert!(!runs_powershell("echo powershell.exe"));
+        assert!(!runs_powershell("git status"));
     }
 }

@@ -4,8 +4,6 @@
 //! -WindowStyle Hidden`), so the exec returns at once — the Windows daemon holds an exec open
 //! while any process holds its output pipe.
 
-use base64::Engine;
-
 use super::super::snapshot::WINDOWS_SCRIPT_PATH;
 
 pub const RUNNER_PATH: &str = "C:\\ProgramData\\devin-outposts\\build\\run.ps1";
@@ -46,11 +44,7 @@ Write-Output 'provisioner started'
 /// `powershell -EncodedCommand` (base64 of the UTF-16LE text), the one form `cmd.exe /C`
 /// passes through unharmed.
 pub fn powershell(script: &str) -> String {
-    let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
-    format!(
-        "powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {}",
-        base64::engine::general_purpose::STANDARD.encode(utf16)
-    )
+    crate::shell::powershell_command(script)
 }
 
 /// A log file's text: UTF-16 (LE or BE, by its byte-order mark, or LE without one when every
