@@ -278,6 +278,9 @@ fn main() -> anyhow::Result<()> {
         }
     }
     let (to_claim, to_serve) = (sorted(to_claim), sorted(to_serve));
+    // The emulator logs a request once it has answered it, and a launch's exec may answer after
+    // its remote connected: let the last ones land before counting.
+    std::thread::sleep(Duration::from_secs(1));
     let launch = rt.block_on(admin.requests(req0))?;
     let ours = |api: &str| matches!(api, "devin" | "daytona" | "coreweave");
     let execs = launch
