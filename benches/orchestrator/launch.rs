@@ -47,28 +47,33 @@ fn answer(r: &RequestRecord) -> Option<serde_json::Value> {
     serde_json::from_str(r.exchange.as_ref()?.response_body.as_ref()?).ok()
 }
 
-/// The creates in `log`, and how many of them the emulator served from a warm pool: a pool
-/// hands over a sandbox it started before the request arrived, where a cold create makes its
-/// sandbox after (one clock, the emulator's; a member needs at least the emulated create and
-/// start delays, 350 ms, to be ready, hence the 100 ms margin).
-pub fn creates(log: &[RequestRecord]) -> (usize, usize) {
+/// The creates in `log` made until the last session was served, and how many of them the
+/// emulator served from a warm pool: a pool hands over a sandbox it started before the request
+/// arrived, where a cold create makes its sandbox after (one clock, the emulator's; a member
+/// needs at least the emulated create and start delays, 350 ms, to be ready, hence the 100 ms
+/// margin).
+pub fn creates(log: &[RequestRecord], served: &BTreeMap<&str, u64>) -> (usize, usize) {
+    let last = served.values().max().copied().unwrap_or(0);
     let created_ms = |r: &RequestRecord| -> Option<u64> {
         let t = humantime::parse_rfc3339(answer(r)?["createdAt"].as_str()?).ok()?;
         Some(t.duration_since(UNIX_EPOCH).ok()?.as_millis() as u64)
     };
-    let all = creates_in(log).count();
-    let warm = creates_in(log)
+    let all: Vec<&RequestRecord> = creates_in(log).filter(|r| r.at_ms <= last).collect();
+    let warm = all
+        .iter()
         .filter(|r| created_ms(r).is_some_and(|c| c + 100 < r.at_ms))
         .count();
-    (all, warm)
+    (all.len(), warm)
 }
 
-/// Toolbox execs the sessions' sandboxes got until each session was served (`served`: its
-/// remote's first connect): the launches' own execs, without the liveness checks that sessions
-/// served early get while a long burst is still launching the rest (those grow with the
-/// burst's length, hence with the host's load). Sandboxes are matched to sessions by the
-/// `devin.session_id` label in the create's answer.
-pub fn execs_until_served(log: &[RequestRecord], served: &BTreeMap<&str, u64>) -> usize {
+/// The launches' own requests, (toolbox execs, orchestrator calls to Devin and Daytona): every
+/// call that arrived before the last session was served, counting a sandbox's execs only until
+/// its own session was served (`served`: its remote's first connect). Without the liveness
+/// checks that sessions served early get while a long burst is still launching the rest, which
+/// grow with the burst's length and so with the host's load. Sandboxes are matched to sessions
+/// by the `devin.session_id` label in the create's answer.
+pub fn until_served(log: &[RequestRecord], served: &BTreeMap<&str, u64>) -> (usize, usize) {
+    let last = served.values().max().copied().unwrap_or(0);
     let mut session_of: HashMap<String, String> = HashMap::new();
     for v in creates_in(log).filter_map(answer) {
         let Some(session) = v["labels"]["devin.session_id"].as_str() else {
@@ -80,8 +85,10 @@ pub fn execs_until_served(log: &[RequestRecord], served: &BTreeMap<&str, u64>) -
             }
         }
     }
-    log.iter()
-        .filter(|r| r.api == "daytona" && r.path.ends_with("/process/execute"))
+    let is_exec = |r: &RequestRecord| r.api == "daytona" && r.path.ends_with("/process/execute");
+    let execs = log
+        .iter()
+        .filter(|r| is_exec(r))
         .filter(|r| {
             // `/daytona/toolbox/{id}/process/execute`
             let sandbox = r.path.rsplit('/').nth(2).unwrap_or_default();
@@ -90,7 +97,13 @@ pub fn execs_until_served(log: &[RequestRecord], served: &BTreeMap<&str, u64>) -
                 .and_then(|s| served.get(s.as_str()))
                 .is_some_and(|&at| r.at_ms <= at)
         })
-        .count()
+        .count();
+    let others = log
+        .iter()
+        .filter(|r| matches!(r.api.as_str(), "devin" | "daytona" | "coreweave"))
+        .filter(|r| r.at_ms <= last && !is_exec(r))
+        .count();
+    (execs, others + execs)
 }
 
 /// How the orchestrator counted its creates, (warm, cold): `served_warm` of the held sessions

@@ -8,8 +8,10 @@
 //!     cargo bench --bench orchestrator -- --sessions 200 --steady 0 --sleepers 0 --warm-pool 20
 //!
 //! Reports, from the emulator's request log and history (one clock, unix ms):
-//! - toolbox execs and other API calls per launch, and downloads of the remote binary per launch
-//!   (`--bake` builds the snapshot with `--bake-remote`, the latest build every session runs);
+//! - toolbox execs and other API calls per launch (every request from the burst until all are
+//!   served, and "until served": without the liveness checks of sessions served early, which a
+//!   long burst on a loaded host adds), and downloads of the remote binary per launch (`--bake`
+//!   builds the snapshot with `--bake-remote`, the latest build every session runs);
 //! - sandbox creates per launch, and how many a Daytona warm pool served (`--warm-pool K` keeps
 //!   K started sandboxes of the snapshot, filled before the burst): as the emulator saw them and
 //!   as the orchestrator counted them (`served_warm` in `orchestrator status`);
@@ -278,9 +280,6 @@ fn main() -> anyhow::Result<()> {
         }
     }
     let (to_claim, to_serve) = (sorted(to_claim), sorted(to_serve));
-    // The emulator logs a request once it has answered it, and a launch's exec may answer after
-    // its remote connected: let the last ones land before counting.
-    std::thread::sleep(Duration::from_secs(1));
     let launch = rt.block_on(admin.requests(req0))?;
     let ours = |api: &str| matches!(api, "devin" | "daytona" | "coreweave");
     let execs = launch
@@ -299,10 +298,6 @@ fn main() -> anyhow::Result<()> {
                     .is_some_and(|f| f.starts_with("devin-remote_") && !f.ends_with(".sha256"))
         })
         .count();
-
-    let (creates, served_warm) = launch::creates(&launch);
-    let execs_served = launch::execs_until_served(&launch, &conn);
-    let counted = launch::orchestrator_count(&b, n);
 
     // Steady state: everything served, nothing changing.
     eprintln!("== steady window of {steady}s");
@@ -329,6 +324,15 @@ fn main() -> anyhow::Result<()> {
     let calls: usize = by_route.values().sum();
     let per_min = calls as f64 / n as f64 / (steady as f64 / 60.0);
     let (_, hwm_held, rss_held) = proc_usage(pid);
+
+    // The launches once more, "until served" (see `launch`), from a settled log: the emulator
+    // logs a request once it has answered it, and a launch's exec may answer after its remote
+    // connected. Read after the window so the figures above keep their timing.
+    std::thread::sleep(Duration::from_secs(1));
+    let settled = rt.block_on(admin.requests(req0))?;
+    let (creates, served_warm) = launch::creates(&settled, &conn);
+    let (execs_served, calls_served) = launch::until_served(&settled, &conn);
+    let counted = launch::orchestrator_count(&b, n);
 
     // Sleep and wake.
     let mut to_stop = Vec::new();
@@ -413,7 +417,7 @@ fn main() -> anyhow::Result<()> {
     println!(
         "API calls per launch               {:.2} (Devin and Daytona; {:.2} until served)",
         launch_calls as f64 / n as f64,
-        (launch_calls - execs + execs_served) as f64 / n as f64
+        calls_served as f64 / n as f64
     );
     println!(
         "remote downloads per launch        {:.2}{}",
