@@ -5,10 +5,16 @@
 //!     cargo bench --bench orchestrator -- --sessions 200 --steady 600
 //!     cargo bench --bench orchestrator -- --sessions 1000 --steady 60 --sleepers 0
 //!     cargo bench --bench orchestrator -- --sessions 20 --steady 0 --sleepers 0 --bake
+//!     cargo bench --bench orchestrator -- --sessions 200 --steady 0 --sleepers 0 --warm-pool 20
 //!
 //! Reports, from the emulator's request log and history (one clock, unix ms):
-//! - toolbox execs and other API calls per launch, and downloads of the remote binary per launch
-//!   (`--bake` builds the snapshot with `--bake-remote`, the latest build every session runs);
+//! - toolbox execs and other API calls per launch (every request from the burst until all are
+//!   served, and "until served": without the liveness checks of sessions served early, which a
+//!   long burst on a loaded host adds), and downloads of the remote binary per launch (`--bake`
+//!   builds the snapshot with `--bake-remote`, the latest build every session runs);
+//! - sandbox creates per launch, and how many a Daytona warm pool served (`--warm-pool K` keeps
+//!   K started sandboxes of the snapshot, filled before the burst): as the emulator saw them and
+//!   as the orchestrator counted them (`served_warm` in `orchestrator status`);
 //! - enqueue→claimed and claimed→served (the remote's first gateway connect) p50/p95;
 //! - calls per session per minute the orchestrator makes over the steady window (Devin and
 //!   Daytona APIs; the remotes' own gateway traffic is not the orchestrator's), by route;
@@ -22,12 +28,17 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use outposts::api::{HttpClient, HttpOptions};
 use outposts::emulator::client::EmulatorClient;
 use outposts::emulator::devin::{HistoryRecord, NewSession};
+
+mod launch;
+mod proc;
+
+use proc::{Proc, proc_usage};
 
 const BIN: &str = env!("CARGO_BIN_EXE_outposts");
 
@@ -57,53 +68,6 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v.sort_by(|a, b| a.total_cmp(b));
     v
-}
-
-/// A child that is SIGTERMed, then killed, when dropped; with a sandbox root, whatever sandbox
-/// process under it outlived the child is killed too (the benchmark leaves nothing running).
-struct Proc(Child, Option<std::path::PathBuf>);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
-        let mut ended = false;
-        for _ in 0..100 {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                ended = true;
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        if !ended {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-        if let Some(root) = &self.1 {
-            let left = outposts::provider::local::processes_under_root(root).len();
-            outposts::provider::local::kill_under_root(root, Duration::from_secs(10));
-            eprintln!("sandbox processes left running after the emulator exited: {left}");
-        }
-    }
-}
-
-/// The orchestrator's own figures from /proc: (CPU seconds, peak RSS KiB, current RSS KiB).
-fn proc_usage(pid: u32) -> (f64, u64, u64) {
-    let tick = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the parenthesised command: utime and stime are the 12th and 13th.
-    let rest = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    let cpu = (ticks(11) + ticks(12)) / tick;
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib = |key: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(key))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or(0)
-    };
-    (cpu, kib("VmHWM:"), kib("VmRSS:"))
 }
 
 struct Bench {
@@ -254,6 +218,11 @@ fn main() -> anyhow::Result<()> {
     {
         b.vars.insert("SNAPSHOT_NAME".into(), name.to_string());
     }
+    let warm_pool = arg("--warm-pool", 0);
+    if warm_pool > 0 {
+        eprintln!("== snapshot warm-pool set {warm_pool}");
+        launch::fill_pool(&b, warm_pool)?;
+    }
 
     eprintln!("== orchestrator run --provider daytona (cap {n})");
     let orch_log = b.log("orchestrator.log");
@@ -356,6 +325,15 @@ fn main() -> anyhow::Result<()> {
     let per_min = calls as f64 / n as f64 / (steady as f64 / 60.0);
     let (_, hwm_held, rss_held) = proc_usage(pid);
 
+    // The launches once more, "until served" (see `launch`), from a settled log: the emulator
+    // logs a request once it has answered it, and a launch's exec may answer after its remote
+    // connected. Read after the window so the figures above keep their timing.
+    std::thread::sleep(Duration::from_secs(1));
+    let settled = rt.block_on(admin.requests(req0))?;
+    let (creates, served_warm) = launch::creates(&settled, &conn);
+    let (execs_served, calls_served) = launch::until_served(&settled, &conn);
+    let counted = launch::orchestrator_count(&b, n);
+
     // Sleep and wake.
     let mut to_stop = Vec::new();
     let mut to_wake = Vec::new();
@@ -429,18 +407,35 @@ fn main() -> anyhow::Result<()> {
         "all served after                   {:.2}s",
         all_served.as_secs_f64()
     );
+    // Until served: without the liveness checks of sessions served early while the burst went
+    // on, which grow with the burst's length (and so with the host's load).
     println!(
-        "toolbox execs per launch           {:.2}",
-        execs as f64 / n as f64
+        "toolbox execs per launch           {:.2} ({:.2} until served)",
+        execs as f64 / n as f64,
+        execs_served as f64 / n as f64
     );
     println!(
-        "API calls per launch               {:.2} (Devin and Daytona)",
-        launch_calls as f64 / n as f64
+        "API calls per launch               {:.2} (Devin and Daytona; {:.2} until served)",
+        launch_calls as f64 / n as f64,
+        calls_served as f64 / n as f64
     );
     println!(
         "remote downloads per launch        {:.2}{}",
         downloads as f64 / n as f64,
         if bake { " (baked snapshot)" } else { "" }
+    );
+    println!(
+        "sandbox creates per launch         {:.2}",
+        creates as f64 / n as f64
+    );
+    println!(
+        "creates served warm (emulator)     {served_warm} of {creates} ({:.0}%; warm pool {warm_pool})",
+        100.0 * served_warm as f64 / creates.max(1) as f64
+    );
+    println!(
+        "creates counted warm (orchestrator) {} of {}",
+        counted.0,
+        counted.0 + counted.1
     );
     println!(
         "enqueue→claimed p50 / p95          {:.3}s / {:.3}s",
