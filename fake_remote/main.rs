@@ -7,7 +7,9 @@
 //!
 //! Environment (spec §9): DEVIN_OUTPOST_GATEWAY_URL, DEVIN_OUTPOST_CONNECT_TOKEN and
 //! DEVIN_OUTPOST_SESSION_ID are required; DEVIN_REMOTE_STATE_DIR is created if set;
-//! DEVIN_REMOTE_FS_ROOT (the emulator's own knob) puts absolute task paths under a directory.
+//! DEVIN_REMOTE_FS_ROOT (the emulator's own knob) puts absolute task paths under a directory;
+//! without it, OUTPOSTS_SANDBOX_ROOT (set by the local provider in an unisolated sandbox, where
+//! an absolute path would otherwise be the host's) does.
 //! Never prints the connect token.
 
 use std::io::{Read, Write};
@@ -229,7 +231,7 @@ fn serve() -> u8 {
     if let Some(dir) = var("DEVIN_REMOTE_STATE_DIR") {
         let _ = std::fs::create_dir_all(dir);
     }
-    let fs_root = var("DEVIN_REMOTE_FS_ROOT");
+    let fs_root = var("DEVIN_REMOTE_FS_ROOT").or_else(|| var("OUTPOSTS_SANDBOX_ROOT"));
     let home = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let auth_failed = |a: &Answer| {
         eprintln!(

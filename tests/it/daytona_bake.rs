@@ -42,7 +42,7 @@ fn launch_line(orch: &Orch, session: &str) -> Option<String> {
 
 #[test]
 fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     let plain = env

@@ -57,7 +57,7 @@ fn wait_ready(env: &TestEnv, emu: &Emu, n: u64) {
 
 #[test]
 fn warm_pool_set_show_delete_round_trip() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     env.run(&["snapshot", "build"]).ok();
@@ -140,7 +140,7 @@ fn warm_pool_set_show_delete_round_trip() {
 
 #[test]
 fn three_sessions_are_served_warm_and_a_fourth_cold() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     // The pool refills after 5 s: the fourth create finds it empty.
     set_settings(&emu, serde_json::json!({"warm_refill_ms": 5000}));
@@ -223,7 +223,7 @@ fn three_sessions_are_served_warm_and_a_fourth_cold() {
 
 #[test]
 fn a_create_with_custom_env_is_never_served_warm() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     env.run(&["snapshot", "build"]).ok();

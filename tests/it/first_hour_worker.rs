@@ -31,7 +31,7 @@ fn setup_without_default() -> (TestEnv, Emu) {
 /// the memory of the launch is lost (the configured providers are searched).
 #[test]
 fn worker_commands_find_the_provider_themselves() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, _emu) = setup_without_default();
     let launched = env.run(&[
         "--json",
@@ -80,7 +80,7 @@ fn worker_commands_find_the_provider_themselves() {
 /// not exist too.
 #[test]
 fn a_rejected_token_or_unknown_outpost_creates_nothing() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (mut env, _emu) = setup_without_default();
     let unknown = env.run(&[
         "worker",
@@ -121,7 +121,7 @@ fn a_rejected_token_or_unknown_outpost_creates_nothing() {
 /// (non-zero exit) and `list`.
 #[test]
 fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup_without_default();
     put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
     let failed = env.run(&[
@@ -185,4 +185,94 @@ fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
         .unwrap_or_default();
     assert!(line.contains("auth failed"), "{}", list.stdout);
     env.run(&["worker", "stop", &id, "--yes"]).ok();
+}
+
+/// The printed hint when a failed launch cannot stop its worker either (the provider refuses
+/// the stop): the command in it is run exactly as printed, and it stops the worker.
+#[test]
+fn the_hint_of_a_stop_that_failed_runs_as_printed() {
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, emu) = setup_without_default();
+    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
+    block_on(emu.client().add_faults(
+        r#"[{"path": "/coreweave.sandbox.v1.SandboxService/DeleteSandbox", "times": 0,
+             "action": {"kind": "status", "status": 503}}]"#,
+    ))
+    .unwrap();
+    let failed = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+        "--secret",
+        "outposts:BAD",
+        "--wait-timeout",
+        "60",
+    ]);
+    assert_eq!(failed.code, 4, "{failed:?}");
+    let id = failed.stdout.trim().to_string();
+    let hint = format!("`outposts worker stop {id} --yes`");
+    assert!(failed.stderr.contains(&hint), "{}", failed.stderr);
+    block_on(emu.client().clear_faults()).unwrap();
+    // As printed: the words between the backticks, without the program name.
+    let printed = hint.trim_matches('`');
+    let args: Vec<&str> = printed.split_whitespace().skip(1).collect();
+    env.run(&args).ok();
+    let list = env.run(&["--json", "worker", "list"]);
+    list.ok();
+    assert!(
+        list.json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| w["id"] != id.as_str() || w["state"] != "started"),
+        "the printed command left it running: {}",
+        list.stdout
+    );
+}
+
+/// `worker launch --outpost NAME` resolves the name once: the workers are started for, and
+/// labelled with, the outpost's id; `worker list --outpost` finds them by name or id.
+#[test]
+fn a_worker_outpost_is_resolved_once_to_its_id() {
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, emu) = setup_without_default();
+    let outposts = block_on(emu.client().outposts()).expect("outposts");
+    let id = outposts
+        .iter()
+        .find(|o| o["spec"]["name"] == "emulator")
+        .and_then(|o| o["metadata"]["outpost_id"].as_str())
+        .expect("the emulator outpost")
+        .to_string();
+    assert_ne!(id, "emulator");
+    let launched = env.run(&[
+        "--json",
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+    ]);
+    launched.ok();
+    let doc = launched.json();
+    assert_eq!(doc["outpost"], id.as_str(), "{doc}");
+    let worker = doc["workers"][0]["id"].as_str().unwrap().to_string();
+    for wanted in ["emulator", id.as_str()] {
+        let list = env.run(&["--json", "worker", "list", "--outpost", wanted]);
+        list.ok();
+        let rows = list.json();
+        let rows = rows.as_array().unwrap();
+        assert!(
+            rows.iter()
+                .any(|w| w["id"] == worker.as_str() && w["outpost"] == id.as_str()),
+            "--outpost {wanted}: {}",
+            list.stdout
+        );
+    }
+    let unknown = env.run(&["worker", "list", "--outpost", "gpu-typo"]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    env.run(&["worker", "stop", &worker, "--yes"]).ok();
 }

@@ -588,7 +588,7 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
 
 #[test]
 fn every_command_prints_json_with_json() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut w = World::new();
     let _cleanup = Cleanup {
         root: w.env.path("sandboxes"),

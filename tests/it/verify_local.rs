@@ -17,7 +17,7 @@ use crate::verify_support::{
 
 #[test]
 fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);
@@ -201,7 +201,7 @@ fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
 
 #[test]
 fn the_proof_file_is_found_when_it_appears_during_the_wait() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut env = TestEnv::new();
     let (tmp, _reaper) = root();
     env.set(

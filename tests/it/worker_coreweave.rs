@@ -37,7 +37,7 @@ fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
 
 #[test]
 fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     let launched = env.run(&[
@@ -199,7 +199,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
 
 #[test]
 fn a_bad_token_shows_restarts_and_the_auth_hint() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     // In a secret store the token cannot be checked before launch; --no-wait keeps the worker
@@ -263,7 +263,7 @@ fn a_bad_token_shows_restarts_and_the_auth_hint() {
 
 #[test]
 fn secret_store_token_exec_logs_and_stop() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (mut env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     put_secret(&emu, "outposts", "DEVIN_TOKEN", &token);
