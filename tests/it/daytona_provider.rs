@@ -23,7 +23,7 @@ fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 
 #[test]
 fn lifecycle_exec_files_git_and_idempotency() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::host::require!(crate::host::BWRAP);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let (repo, readme) = bare_repo(&env);

@@ -282,7 +282,11 @@ struct Cleanup {
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
-        if let Ok(p) = LocalProvider::new(&self.root, LocalOptions::default()) {
+        let opts = LocalOptions {
+            allow_unisolated: crate::host::unisolated(),
+            ..LocalOptions::default()
+        };
+        if let Ok(p) = LocalProvider::new(&self.root, opts) {
             block_on(p.stop_all());
         }
     }

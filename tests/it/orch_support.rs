@@ -32,7 +32,12 @@ pub fn orch_env(emu: &Emu) -> TestEnv {
 
 /// The local provider the orchestrator in `env` uses (same root), for assertions.
 pub fn local(env: &TestEnv) -> LocalProvider {
-    LocalProvider::new(env.path("sandboxes"), LocalOptions::default()).expect("local provider")
+    let opts = LocalOptions {
+        // Without bubblewrap, as the binary under test does (OUTPOSTS_LOCAL_UNISOLATED).
+        allow_unisolated: crate::host::unisolated(),
+        ..LocalOptions::default()
+    };
+    LocalProvider::new(env.path("sandboxes"), opts).expect("local provider")
 }
 
 /// `outposts orchestrator run` in the background; SIGKILLed on drop.

@@ -142,14 +142,19 @@ impl SandboxService for EmuService {
         let req = request.into_inner();
         let (spec, mut container) = validate(req.sandbox.as_ref())?;
         let scratch = volumes::plan(&spec, &container)?;
-        if !scratch.is_empty()
-            && *lifecycle::local(&self.shared).isolation()
-                == crate::provider::local::Isolation::Unisolated
+        // Unisolated, only mount paths the local runtime maps into the sandbox's tree are the
+        // sandbox's own; any other would be a path on this host.
+        if *lifecycle::local(&self.shared).isolation()
+            == crate::provider::local::Isolation::Unisolated
+            && let Some(outside) = scratch
+                .iter()
+                .filter_map(|v| v.mount.as_ref().map(|m| format!("/{}", m.join("/"))))
+                .find(|m| !crate::provider::local::maps_unisolated(m))
         {
-            return Err(Status::failed_precondition(
-                "scratch volumes need the bubblewrap-isolated local runtime: without isolation a \
-                 mount path would be a path on this host",
-            ));
+            return Err(Status::failed_precondition(format!(
+                "scratch volume mount path {outside} needs the bubblewrap-isolated local runtime: \
+                 without isolation it would be a path on this host"
+            )));
         }
         let display_name = req
             .sandbox

@@ -47,7 +47,7 @@ use std::time::Duration;
 pub use checks::{default_root, options_from_config};
 pub use isolation::{BWRAP_PACKAGE, Isolation, Unready, usable};
 pub use procs::{MARKER, kill_under_root, under_root as processes_under_root};
-pub use unisolated::SANDBOX_ROOT_VAR;
+pub use unisolated::{SANDBOX_ROOT_VAR, maps_unisolated};
 
 use crate::config::Config;
 use crate::provider::{Provider, ProviderError, Result, SandboxInfo, SandboxSpec, Source};

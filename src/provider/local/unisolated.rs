@@ -6,13 +6,14 @@
 //! host's `/workspace`, and a later read through the provider (confined to the sandbox's tree)
 //! would not find it. So the sandbox's view is mapped onto its directory on the host wherever
 //! the provider hands a path to a process: the working directory, `HOME`, `PATH`, and absolute
-//! paths under the sandbox's private top-level directories ([`MAPPED_TOPS`]) or its read-only
-//! binds in every argument and environment value. Each process also gets
+//! paths under the sandbox's private top-level directories ([`MAPPED_TOPS`]: the same as with
+//! bubblewrap) or its read-only binds in every argument and environment value — except paths
+//! under the provider's own directory, which are host paths already. Each process also gets
 //! [`SANDBOX_ROOT_VAR`]: the host directory the sandbox sees as `/`, for a program that is handed
 //! paths some other way (the emulator's fake remote receives its task's paths over the network).
 //!
-//! Not mapped: `/tmp`, `/var` and `/run` (host programs use them for their own purposes, and the
-//! provider's own host paths live there), and paths a program builds itself. This is safety by
+//! Not mapped: paths a program builds itself or reads from a file, and the temporary files of
+//! host programs (`mktemp` without an argument uses the host's `/tmp`). This is safety by
 //! convention, not isolation; bubblewrap is what isolates.
 
 use std::path::{Path, PathBuf};
@@ -27,7 +28,25 @@ use super::paths::{HOST_TOPS, SandboxFs};
 pub const SANDBOX_ROOT_VAR: &str = crate::env::OUTPOSTS_SANDBOX_ROOT.name;
 
 /// The sandbox's own top-level directories whose absolute paths are mapped into its tree.
-pub(super) const MAPPED_TOPS: &[&str] = &["workspace", "home", "root", "opt", "srv", "mnt"];
+/// (Every private top of [`super::tree::prepare_tree`]: the same paths as with bubblewrap.)
+pub(super) const MAPPED_TOPS: &[&str] = &[
+    "workspace",
+    "home",
+    "root",
+    "tmp",
+    "opt",
+    "var",
+    "run",
+    "mnt",
+    "srv",
+];
+
+/// Whether an absolute sandbox path is mapped into the sandbox's tree when unisolated (so a
+/// directory there, say a volume's mount path, is the sandbox's own in both modes).
+pub fn maps_unisolated(path: &str) -> bool {
+    let top = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    path.starts_with('/') && MAPPED_TOPS.contains(&top)
+}
 
 /// Maps sandbox paths in text onto the host.
 pub(super) struct PathMap<'a> {
@@ -232,11 +251,17 @@ mod tests {
         assert_eq!(m.text("X=/root/a:/srv/b"), "X=/sb/fs/root/a:/sb/fs/srv/b");
         assert_eq!(m.text("/opt/devin/bin/devin"), "/host/cli/devin");
         assert_eq!(m.text("/opt/other"), "/sb/fs/opt/other");
+        assert_eq!(m.text("git init -q /tmp/src"), "git init -q /sb/fs/tmp/src");
         // Host paths, system directories and lookalikes are left alone.
+        assert!(maps_unisolated("/workspace") && maps_unisolated("/run/x"));
+        assert!(
+            maps_unisolated("/tmp/x")
+                && !maps_unisolated("/usr/bin")
+                && !maps_unisolated("workspace")
+        );
         for same in [
             "/usr/bin/env",
-            "/tmp/x",
-            "/var/log/y",
+            "/etc/passwd",
             "/workspaces",
             "a/workspace/b",
             "http://h/workspace",
