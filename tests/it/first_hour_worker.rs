@@ -7,24 +7,33 @@ use std::time::Duration;
 use crate::support::{Emu, TestEnv, block_on};
 use crate::worker_common::*;
 
-fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
-    let status = block_on(async {
-        reqwest::Client::new()
-            .put(format!("{}/_emulator/coreweave/secrets", emu.base_url))
-            .json(&serde_json::json!({"store": store, "path": path, "value": value}))
-            .send()
-            .await
-            .unwrap()
-            .status()
-    });
-    assert!(status.is_success(), "{status}");
-}
-
 /// A sealed env on a fresh emulator with no OUTPOSTS_PROVIDER: the default would be Daytona.
+/// The secret store holds `outposts:BAD`, a token the Devin API rejects.
 fn setup_without_default() -> (TestEnv, Emu) {
     let (mut env, emu) = setup("daytona");
     env.unset("OUTPOSTS_PROVIDER");
+    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
     (env, emu)
+}
+
+/// `worker launch` on CoreWeave whose token (from a secret store, not checkable before) the
+/// Devin API rejects: it exits 4 and prints the worker's id.
+fn launch_with_a_rejected_token(env: &TestEnv) -> (crate::support::Run, String) {
+    let failed = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+        "--secret",
+        "outposts:BAD",
+        "--wait-timeout",
+        "60",
+    ]);
+    assert_eq!(failed.code, 4, "{failed:?}");
+    let id = failed.stdout.trim().to_string();
+    (failed, id)
 }
 
 /// Item 6: launched on CoreWeave, then found by the bare commands the tool prints — also when
@@ -122,22 +131,8 @@ fn a_rejected_token_or_unknown_outpost_creates_nothing() {
 #[test]
 fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
     crate::host::require!(crate::host::SANDBOXES);
-    let (env, emu) = setup_without_default();
-    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
-    let failed = env.run(&[
-        "worker",
-        "launch",
-        "--provider",
-        "coreweave",
-        "--outpost",
-        "emulator",
-        "--secret",
-        "outposts:BAD",
-        "--wait-timeout",
-        "60",
-    ]);
-    assert_eq!(failed.code, 4, "{failed:?}");
-    let id = failed.stdout.trim().to_string();
+    let (env, _emu) = setup_without_default();
+    let (failed, id) = launch_with_a_rejected_token(&env);
     assert!(
         failed.stderr.contains(&format!("stopped {id}")),
         "{}",
@@ -193,33 +188,17 @@ fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
 fn the_hint_of_a_stop_that_failed_runs_as_printed() {
     crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup_without_default();
-    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
     block_on(emu.client().add_faults(
         r#"[{"path": "/coreweave.sandbox.v1.SandboxService/DeleteSandbox", "times": 0,
              "action": {"kind": "status", "status": 503}}]"#,
     ))
     .unwrap();
-    let failed = env.run(&[
-        "worker",
-        "launch",
-        "--provider",
-        "coreweave",
-        "--outpost",
-        "emulator",
-        "--secret",
-        "outposts:BAD",
-        "--wait-timeout",
-        "60",
-    ]);
-    assert_eq!(failed.code, 4, "{failed:?}");
-    let id = failed.stdout.trim().to_string();
+    let (failed, id) = launch_with_a_rejected_token(&env);
     let hint = format!("`outposts worker stop {id} --yes`");
     assert!(failed.stderr.contains(&hint), "{}", failed.stderr);
     block_on(emu.client().clear_faults()).unwrap();
-    // As printed: the words between the backticks, without the program name.
-    let printed = hint.trim_matches('`');
-    let args: Vec<&str> = printed.split_whitespace().skip(1).collect();
-    env.run(&args).ok();
+    // As printed: the text between the backticks, run by a shell.
+    crate::first_hour::run_as_printed(&env, hint.trim_matches('`')).ok();
     let list = env.run(&["--json", "worker", "list"]);
     list.ok();
     assert!(

@@ -8,7 +8,7 @@ use outposts::config::{Config, LoadOptions};
 use outposts::provider::Provider;
 use outposts::provider::coreweave::CoreweaveProvider;
 
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{TestEnv, block_on};
 use crate::worker_common::*;
 
 fn provider(env: &TestEnv) -> CoreweaveProvider {
@@ -20,19 +20,6 @@ fn read(env: &TestEnv, id: &str, path: &str) -> Option<String> {
     block_on(provider(env).read_file(id, path))
         .unwrap()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
-}
-
-fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
-    let status = block_on(async {
-        reqwest::Client::new()
-            .put(format!("{}/_emulator/coreweave/secrets", emu.base_url))
-            .json(&serde_json::json!({"store": store, "path": path, "value": value}))
-            .send()
-            .await
-            .unwrap()
-            .status()
-    });
-    assert!(status.is_success(), "{status}");
 }
 
 #[test]
