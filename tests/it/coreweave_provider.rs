@@ -58,7 +58,7 @@ async fn calls_async(emu: &Emu, method: &str) -> Vec<u16> {
 
 #[test]
 fn lifecycle_exec_files_logs_stop_and_delete() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::host::require!(crate::host::BWRAP);
     let (_env, emu, p) = setup();
     let secret = "s3cr3t-token-value-xyz";
     let mut spec = SandboxSpec::new("cw-e2e-worker", Source::Image(IMAGE.into()));

@@ -90,7 +90,7 @@ fn grpc_methods(emu: &Emu) -> Vec<(String, u16)> {
 
 #[test]
 fn official_sdk_runs_the_guide_flow_with_an_api_key() {
-    require!(host::SANDBOXES, host::PY_CWSANDBOX);
+    require!(host::BWRAP, host::PY_CWSANDBOX);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -153,7 +153,7 @@ fn official_sdk_runs_the_guide_flow_with_an_api_key() {
 
 #[test]
 fn official_sdk_runs_the_guide_flow_with_wandb_auth() {
-    require!(host::SANDBOXES, host::PY_CWSANDBOX);
+    require!(host::BWRAP, host::PY_CWSANDBOX);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

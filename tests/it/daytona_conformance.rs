@@ -94,7 +94,7 @@ fn official_python_sdk_drives_the_emulator() {
 /// sleep, wake and terminate while its own Socket.IO client watches the sandbox's state events.
 #[test]
 fn an_outsider_orchestrator_serves_a_session_through_its_whole_life() {
-    require!(host::SANDBOXES, host::PY_DAYTONA);
+    require!(host::BWRAP, host::PY_DAYTONA);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

@@ -16,7 +16,7 @@ const WAIT: Duration = Duration::from_secs(90);
 
 #[test]
 fn daytona_lifecycle_from_the_built_snapshot() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     // The real first step: build (or find) the content-hashed snapshot.

@@ -69,7 +69,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
     assert_eq!(listed.len(), 2, "{listed:?}");
     for w in listed {
         assert!(workers.contains(&w["id"].as_str().unwrap().to_string()));
-        assert_eq!(w["outpost"], "emulator");
+        assert_eq!(w["outpost"], emu.env_value("OUTPOST_ID").as_str());
         assert_eq!(w["provider"], "coreweave");
         assert_eq!(w["labels"]["suite"], "acceptance");
         assert_eq!(w["labels"]["outposts.role"], "worker");
@@ -250,7 +250,7 @@ fn a_bad_token_shows_restarts_and_the_auth_hint() {
 
 #[test]
 fn secret_store_token_exec_logs_and_stop() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::host::require!(crate::host::BWRAP);
     let (mut env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     put_secret(&emu, "outposts", "DEVIN_TOKEN", &token);

@@ -32,7 +32,8 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
     assert_eq!(st["serving"], true, "{st}");
     assert_eq!(st["mode"], mode);
     assert_eq!(st["restart_count"], 0);
-    assert_eq!(st["outpost"], "emulator");
+    // Launched with the outpost's name, labelled with its id (resolved once).
+    assert_eq!(st["outpost"], emu.env_value("OUTPOST_ID").as_str());
     // The task ran inside the worker's own sandbox.
     let cat = env.run(&["worker", "exec", &id, "--", "cat", "/workspace/served.txt"]);
     cat.ok();
