@@ -80,7 +80,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
     assert!(
         names
             .iter()
-            .all(|n| n.starts_with("devin-worker-emulator-"))
+            .all(|n| n.starts_with("devin-worker-outpost-env-"))
     );
     assert!(
         emu.requests()
