@@ -60,9 +60,18 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
     let list = env.run(&["--json", "worker", "list", "--outpost", "emulator"]);
     list.ok();
     assert_eq!(list.json().as_array().unwrap().len(), 1);
-    let other = env.run(&["--json", "worker", "list", "--outpost", "another"]);
-    other.ok();
-    assert_eq!(other.json().as_array().unwrap().len(), 0);
+    // The outpost is resolved: its id finds the same worker, an unknown one is an error.
+    let by_id = env.run(&[
+        "--json",
+        "worker",
+        "list",
+        "--outpost",
+        &emu.env_value("OUTPOST_ID"),
+    ]);
+    by_id.ok();
+    assert_eq!(by_id.json().as_array().unwrap().len(), 1);
+    env.run(&["--json", "worker", "list", "--outpost", "another"])
+        .code(2);
     id
 }
 
