@@ -166,3 +166,21 @@ pub fn claims(emu: &Emu, id: &str) -> Vec<(u32, String)> {
         .map(|h| (h.generation, h.acceptor_id.unwrap_or_default()))
         .collect()
 }
+
+/// A fresh emulator, a sealed environment on it, and the default snapshot built there: its name.
+pub fn emulator_with_snapshot() -> (Emu, TestEnv, String) {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let env = orch_env(&emu);
+    env.run(&["snapshot", "build"]).ok();
+    let name = snapshot_name(&env);
+    (emu, env, name)
+}
+
+/// What `outposts snapshot name` prints.
+pub fn snapshot_name(env: &TestEnv) -> String {
+    env.run(&["snapshot", "name"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string()
+}
