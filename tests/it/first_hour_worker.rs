@@ -16,6 +16,21 @@ fn setup_without_default() -> (TestEnv, Emu) {
     (env, emu)
 }
 
+/// `worker launch --json --provider coreweave --outpost emulator` (the name): its document.
+fn launch_on_coreweave(env: &TestEnv) -> serde_json::Value {
+    let launched = env.run(&[
+        "--json",
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+    ]);
+    launched.ok();
+    launched.json()
+}
+
 /// `worker launch` on CoreWeave whose token (from a secret store, not checkable before) the
 /// Devin API rejects: it exits 4 and prints the worker's id.
 fn launch_with_a_rejected_token(env: &TestEnv) -> (crate::support::Run, String) {
@@ -42,20 +57,8 @@ fn launch_with_a_rejected_token(env: &TestEnv) -> (crate::support::Run, String) 
 fn worker_commands_find_the_provider_themselves() {
     crate::host::require!(crate::host::SANDBOXES);
     let (env, _emu) = setup_without_default();
-    let launched = env.run(&[
-        "--json",
-        "worker",
-        "launch",
-        "--provider",
-        "coreweave",
-        "--outpost",
-        "emulator",
-    ]);
-    launched.ok();
-    let id = launched.json()["workers"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let launched = launch_on_coreweave(&env);
+    let id = launched["workers"][0]["id"].as_str().unwrap().to_string();
     // `list workers with outposts worker list`
     let list = env.run(&["worker", "list"]);
     list.ok();
@@ -226,17 +229,8 @@ fn a_worker_outpost_is_resolved_once_to_its_id() {
         .expect("the emulator outpost")
         .to_string();
     assert_ne!(id, "emulator");
-    let launched = env.run(&[
-        "--json",
-        "worker",
-        "launch",
-        "--provider",
-        "coreweave",
-        "--outpost",
-        "emulator",
-    ]);
-    launched.ok();
-    let doc = launched.json();
+    let launched = launch_on_coreweave(&env);
+    let doc = launched;
     assert_eq!(doc["outpost"], id.as_str(), "{doc}");
     let worker = doc["workers"][0]["id"].as_str().unwrap().to_string();
     for wanted in ["emulator", id.as_str()] {
