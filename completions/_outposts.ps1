@@ -950,7 +950,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;worker;list' {
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Only workers of this outpost (as given to `worker launch`)')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Only workers of this outpost (its name or id)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')

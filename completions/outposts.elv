@@ -867,7 +867,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;worker;list'= {
-            cand --outpost 'Only workers of this outpost (as given to `worker launch`)'
+            cand --outpost 'Only workers of this outpost (its name or id)'
             cand --provider 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker''s own, found by its id]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'

@@ -519,7 +519,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_see
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from launch" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l outpost -d 'Only workers of this outpost (as given to `worker launch`)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l outpost -d 'Only workers of this outpost (its name or id)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand worker; and __fish_seen_subcommand_from list" -l provider -d 'Where the workers run [default: launch: OUTPOSTS_PROVIDER or daytona; other commands: the worker\'s own, found by its id]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"

@@ -7,7 +7,9 @@
 //!
 //! Environment (spec §9): DEVIN_OUTPOST_GATEWAY_URL, DEVIN_OUTPOST_CONNECT_TOKEN and
 //! DEVIN_OUTPOST_SESSION_ID are required; DEVIN_REMOTE_STATE_DIR is created if set;
-//! DEVIN_REMOTE_FS_ROOT (the emulator's own knob) puts absolute task paths under a directory.
+//! DEVIN_REMOTE_FS_ROOT (the emulator's own knob) puts absolute task paths under a directory;
+//! without it, OUTPOSTS_SANDBOX_ROOT (set by the local provider in an unisolated sandbox, where
+//! an absolute path would otherwise be the host's) does.
 //! Never prints the connect token.
 
 use std::io::{Read, Write};
@@ -229,7 +231,7 @@ fn serve() -> u8 {
     if let Some(dir) = var("DEVIN_REMOTE_STATE_DIR") {
         let _ = std::fs::create_dir_all(dir);
     }
-    let fs_root = var("DEVIN_REMOTE_FS_ROOT");
+    let fs_root = var("DEVIN_REMOTE_FS_ROOT").or_else(|| var("OUTPOSTS_SANDBOX_ROOT"));
     let home = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let auth_failed = |a: &Answer| {
         eprintln!(
@@ -329,6 +331,10 @@ fn serve() -> u8 {
             Some("run") => {
                 let cmd = base64_decode(w.get(2).unwrap_or(&""));
                 println!("execute_tool shell {task}");
+                let cmd = match var("OUTPOSTS_SANDBOX_ROOT") {
+                    Some(root) => map_paths(&String::from_utf8_lossy(&cmd), &root).into_bytes(),
+                    None => cmd,
+                };
                 let (code, out) = run_shell(&cmd, &home);
                 let status = if code == 0 { "ok" } else { "error" };
                 report(&gw, task, status, code, &out[..out.len().min(65536)]);
@@ -340,6 +346,34 @@ fn serve() -> u8 {
         }
         let _ = std::io::stdout().flush();
     }
+}
+
+/// An unisolated sandbox (OUTPOSTS_SANDBOX_ROOT): the sandbox's own absolute paths in a shell
+/// task, at the start of a word, moved under its root on the host — as its provider does for
+/// the commands it runs.
+fn map_paths(script: &str, root: &str) -> String {
+    const TOPS: &[&str] = &[
+        "workspace", "home", "root", "tmp", "opt", "var", "run", "mnt", "srv",
+    ];
+    let mut out = String::with_capacity(script.len());
+    let mut prev: Option<char> = None;
+    let mut rest = script;
+    while let Some(c) = rest.chars().next() {
+        let at_word = prev.is_none_or(|p| " \t\n=:'\"(;|&><`,".contains(p));
+        if c == '/' && at_word && !rest.starts_with(root) {
+            let top: String = rest[1..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-' || *c == '.')
+                .collect();
+            if TOPS.contains(&top.as_str()) {
+                out.push_str(root.trim_end_matches('/'));
+            }
+        }
+        out.push(c);
+        prev = Some(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// Absolute task paths go under DEVIN_REMOTE_FS_ROOT when set; relative ones under the cwd.

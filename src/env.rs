@@ -197,6 +197,10 @@ env_vars! {
     /// Set to `1` to let the local provider run sandboxes WITHOUT isolation when bubblewrap
     /// (`bwrap`) is missing: commands then run as host processes and absolute paths are host paths.
     OUTPOSTS_LOCAL_UNISOLATED: General;
+    /// Set by the local provider (never read from your environment) in every process of an
+    /// unisolated sandbox: the host directory that sandbox sees as `/`. Its commands' paths are
+    /// mapped there; a program handed sandbox paths some other way can place them with it.
+    OUTPOSTS_SANDBOX_ROOT: General;
     /// Host directory holding a `devin` executable that local sandboxes running the Devin CLI
     /// (`worker launch --provider local`) see at `/opt/devin/bin/devin` (read-only, first on
     /// `PATH`); a symlinked `devin` has its target bound too. `outposts emulator env` points it

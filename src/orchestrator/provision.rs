@@ -19,17 +19,10 @@ use crate::provider::{
 };
 
 /// How often a sandbox that is being deleted is read while a wake waits for it to go.
-const GONE_BACKOFF: Backoff = Backoff {
-    first: Duration::from_secs(1),
-    max: Duration::from_secs(1),
-    factor: 1.0,
-};
+const GONE_BACKOFF: Backoff = Backoff::fixed(Duration::from_secs(1));
 /// How often a starting sandbox is read: 0.2 s, doubling, at most 5 s apart.
-const START_BACKOFF: Backoff = Backoff {
-    first: Duration::from_millis(200),
-    max: Duration::from_secs(5),
-    factor: 2.0,
-};
+const START_BACKOFF: Backoff =
+    Backoff::doubling(Duration::from_millis(200), Duration::from_secs(5));
 
 /// What a wait for a sandbox to start has done so far.
 #[derive(Default)]

@@ -130,7 +130,7 @@ fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
 
 #[test]
 fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, _emu) = crate::worker_common::setup("coreweave");
     let (ids, _) = crate::worker_common::launch(&env, &["--no-wait"]);
     let id = ids[0].clone();

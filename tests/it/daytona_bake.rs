@@ -42,15 +42,10 @@ fn launch_line(orch: &Orch, session: &str) -> Option<String> {
 
 #[test]
 fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
-    let plain = env
-        .run(&["snapshot", "name"])
-        .ok()
-        .stdout
-        .trim()
-        .to_string();
+    let plain = crate::orch_support::snapshot_name(&env);
     let built = env
         .run(&[
             "snapshot",

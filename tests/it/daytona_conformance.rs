@@ -9,7 +9,7 @@ use crate::support::{Emu, TestEnv};
 
 #[test]
 fn official_python_sdk_drives_the_emulator() {
-    require!(host::BWRAP, host::PY_DAYTONA);
+    require!(host::SANDBOXES, host::PY_DAYTONA);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let (repo, readme) = bare_repo(&env);

@@ -268,7 +268,7 @@ fn lifecycle_exec_files_git_and_idempotency() {
 
 #[test]
 fn rate_limit_with_throttler_retry_after_is_honoured() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let rule = r#"{"method":"POST","path":"/daytona/api/sandbox$","nth":1,"times":1,
@@ -298,7 +298,7 @@ fn rate_limit_with_throttler_retry_after_is_honoured() {
 
 #[test]
 fn transitions_are_waited_out_and_main_command_logs() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     // Slow stop: a start during `stopping` meets 409 "state change in progress" and waits.

@@ -1,7 +1,6 @@
 //! The queue watch: resume from a saved cursor, streams of keepalives only, streams cut in the
 //! middle of an event, and DELETED events for swept rows.
 
-use std::io::Read;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -117,20 +116,7 @@ fn a_stream_of_keepalives_only_loses_no_change() {
         assert!(Instant::now() < deadline, "watch did not see the changes");
         std::thread::sleep(Duration::from_millis(50));
     };
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (out, err) = crate::support::drain(&mut child);
     assert!(status.success(), "{err}");
     assert_eq!(ids_of(&ndjson(&out)), created);
     assert!(err.contains("reconnecting"), "{err}");
@@ -292,20 +278,7 @@ fn a_stalled_stream_is_detected_by_the_read_timeout_and_reopened() {
         assert!(Instant::now() < deadline, "the watch never recovered");
         std::thread::sleep(Duration::from_millis(50));
     };
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (out, err) = crate::support::drain(&mut child);
     assert!(status.success(), "{err}");
     assert_eq!(ids_of(&ndjson(&out)), created);
     assert!(err.contains("stalled"), "{err}");

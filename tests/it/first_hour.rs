@@ -4,12 +4,11 @@
 use std::time::{Duration, Instant};
 
 use outposts::provider::Provider;
-use outposts::provider::local::LocalProvider;
 
-use crate::local_provider::{opts, root, spec};
+use crate::local_provider::spec;
 use crate::orch_support::wait_until;
 use crate::support::{BIN, Emu, Run, TestEnv, block_on};
-use crate::verify_support::verify;
+use crate::verify_support::{local_sandboxes, spawn_verify, verify};
 
 /// The command in the error's `hint:` line, from `outposts` to the end of the line.
 pub fn hint_command(stderr: &str) -> String {
@@ -60,34 +59,12 @@ fn emulated() -> (TestEnv, Emu) {
 #[test]
 fn verify_waits_past_an_earlier_proof_until_the_new_one_appears() {
     crate::host::require!(crate::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let (tmp, _reaper) = root();
-    env.set(
-        "OUTPOSTS_LOCAL_ROOT",
-        tmp.path().to_string_lossy().into_owned(),
-    );
-    let p = LocalProvider::new(tmp.path(), opts()).unwrap();
+    let (env, p, _tmp, _reaper) = local_sandboxes();
     let sb = block_on(p.create(&spec("fixed-worker-2nd"))).unwrap();
     let path = "/workspace/outpost-proof.txt";
     block_on(p.write_file(&sb.id, path, b"outpost-proof-first\n")).unwrap();
 
-    let mut child = env
-        .cmd(&[
-            "session",
-            "verify",
-            "--sandbox",
-            &sb.id,
-            "--provider",
-            "local",
-            "--proof",
-            "outpost-proof-second",
-            "--wait",
-            "60s",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_verify(&env, &sb.id, "outpost-proof-second");
     std::thread::sleep(Duration::from_secs(3));
     assert!(
         child.try_wait().unwrap().is_none(),

@@ -75,7 +75,7 @@ impl Drop for OnTerminal<'_> {
 /// before any claim (exit 2, the outposts listed) and makes `queue list` an error.
 #[test]
 fn a_wrong_outpost_is_an_error_and_a_name_is_served() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     let id = emu.env_value("OUTPOST_ID");
@@ -150,7 +150,7 @@ fn emulator_session_new_queues_on_the_configured_outpost() {
 /// sessions back; `orchestrator status` says how many are held and waiting; `-q` is silent.
 #[test]
 fn the_foreground_orchestrator_narrates_on_a_terminal() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     crate::host::require!(crate::host::SCRIPT);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
@@ -278,7 +278,7 @@ fn seconds(age: &str) -> u64 {
 /// a deletion.
 #[test]
 fn status_views_tell_fresh_from_stale() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     crate::host::require!(crate::host::SCRIPT);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);

@@ -7,32 +7,17 @@ use std::time::Duration;
 use crate::support::{Emu, TestEnv, block_on};
 use crate::worker_common::*;
 
-fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
-    let status = block_on(async {
-        reqwest::Client::new()
-            .put(format!("{}/_emulator/coreweave/secrets", emu.base_url))
-            .json(&serde_json::json!({"store": store, "path": path, "value": value}))
-            .send()
-            .await
-            .unwrap()
-            .status()
-    });
-    assert!(status.is_success(), "{status}");
-}
-
 /// A sealed env on a fresh emulator with no OUTPOSTS_PROVIDER: the default would be Daytona.
+/// The secret store holds `outposts:BAD`, a token the Devin API rejects.
 fn setup_without_default() -> (TestEnv, Emu) {
     let (mut env, emu) = setup("daytona");
     env.unset("OUTPOSTS_PROVIDER");
+    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
     (env, emu)
 }
 
-/// Item 6: launched on CoreWeave, then found by the bare commands the tool prints — also when
-/// the memory of the launch is lost (the configured providers are searched).
-#[test]
-fn worker_commands_find_the_provider_themselves() {
-    crate::host::require!(crate::host::BWRAP);
-    let (env, _emu) = setup_without_default();
+/// `worker launch --json --provider coreweave --outpost emulator` (the name): its document.
+fn launch_on_coreweave(env: &TestEnv) -> serde_json::Value {
     let launched = env.run(&[
         "--json",
         "worker",
@@ -43,10 +28,37 @@ fn worker_commands_find_the_provider_themselves() {
         "emulator",
     ]);
     launched.ok();
-    let id = launched.json()["workers"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    launched.json()
+}
+
+/// `worker launch` on CoreWeave whose token (from a secret store, not checkable before) the
+/// Devin API rejects: it exits 4 and prints the worker's id.
+fn launch_with_a_rejected_token(env: &TestEnv) -> (crate::support::Run, String) {
+    let failed = env.run(&[
+        "worker",
+        "launch",
+        "--provider",
+        "coreweave",
+        "--outpost",
+        "emulator",
+        "--secret",
+        "outposts:BAD",
+        "--wait-timeout",
+        "60",
+    ]);
+    assert_eq!(failed.code, 4, "{failed:?}");
+    let id = failed.stdout.trim().to_string();
+    (failed, id)
+}
+
+/// Item 6: launched on CoreWeave, then found by the bare commands the tool prints — also when
+/// the memory of the launch is lost (the configured providers are searched).
+#[test]
+fn worker_commands_find_the_provider_themselves() {
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, _emu) = setup_without_default();
+    let launched = launch_on_coreweave(&env);
+    let id = launched["workers"][0]["id"].as_str().unwrap().to_string();
     // `list workers with outposts worker list`
     let list = env.run(&["worker", "list"]);
     list.ok();
@@ -80,7 +92,7 @@ fn worker_commands_find_the_provider_themselves() {
 /// not exist too.
 #[test]
 fn a_rejected_token_or_unknown_outpost_creates_nothing() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (mut env, _emu) = setup_without_default();
     let unknown = env.run(&[
         "worker",
@@ -121,23 +133,9 @@ fn a_rejected_token_or_unknown_outpost_creates_nothing() {
 /// (non-zero exit) and `list`.
 #[test]
 fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
-    crate::host::require!(crate::host::BWRAP);
-    let (env, emu) = setup_without_default();
-    put_secret(&emu, "outposts", "BAD", "wrong-token-0123456789abcdef");
-    let failed = env.run(&[
-        "worker",
-        "launch",
-        "--provider",
-        "coreweave",
-        "--outpost",
-        "emulator",
-        "--secret",
-        "outposts:BAD",
-        "--wait-timeout",
-        "60",
-    ]);
-    assert_eq!(failed.code, 4, "{failed:?}");
-    let id = failed.stdout.trim().to_string();
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, _emu) = setup_without_default();
+    let (failed, id) = launch_with_a_rejected_token(&env);
     assert!(
         failed.stderr.contains(&format!("stopped {id}")),
         "{}",
@@ -185,4 +183,69 @@ fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
         .unwrap_or_default();
     assert!(line.contains("auth failed"), "{}", list.stdout);
     env.run(&["worker", "stop", &id, "--yes"]).ok();
+}
+
+/// The printed hint when a failed launch cannot stop its worker either (the provider refuses
+/// the stop): the command in it is run exactly as printed, and it stops the worker.
+#[test]
+fn the_hint_of_a_stop_that_failed_runs_as_printed() {
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, emu) = setup_without_default();
+    block_on(emu.client().add_faults(
+        r#"[{"path": "/coreweave.sandbox.v1.SandboxService/DeleteSandbox", "times": 0,
+             "action": {"kind": "status", "status": 503}}]"#,
+    ))
+    .unwrap();
+    let (failed, id) = launch_with_a_rejected_token(&env);
+    let hint = format!("`outposts worker stop {id} --yes`");
+    assert!(failed.stderr.contains(&hint), "{}", failed.stderr);
+    block_on(emu.client().clear_faults()).unwrap();
+    // As printed: the text between the backticks, run by a shell.
+    crate::first_hour::run_as_printed(&env, hint.trim_matches('`')).ok();
+    let list = env.run(&["--json", "worker", "list"]);
+    list.ok();
+    assert!(
+        list.json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| w["id"] != id.as_str() || w["state"] != "started"),
+        "the printed command left it running: {}",
+        list.stdout
+    );
+}
+
+/// `worker launch --outpost NAME` resolves the name once: the workers are started for, and
+/// labelled with, the outpost's id; `worker list --outpost` finds them by name or id.
+#[test]
+fn a_worker_outpost_is_resolved_once_to_its_id() {
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, emu) = setup_without_default();
+    let outposts = block_on(emu.client().outposts()).expect("outposts");
+    let id = outposts
+        .iter()
+        .find(|o| o["spec"]["name"] == "emulator")
+        .and_then(|o| o["metadata"]["outpost_id"].as_str())
+        .expect("the emulator outpost")
+        .to_string();
+    assert_ne!(id, "emulator");
+    let launched = launch_on_coreweave(&env);
+    let doc = launched;
+    assert_eq!(doc["outpost"], id.as_str(), "{doc}");
+    let worker = doc["workers"][0]["id"].as_str().unwrap().to_string();
+    for wanted in ["emulator", id.as_str()] {
+        let list = env.run(&["--json", "worker", "list", "--outpost", wanted]);
+        list.ok();
+        let rows = list.json();
+        let rows = rows.as_array().unwrap();
+        assert!(
+            rows.iter()
+                .any(|w| w["id"] == worker.as_str() && w["outpost"] == id.as_str()),
+            "--outpost {wanted}: {}",
+            list.stdout
+        );
+    }
+    let unknown = env.run(&["worker", "list", "--outpost", "gpu-typo"]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    env.run(&["worker", "stop", &worker, "--yes"]).ok();
 }

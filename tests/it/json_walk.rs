@@ -282,7 +282,11 @@ struct Cleanup {
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
-        if let Ok(p) = LocalProvider::new(&self.root, LocalOptions::default()) {
+        let opts = LocalOptions {
+            allow_unisolated: crate::host::unisolated(),
+            ..LocalOptions::default()
+        };
+        if let Ok(p) = LocalProvider::new(&self.root, opts) {
             block_on(p.stop_all());
         }
     }
@@ -588,7 +592,7 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
 
 #[test]
 fn every_command_prints_json_with_json() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut w = World::new();
     let _cleanup = Cleanup {
         root: w.env.path("sandboxes"),

@@ -32,7 +32,12 @@ pub fn orch_env(emu: &Emu) -> TestEnv {
 
 /// The local provider the orchestrator in `env` uses (same root), for assertions.
 pub fn local(env: &TestEnv) -> LocalProvider {
-    LocalProvider::new(env.path("sandboxes"), LocalOptions::default()).expect("local provider")
+    let opts = LocalOptions {
+        // Without bubblewrap, as the binary under test does (OUTPOSTS_LOCAL_UNISOLATED).
+        allow_unisolated: crate::host::unisolated(),
+        ..LocalOptions::default()
+    };
+    LocalProvider::new(env.path("sandboxes"), opts).expect("local provider")
 }
 
 /// `outposts orchestrator run` in the background; SIGKILLed on drop.
@@ -160,4 +165,22 @@ pub fn claims(emu: &Emu, id: &str) -> Vec<(u32, String)> {
         .filter(|h| h.event == "claim")
         .map(|h| (h.generation, h.acceptor_id.unwrap_or_default()))
         .collect()
+}
+
+/// A fresh emulator, a sealed environment on it, and the default snapshot built there: its name.
+pub fn emulator_with_snapshot() -> (Emu, TestEnv, String) {
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let env = orch_env(&emu);
+    env.run(&["snapshot", "build"]).ok();
+    let name = snapshot_name(&env);
+    (emu, env, name)
+}
+
+/// What `outposts snapshot name` prints.
+pub fn snapshot_name(env: &TestEnv) -> String {
+    env.run(&["snapshot", "name"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string()
 }

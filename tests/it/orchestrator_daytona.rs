@@ -280,7 +280,7 @@ fn a_missing_snapshot_is_reported_before_any_claim() {
 /// files.
 #[test]
 fn a_sleeping_sandbox_is_archived_and_a_wake_restores_it() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     // One emulated "minute" lasts half a second.
     crate::daytona_support::set_settings(

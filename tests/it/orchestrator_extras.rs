@@ -14,7 +14,7 @@ const WAIT: Duration = Duration::from_secs(60);
 
 #[test]
 fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     let (bare, readme) = crate::daytona_support::bare_repo(&env);

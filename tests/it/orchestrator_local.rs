@@ -22,7 +22,7 @@ fn read_proof(p: &dyn Provider, session: &str) -> Option<String> {
 
 #[test]
 fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
@@ -103,7 +103,7 @@ fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
 
 #[test]
 fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let local = local(&env);
@@ -161,7 +161,7 @@ fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
 
 #[test]
 fn two_replicas_serve_fifty_sessions_exactly_once() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let env_a = orch_env(&emu);
     let mut env_b = orch_env(&emu);
@@ -368,7 +368,7 @@ fn checksum_mismatch_releases_stops_and_explains() {
 
 #[test]
 fn a_sleeping_sessions_sandbox_is_never_deleted() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let local = local(&env);
@@ -404,7 +404,7 @@ fn a_sleeping_sessions_sandbox_is_never_deleted() {
 
 #[test]
 fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     // The terminated row stays visible long enough for the janitor to observe `terminated`.
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "120s"]);
     let env = orch_env(&emu);

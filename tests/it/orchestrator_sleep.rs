@@ -38,6 +38,20 @@ fn serve_then_sleep(emu: &Emu, env: &TestEnv, orch: &Orch) -> (String, String) {
     (s, sb.id)
 }
 
+/// Wait until the queue has swept the session's row (it is absent from then on).
+fn wait_swept(emu: &Emu, session: &str, orch: &Orch) {
+    wait_until(
+        WAIT,
+        "the row to be swept",
+        || {
+            block_on(crate::devin_queue::devin_client(emu).get(session))
+                .unwrap()
+                .is_none()
+        },
+        || orch.log(),
+    );
+}
+
 fn exists(env: &TestEnv, id: &str) -> bool {
     block_on(local(env).get(id)).unwrap().is_some()
 }
@@ -112,16 +126,7 @@ fn a_termination_seen_just_before_a_crash_is_remembered_after_the_row_is_swept()
         "the orchestrator is still running"
     );
     assert!(exists(&env, &sb), "the delete never ran");
-    wait_until(
-        WAIT,
-        "the row to be swept",
-        || {
-            block_on(crate::devin_queue::devin_client(&emu).get(&s))
-                .unwrap()
-                .is_none()
-        },
-        || orch.log(),
-    );
+    wait_swept(&emu, &s, &orch);
     env.unset("OUTPOSTS_FAILPOINTS");
     let orch = Orch::start(&env, &["--provider", "local"]);
     wait_until(
@@ -143,16 +148,7 @@ fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
     let (s, sb) = serve_then_sleep(&emu, &env, &orch);
     // The row is swept a second after the release: absent from then on.
     let gone_from_queue = Instant::now();
-    wait_until(
-        WAIT,
-        "the row to be swept",
-        || {
-            block_on(crate::devin_queue::devin_client(&emu).get(&s))
-                .unwrap()
-                .is_none()
-        },
-        || orch.log(),
-    );
+    wait_swept(&emu, &s, &orch);
     // Inside the window: kept, and status says when it would go.
     std::thread::sleep(Duration::from_secs(3));
     assert!(
@@ -212,16 +208,7 @@ fn without_a_retention_setting_a_sleeper_is_never_deleted() {
     env.set("JANITOR_INTERVAL", "1");
     let orch = Orch::start(&env, &["--provider", "local"]);
     let (s, sb) = serve_then_sleep(&emu, &env, &orch);
-    wait_until(
-        WAIT,
-        "the row to be swept",
-        || {
-            block_on(crate::devin_queue::devin_client(&emu).get(&s))
-                .unwrap()
-                .is_none()
-        },
-        || orch.log(),
-    );
+    wait_swept(&emu, &s, &orch);
     std::thread::sleep(Duration::from_secs(8));
     assert!(exists(&env, &sb), "{}", orch.log());
     let status = env.run(&["orchestrator", "status"]);

@@ -2,7 +2,6 @@
 //! overlap (`>=` keyset, page-full `has_next_page`), watches that replay from before their
 //! cursor and streams that end often — and our CLI still prints every row and event once.
 
-use std::io::Read;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -88,20 +87,7 @@ fn a_replaying_watch_prints_each_event_once_and_reconnects_without_growing_waits
         libc::kill(child.id() as i32, libc::SIGTERM);
     }
     let _ = child.wait();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (out, err) = crate::support::drain(&mut child);
     let events: Vec<Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))

@@ -67,7 +67,7 @@ fn dotenv(env: &TestEnv) -> String {
 
 #[test]
 fn the_daytona_guide_runs_as_written_against_the_emulator() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let mut env = connect_env(&emu);

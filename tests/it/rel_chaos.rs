@@ -17,7 +17,7 @@ use crate::support::block_on;
 
 #[test]
 fn chaos_kills_with_sleeps_wakes_and_terminations_and_a_script_remote() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let kills = knob("CHAOS_KILLS", 24);
     let gap_ms = knob("CHAOS_GAP_MS", 900) as u64;
     let seed = seed();

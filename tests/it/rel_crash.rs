@@ -380,7 +380,7 @@ fn t1_crash_during_launch_stop_delete_release_and_janitor() {
 /// T1 at the launch and sleep steps with the emulator's remote as a shell script.
 #[test]
 fn t1_crash_around_launch_with_a_script_remote() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     t1_with(
         &[
             "provision.after_launch",

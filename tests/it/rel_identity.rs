@@ -116,7 +116,7 @@ fn tamper_with_cached_remotes(c: &Cluster) -> usize {
 /// SIGKILL the orchestrator `kills` times, restarting it each time; every live remote must be
 /// adopted (not relaunched), keep serving, and attach exactly once per generation.
 fn kill_restart_adopt(name: &str, form: &str, tamper: bool) {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let mut c = cluster(name, form, 5);
     c.start_all();
     let ids = serve(&c, 3);

@@ -27,7 +27,7 @@ fn hostile_ids() -> Vec<String> {
 
 #[test]
 fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let seed = seed();
     let mut c = Cluster::start(
         "T22",

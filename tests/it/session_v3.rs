@@ -36,7 +36,7 @@ fn fleet_status(emu: &Emu, id: &str) -> String {
 
 #[test]
 fn verify_create_proves_an_orchestrated_local_session_and_ends_it() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);
@@ -99,7 +99,7 @@ fn verify_create_proves_an_orchestrated_local_session_and_ends_it() {
 
 #[test]
 fn a_devin_that_writes_another_text_fails_with_both_values_and_keep_session_sends_no_delete() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);

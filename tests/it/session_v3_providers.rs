@@ -51,7 +51,7 @@ fn gone(p: &dyn Provider, name: &str) -> bool {
 
 #[test]
 fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     env.run(&["snapshot", "build"]).ok();
@@ -93,7 +93,7 @@ fn verify_create_on_emulated_coreweave_ends_the_session_and_its_sandbox() {
 
 #[test]
 fn verify_create_with_a_fixed_worker_on_emulated_coreweave_reads_the_workers_sandbox() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let (workers, doc) = launch(&env, &[]);
     let worker_name = doc["workers"][0]["name"]

@@ -292,3 +292,17 @@ impl Drop for TestEnv {
         );
     }
 }
+
+/// Everything a finished (or ending) child wrote on its piped stdout and stderr.
+pub fn drain(child: &mut Child) -> (String, String) {
+    use std::io::Read;
+    let mut out = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        o.read_to_string(&mut out).expect("read stdout");
+    }
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        e.read_to_string(&mut err).expect("read stderr");
+    }
+    (out, err)
+}

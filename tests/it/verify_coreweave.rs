@@ -72,7 +72,7 @@ fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
 
 #[test]
 fn a_fixed_worker_on_emulated_coreweave_verifies_end_to_end() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let (workers, _) = launch(&env, &[]);
     let worker = workers[0].as_str();

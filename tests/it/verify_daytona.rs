@@ -13,7 +13,7 @@ use crate::verify_support::{assert_nothing_left, new_session, task_for, verify};
 
 #[test]
 fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);

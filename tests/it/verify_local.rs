@@ -6,18 +6,18 @@ use std::time::Duration;
 
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
-use outposts::provider::local::LocalProvider;
 
-use crate::local_provider::{opts, root, spec};
+use crate::local_provider::spec;
 use crate::orch_support::{Orch, local, orch_env, wait_until};
 use crate::support::{Emu, TestEnv, block_on};
 use crate::verify_support::{
-    assert_nothing_left, new_session, processes_mentioning, task_for, verify,
+    assert_nothing_left, local_sandboxes, new_session, processes_mentioning, spawn_verify,
+    task_for, verify,
 };
 
 #[test]
 fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);
@@ -106,13 +106,7 @@ fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
 #[test]
 fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
     crate::host::require!(crate::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let (tmp, _reaper) = root();
-    env.set(
-        "OUTPOSTS_LOCAL_ROOT",
-        tmp.path().to_string_lossy().into_owned(),
-    );
-    let p = LocalProvider::new(tmp.path(), opts()).unwrap();
+    let (env, p, _tmp, _reaper) = local_sandboxes();
     let sb = block_on(p.create(&spec("fixed-worker-1"))).unwrap();
     let path = "/workspace/outpost-proof.txt";
     let args = |proof: &'static str, wait: &'static str| {
@@ -201,33 +195,11 @@ fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
 
 #[test]
 fn the_proof_file_is_found_when_it_appears_during_the_wait() {
-    crate::host::require!(crate::host::BWRAP);
-    let mut env = TestEnv::new();
-    let (tmp, _reaper) = root();
-    env.set(
-        "OUTPOSTS_LOCAL_ROOT",
-        tmp.path().to_string_lossy().into_owned(),
-    );
-    let p = LocalProvider::new(tmp.path(), opts()).unwrap();
+    crate::host::require!(crate::host::SANDBOXES);
+    let (env, p, _tmp, _reaper) = local_sandboxes();
     let sb = block_on(p.create(&spec("late-writer"))).unwrap();
     // Written from inside the sandbox, three seconds after verify starts polling.
-    let mut child = env
-        .cmd(&[
-            "session",
-            "verify",
-            "--sandbox",
-            &sb.id,
-            "--provider",
-            "local",
-            "--proof",
-            "late-proof",
-            "--wait",
-            "60s",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_verify(&env, &sb.id, "late-proof");
     std::thread::sleep(Duration::from_secs(3));
     let out = block_on(p.exec(
         &sb.id,
@@ -258,13 +230,7 @@ fn the_proof_file_is_found_when_it_appears_during_the_wait() {
 #[test]
 fn a_session_sandbox_is_found_by_name_and_label_and_foreign_ones_are_refused() {
     crate::host::require!(crate::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let (tmp, _reaper) = root();
-    env.set(
-        "OUTPOSTS_LOCAL_ROOT",
-        tmp.path().to_string_lossy().into_owned(),
-    );
-    let p = LocalProvider::new(tmp.path(), opts()).unwrap();
+    let (env, p, _tmp, _reaper) = local_sandboxes();
     let path = "/workspace/outpost-proof.txt";
 
     // The orchestrator's name without the session label: not ours to read.

@@ -70,3 +70,44 @@ pub fn assert_nothing_left(needle: &str) {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// A sealed environment whose local provider (`OUTPOSTS_LOCAL_ROOT`) is a fresh directory, the
+/// provider on it, and what removes the directory and its sandboxes' processes at the end.
+pub fn local_sandboxes() -> (
+    TestEnv,
+    outposts::provider::local::LocalProvider,
+    tempfile::TempDir,
+    crate::local_provider::Reaper,
+) {
+    let mut env = TestEnv::new();
+    let (tmp, reaper) = crate::local_provider::root();
+    env.set(
+        "OUTPOSTS_LOCAL_ROOT",
+        tmp.path().to_string_lossy().into_owned(),
+    );
+    let p =
+        outposts::provider::local::LocalProvider::new(tmp.path(), crate::local_provider::opts())
+            .expect("local provider");
+    (env, p, tmp, reaper)
+}
+
+/// `session verify --sandbox ID --provider local --proof PROOF --wait 60s`, started with its
+/// output piped (the caller acts on the sandbox while it waits).
+pub fn spawn_verify(env: &TestEnv, sandbox: &str, proof: &str) -> std::process::Child {
+    env.cmd(&[
+        "session",
+        "verify",
+        "--sandbox",
+        sandbox,
+        "--provider",
+        "local",
+        "--proof",
+        proof,
+        "--wait",
+        "60s",
+    ])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .expect("spawn outposts")
+}

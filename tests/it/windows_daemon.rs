@@ -26,7 +26,7 @@ fn exec(cmd: String, timeout_s: u64) -> ExecRequest {
 
 #[test]
 fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
     let sb = block_on(async {
@@ -128,7 +128,7 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
 
 #[test]
 fn linux_sandboxes_keep_linux_daemon_behaviour() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
     block_on(async {

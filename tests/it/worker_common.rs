@@ -216,3 +216,17 @@ impl Drop for StopOnDrop {
         }
     }
 }
+
+/// Store a secret in the emulated CoreWeave secret store (`--secret STORE:PATH`).
+pub fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
+    let status = block_on(async {
+        reqwest::Client::new()
+            .put(format!("{}/_emulator/coreweave/secrets", emu.base_url))
+            .json(&serde_json::json!({"store": store, "path": path, "value": value}))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    });
+    assert!(status.is_success(), "{status}");
+}

@@ -8,7 +8,7 @@ use outposts::config::{Config, LoadOptions};
 use outposts::provider::Provider;
 use outposts::provider::coreweave::CoreweaveProvider;
 
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{TestEnv, block_on};
 use crate::worker_common::*;
 
 fn provider(env: &TestEnv) -> CoreweaveProvider {
@@ -22,22 +22,9 @@ fn read(env: &TestEnv, id: &str, path: &str) -> Option<String> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-fn put_secret(emu: &Emu, store: &str, path: &str, value: &str) {
-    let status = block_on(async {
-        reqwest::Client::new()
-            .put(format!("{}/_emulator/coreweave/secrets", emu.base_url))
-            .json(&serde_json::json!({"store": store, "path": path, "value": value}))
-            .send()
-            .await
-            .unwrap()
-            .status()
-    });
-    assert!(status.is_success(), "{status}");
-}
-
 #[test]
 fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     let launched = env.run(&[
@@ -82,7 +69,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
     assert_eq!(listed.len(), 2, "{listed:?}");
     for w in listed {
         assert!(workers.contains(&w["id"].as_str().unwrap().to_string()));
-        assert_eq!(w["outpost"], "emulator");
+        assert_eq!(w["outpost"], emu.env_value("OUTPOST_ID").as_str());
         assert_eq!(w["provider"], "coreweave");
         assert_eq!(w["labels"]["suite"], "acceptance");
         assert_eq!(w["labels"]["outposts.role"], "worker");
@@ -93,7 +80,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
     assert!(
         names
             .iter()
-            .all(|n| n.starts_with("devin-worker-emulator-"))
+            .all(|n| n.starts_with("devin-worker-outpost-env-"))
     );
     assert!(
         emu.requests()
@@ -199,7 +186,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
 
 #[test]
 fn a_bad_token_shows_restarts_and_the_auth_hint() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     // In a secret store the token cannot be checked before launch; --no-wait keeps the worker

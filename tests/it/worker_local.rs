@@ -24,15 +24,20 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
     // The remote gets the documented environment only: the chrome path, never the account
     // token (nor the worker's other variables).
     let out = session(emu, &sid).tasks[0].output.clone().unwrap();
-    assert_eq!(
-        out.trim(),
-        "chrome=/opt/chrome/chrome account=none extra=none"
-    );
+    let mut out = out.trim().to_string();
+    // Unisolated, the sandbox path is mapped onto the sandbox's directory on the host.
+    if crate::host::unisolated()
+        && let (Some(a), Some(b)) = (out.find("chrome=/"), out.find("/fs/opt/chrome/chrome"))
+    {
+        out.replace_range(a + "chrome=".len()..b + "/fs".len(), "");
+    }
+    assert_eq!(out, "chrome=/opt/chrome/chrome account=none extra=none");
     let st = status(env, &id);
     assert_eq!(st["serving"], true, "{st}");
     assert_eq!(st["mode"], mode);
     assert_eq!(st["restart_count"], 0);
-    assert_eq!(st["outpost"], "emulator");
+    // Launched with the outpost's name, labelled with its id (resolved once).
+    assert_eq!(st["outpost"], emu.env_value("OUTPOST_ID").as_str());
     // The task ran inside the worker's own sandbox.
     let cat = env.run(&["worker", "exec", &id, "--", "cat", "/workspace/served.txt"]);
     cat.ok();
@@ -55,9 +60,18 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
     let list = env.run(&["--json", "worker", "list", "--outpost", "emulator"]);
     list.ok();
     assert_eq!(list.json().as_array().unwrap().len(), 1);
-    let other = env.run(&["--json", "worker", "list", "--outpost", "another"]);
-    other.ok();
-    assert_eq!(other.json().as_array().unwrap().len(), 0);
+    // The outpost is resolved: its id finds the same worker, an unknown one is an error.
+    let by_id = env.run(&[
+        "--json",
+        "worker",
+        "list",
+        "--outpost",
+        &emu.env_value("OUTPOST_ID"),
+    ]);
+    by_id.ok();
+    assert_eq!(by_id.json().as_array().unwrap().len(), 1);
+    env.run(&["--json", "worker", "list", "--outpost", "another"])
+        .code(2);
     id
 }
 

@@ -117,7 +117,7 @@ fn worker_env(ctx: &Ctx, extra: &[(String, String)]) -> Result<BTreeMap<String, 
 pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
     let mut config = ctx.config.clone();
     config.set_flag(&env::OUTPOST_ID, a.outpost.clone());
-    let outpost = config
+    let mut outpost = config
         .require(
             &env::OUTPOST_ID,
             "pass --outpost NAME (the outpost's name or id), or set OUTPOST_ID",
@@ -144,8 +144,12 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
                 .trim(),
         )),
     };
-    if a.secret.is_none() {
-        check_token_and_outpost(ctx, &outpost).await?;
+    // Resolved once: the workers are started with (and labelled by) the outpost's id, whether
+    // the user typed its name or its id.
+    if a.secret.is_none()
+        && let Some(found) = check_token_and_outpost(ctx, &outpost).await?
+    {
+        outpost = found.outpost_id;
     }
     let workers = workers(ctx, &a.provider).await?;
     let kind = workers.kind();
@@ -363,13 +367,17 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
 }
 
 /// Before anything is created: the outpost must exist, and the token in DEVIN_OUTPOSTS_TOKEN
-/// must be accepted (both are read through the one outpost lookup). Other failures to ask are
-/// only a warning: the workers' own log will tell.
-async fn check_token_and_outpost(ctx: &Ctx, outpost: &str) -> Result<()> {
+/// must be accepted (both are read through the one outpost lookup). The outpost found, or
+/// `None` when it could not be asked: other failures to ask are only a warning (the workers' own
+/// log will tell).
+async fn check_token_and_outpost(
+    ctx: &Ctx,
+    outpost: &str,
+) -> Result<Option<crate::api::devin::Outpost>> {
     use crate::api::outpost_lookup::OutpostLookupError;
     let devin = crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?)?;
     match crate::commands::lookup_outpost(&devin, outpost).await {
-        Ok(_) => Ok(()),
+        Ok(found) => Ok(Some(found)),
         Err(e) if e.downcast_ref::<CliError>().is_some() => Err(e.context("no worker was created")),
         Err(e) => {
             let rejected = e.chain().any(|c| {
@@ -390,7 +398,7 @@ async fn check_token_and_outpost(ctx: &Ctx, outpost: &str) -> Result<()> {
             ctx.printer.warn(&format!(
                 "cannot check the outpost token and outpost {outpost} ({e:#}); launching anyway"
             ));
-            Ok(())
+            Ok(None)
         }
     }
 }

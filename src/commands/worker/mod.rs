@@ -126,7 +126,7 @@ pub struct ProviderArg {
 
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
-    /// Only workers of this outpost (as given to `worker launch`).
+    /// Only workers of this outpost (its name or id).
     #[arg(long, value_name = "NAME")]
     pub outpost: Option<String>,
     #[command(flatten)]
@@ -237,6 +237,36 @@ fn age(created_at: Option<f64>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// The labels that mean `--outpost VALUE`: the outpost resolved once (name or id; unknown is an
+/// error listing the outposts) gives its id — what `worker launch` labels with — and its name
+/// (workers launched before it resolved). When the Devin API cannot be asked, the value as typed.
+async fn outpost_labels(ctx: &Ctx, typed: &str) -> Result<Vec<String>> {
+    let found = match crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?) {
+        Ok(devin) => match crate::commands::lookup_outpost(&devin, typed).await {
+            Ok(o) => Some(o),
+            Err(e) if e.downcast_ref::<crate::error::CliError>().is_some() => return Err(e),
+            Err(e) => {
+                ctx.printer.warn(&format!(
+                    "cannot look up outpost {typed} ({e:#}); matching workers labelled {typed}"
+                ));
+                None
+            }
+        },
+        Err(e) => {
+            ctx.printer.warn(&format!(
+                "cannot look up outpost {typed} ({e:#}); matching workers labelled {typed}"
+            ));
+            None
+        }
+    };
+    let mut labels = vec![typed.to_string()];
+    if let Some(o) = found {
+        labels.push(o.outpost_id);
+        labels.extend(o.name);
+    }
+    Ok(labels)
+}
+
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     // Without --provider, every configured provider: a worker is listed wherever it runs.
     let providers = if a.provider.provider.is_some() {
@@ -244,12 +274,21 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     } else {
         candidates(ctx, None).await?
     };
+    let outposts = match &a.outpost {
+        Some(o) => Some(outpost_labels(ctx, o).await?),
+        None => None,
+    };
     let mut all: Vec<(WorkerView, String)> = Vec::new();
     let mut kinds = Vec::new();
     for w in &providers {
         kinds.push(w.kind().to_string());
-        let views = match w.list(a.outpost.as_deref()).await {
-            Ok(v) => v,
+        let views = match w.list(None).await {
+            Ok(mut v) => {
+                if let Some(wanted) = &outposts {
+                    v.retain(|w| w.outpost.as_ref().is_some_and(|o| wanted.contains(o)));
+                }
+                v
+            }
             Err(e) if a.provider.provider.is_none() => {
                 ctx.printer
                     .warn(&format!("cannot list workers on {}: {e}", w.kind()));

@@ -134,7 +134,6 @@ fn validate(sandbox: Option<&pb::Sandbox>) -> Result<(pb::SandboxSpec, pb::Conta
 }
 
 /// Why a sandbox with scratch volumes cannot run on an unisolated local runtime.
-const UNISOLATED_SCRATCH: &str = "scratch volumes need the bubblewrap-isolated local runtime: without isolation a mount path would be a path on this host";
 /// How a test provisions a secret the emulator's stores do not hold.
 const PROVISION_SECRET: &str =
     "emulator: PUT /_emulator/coreweave/secrets with {\"store\",\"path\",\"value\"}";
@@ -231,11 +230,19 @@ impl SandboxService for EmuService {
         let req = request.into_inner();
         let (spec, mut container) = validate(req.sandbox.as_ref())?;
         let scratch = volumes::plan(&spec, &container)?;
-        if !scratch.is_empty()
-            && *lifecycle::local(&self.shared).isolation()
-                == crate::provider::local::Isolation::Unisolated
+        // Unisolated, only mount paths the local runtime maps into the sandbox's tree are the
+        // sandbox's own; any other would be a path on this host.
+        if *lifecycle::local(&self.shared).isolation()
+            == crate::provider::local::Isolation::Unisolated
+            && let Some(outside) = scratch
+                .iter()
+                .filter_map(|v| v.mount.as_ref().map(|m| format!("/{}", m.join("/"))))
+                .find(|m| !crate::provider::local::maps_unisolated(m))
         {
-            return Err(Status::failed_precondition(UNISOLATED_SCRATCH));
+            return Err(Status::failed_precondition(format!(
+                "scratch volume mount path {outside} needs the bubblewrap-isolated local runtime: \
+                 without isolation it would be a path on this host"
+            )));
         }
         let display_name = req
             .sandbox

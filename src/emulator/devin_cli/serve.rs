@@ -190,6 +190,8 @@ const PASS: &[&str] = &[
     "XAUTHORITY",
     "DEVIN_OUTPOST_DESKTOP",
     "DEVIN_REMOTE_FS_ROOT",
+    // Unisolated local sandboxes: where the sandbox's `/` is on the host.
+    "OUTPOSTS_SANDBOX_ROOT",
 ];
 
 fn signal_group(pid: u32, sig: i32) {

@@ -130,6 +130,8 @@ for v in $(env | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p'); do
     PATH|HOME|USER|LOGNAME|TMPDIR|LANG|TZ|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY) ;;
     DEVIN_OUTPOST_GATEWAY_URL|DEVIN_OUTPOST_CONNECT_TOKEN|DEVIN_OUTPOST_SESSION_ID|DEVIN_REMOTE_STATE_DIR) ;;
     DEVIN_CHROME_PATH|DEVIN_OUTPOST_DESKTOP) ;;
+    # Set only by the local provider in an unisolated sandbox: where the sandbox's `/` is.
+    OUTPOSTS_SANDBOX_ROOT) ;;
     DEVIN_REMOTE_SESSION_TOKEN|DEVIN_WORKER_REMOTE_SHA|DEVIN_WORKER_CACHE_DIR|DEVIN_OUTPOSTS_TOKEN) [ "$mode" = cli ] || unset "$v" ;;
     *) unset "$v" 2>/dev/null || true ;;
   esac

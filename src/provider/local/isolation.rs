@@ -22,20 +22,21 @@
 //! shares the host's network namespace, so it can reach every service the host listens on.
 //!
 //! Without bubblewrap, sandboxes are refused unless `OUTPOSTS_LOCAL_UNISOLATED=1`: then processes
-//! run as plain host processes with the working directory and `HOME` mapped into the private
-//! tree — but an absolute path in a command is a host path. File operations through the
-//! provider stay confined to the private tree in both modes.
+//! run as plain host processes with their paths mapped into the private tree (see
+//! [`super::unisolated`]). File operations through the provider stay confined to the private
+//! tree in both modes.
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::symlink;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::provider::ProviderError;
 
-use super::paths::{HOST_TOPS, SandboxFs};
+use super::paths::HOST_TOPS;
+pub(super) use super::tree::prepare_tree;
+use super::tree::{ensure_dir_no_links, ensure_file_no_links};
 
 /// apt/dnf package that provides `bwrap`.
 pub const BWRAP_PACKAGE: &str = "bubblewrap";
@@ -267,102 +268,6 @@ pub(super) fn uid_of(user: Option<&str>) -> u32 {
     }
 }
 
-/// Create the fixed skeleton of a sandbox tree: private directories, and the mount points and
-/// `/bin`-style symlinks of host binds. Safe to call before every launch.
-pub(super) fn prepare_tree(fs_root: &Path, home: &str) -> io::Result<()> {
-    for d in [
-        "workspace",
-        "home",
-        "root",
-        "tmp",
-        "opt",
-        "var/log",
-        "var/tmp",
-        "var/lib",
-        "var/cache",
-        "run",
-        "mnt",
-        "srv",
-    ] {
-        fs::create_dir_all(fs_root.join(d))?;
-    }
-    use std::os::unix::fs::PermissionsExt;
-    for t in ["tmp", "var/tmp"] {
-        fs::set_permissions(fs_root.join(t), fs::Permissions::from_mode(0o1777))?;
-    }
-    fs::set_permissions(fs_root.join("root"), fs::Permissions::from_mode(0o700))?;
-    let home_rel = home.trim_start_matches('/');
-    if !home_rel.is_empty() {
-        fs::create_dir_all(fs_root.join(home_rel))?;
-    }
-    for top in HOST_TOPS {
-        let host = Path::new("/").join(top);
-        let inside = fs_root.join(top);
-        match fs::symlink_metadata(&host) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let target = fs::read_link(&host)?;
-                if fs::read_link(&inside).ok().as_deref() != Some(target.as_path()) {
-                    remove_any(&inside)?;
-                    symlink(&target, &inside)?;
-                }
-            }
-            Ok(m) if m.is_dir() => ensure_dir_no_links(fs_root, top)?,
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn remove_any(p: &Path) -> io::Result<()> {
-    match fs::symlink_metadata(p) {
-        Ok(m) if m.is_dir() => super::store::remove_tree(p),
-        Ok(_) => fs::remove_file(p),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-    }
-}
-
-/// Make `rel` (under `root`) a chain of real directories: a symlink planted by a sandbox process
-/// where a bind goes must not steer bubblewrap's `mkdir` onto the host.
-fn ensure_dir_no_links(root: &Path, rel: &str) -> io::Result<()> {
-    let mut p = root.to_path_buf();
-    for c in rel.split('/').filter(|c| !c.is_empty() && *c != ".") {
-        if c == ".." {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "`..` in a bind path",
-            ));
-        }
-        p.push(c);
-        match fs::symlink_metadata(&p) {
-            Ok(m) if m.is_dir() && !m.file_type().is_symlink() => {}
-            Ok(_) => {
-                remove_any(&p)?;
-                fs::create_dir(&p)?;
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => fs::create_dir(&p)?,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
-/// Same for a file bind: parents are real directories, the leaf a regular (possibly empty) file.
-fn ensure_file_no_links(root: &Path, rel: &str) -> io::Result<()> {
-    let (parent, leaf) = rel.rsplit_once('/').unwrap_or(("", rel));
-    ensure_dir_no_links(root, parent)?;
-    let p = root.join(parent.trim_start_matches('/')).join(leaf);
-    match fs::symlink_metadata(&p) {
-        Ok(m) if m.is_file() => Ok(()),
-        Ok(_) => {
-            remove_any(&p)?;
-            fs::write(&p, b"")
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => fs::write(&p, b""),
-        Err(e) => Err(e),
-    }
-}
-
 /// The detached bubblewrap that holds a sandbox's namespaces (its "init"). `env` is the
 /// init's own environment (no secrets: processes enter with their own environment).
 pub(super) fn boot_command(
@@ -491,6 +396,7 @@ pub(super) fn command(
     layout: &Layout<'_>,
     init: Option<i32>,
     launch: &Launch,
+    keep: &[&Path],
 ) -> Result<Command, ProviderError> {
     let mut cmd = match iso {
         Isolation::Unavailable(u) => return Err(u.error()),
@@ -502,35 +408,7 @@ pub(super) fn command(
             cmd.env_clear().envs(launch.env.iter().cloned());
             cmd
         }
-        Isolation::Unisolated => {
-            prepare_tree(layout.fs_root, layout.home).map_err(|e| {
-                ProviderError::Other(format!(
-                    "cannot prepare the sandbox tree {}: {e}",
-                    layout.fs_root.display()
-                ))
-            })?;
-            let sfs = SandboxFs {
-                root: layout.fs_root,
-                home: layout.home,
-                binds: Vec::new(),
-            };
-            let (prog, args) = launch
-                .argv
-                .split_first()
-                .ok_or_else(|| ProviderError::Invalid("the command is empty".into()))?;
-            let mut cmd = Command::new(prog);
-            cmd.args(args).current_dir(sfs.host_path(&launch.cwd)?);
-            cmd.env_clear();
-            for (k, v) in &launch.env {
-                let v = match k.as_str() {
-                    "HOME" => sfs.host_path(v)?.to_string_lossy().into_owned(),
-                    "PATH" => unisolated_path(v, &sfs, layout.binds)?,
-                    _ => v.clone(),
-                };
-                cmd.env(k, v);
-            }
-            cmd
-        }
+        Isolation::Unisolated => super::unisolated::command(layout, launch, keep)?,
     };
     cmd.stdin(Stdio::null());
     detach(&mut cmd);
@@ -551,36 +429,6 @@ fn detach(cmd: &mut Command) {
     }
 }
 
-/// Unisolated PATH: private-tree entries map to their host paths, bind targets to their sources,
-/// host system directories stay.
-fn unisolated_path(
-    path: &str,
-    sfs: &SandboxFs<'_>,
-    binds: &[(PathBuf, String)],
-) -> Result<String, ProviderError> {
-    let mut out = Vec::new();
-    for entry in path.split(':').filter(|e| !e.is_empty()) {
-        let top = entry
-            .trim_start_matches('/')
-            .split('/')
-            .next()
-            .unwrap_or("");
-        let mapped = if let Some((host, inside)) = binds.iter().find(|(_, i)| {
-            entry == i || entry.starts_with(&format!("{}/", i.trim_end_matches('/')))
-        }) {
-            host.join(entry[inside.len()..].trim_start_matches('/'))
-                .to_string_lossy()
-                .into_owned()
-        } else if HOST_TOPS.contains(&top) || entry.starts_with("/usr/") {
-            entry.to_string()
-        } else {
-            sfs.host_path(entry)?.to_string_lossy().into_owned()
-        };
-        out.push(mapped);
-    }
-    Ok(out.join(":"))
-}
-
 fn resolv_dir() -> Option<String> {
     let target = fs::read_link("/etc/resolv.conf").ok()?;
     let abs = if target.is_absolute() {
@@ -596,25 +444,6 @@ fn resolv_dir() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tree_skeleton_and_planted_links_are_repaired() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        prepare_tree(root, "/root").unwrap();
-        for d in ["workspace", "home", "tmp", "root", "var/log", "opt", "run"] {
-            assert!(root.join(d).is_dir(), "{d}");
-        }
-        // A sandbox process replaces a mount point with a link to the host.
-        let host = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(root.join("opt")).unwrap();
-        std::fs::remove_dir(root.join("opt")).unwrap();
-        symlink(host.path(), root.join("opt")).unwrap();
-        ensure_dir_no_links(root, "opt/fake/bin").unwrap();
-        assert!(!root.join("opt").is_symlink());
-        assert!(root.join("opt/fake/bin").is_dir());
-        assert_eq!(std::fs::read_dir(host.path()).unwrap().count(), 0);
-    }
 
     #[test]
     fn missing_bwrap_without_opt_in_is_unavailable_and_names_the_package() {

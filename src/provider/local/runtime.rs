@@ -208,7 +208,13 @@ impl LocalProvider {
             cwd,
             env: self.env_for(rec, extra_env),
         };
-        isolation::command(&self.isolation, &layout, init, &launch)
+        isolation::command(
+            &self.isolation,
+            &layout,
+            init,
+            &launch,
+            &[self.store.root.as_path()],
+        )
     }
 
     /// Host pid of the sandbox's pid 1, when its init is up (bubblewrap mode).
