@@ -7,6 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use schemars::JsonSchema;
+use serde::Serialize;
 use tokio::sync::broadcast::Receiver;
 
 use super::Ctx;
@@ -52,13 +54,33 @@ pub struct Args {
 struct Narrator<'a> {
     ctx: &'a Ctx,
     started: Instant,
-    steps: Vec<serde_json::Value>,
+    steps: Vec<DemoStep>,
+}
+
+/// One NDJSON line of `outposts demo --json` per step.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DemoStep {
+    pub step: String,
+    pub at_seconds: f64,
+    pub message: String,
+}
+
+/// The last NDJSON line of `outposts demo --json` when every check passed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DemoSummary {
+    pub summary: Vec<String>,
+    pub ok: bool,
+    pub seconds: f64,
 }
 
 impl Narrator<'_> {
     fn say(&mut self, step: &str, text: &str) {
         let at = self.started.elapsed().as_secs_f64();
-        let doc = serde_json::json!({"step": step, "at_seconds": (at * 10.0).round() / 10.0, "message": text});
+        let doc = DemoStep {
+            step: step.to_string(),
+            at_seconds: (at * 10.0).round() / 10.0,
+            message: text.to_string(),
+        };
         if self.ctx.printer.json() {
             self.ctx.printer.json_doc(&doc);
         } else {
@@ -144,9 +166,11 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         Ok(summary) => {
             let secs = n.started.elapsed().as_secs_f64();
             if ctx.printer.json() {
-                ctx.printer.json_doc(
-                    &serde_json::json!({"summary": summary, "ok": true, "seconds": secs}),
-                );
+                ctx.printer.json_doc(&DemoSummary {
+                    summary: summary.clone(),
+                    ok: true,
+                    seconds: secs,
+                });
             } else {
                 ctx.printer.line(&format!(
                     "\nAll {} checks passed in {secs:.1}s:",

@@ -4,10 +4,13 @@ pub(crate) mod status;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::api::devin::DevinClient;
@@ -181,27 +184,7 @@ pub fn run_options(
     let cap = config
         .positive(&env::MAX_CONCURRENT_SESSIONS)?
         .unwrap_or_default() as usize;
-    let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
-        (Some(img), _, _) => Source::Image(img.clone()),
-        (None, Some(s), _) => Source::Snapshot(s.clone()),
-        (None, None, Some(s)) => Source::Snapshot(s),
-        (None, None, None) if kind == ProviderKind::Daytona => {
-            Source::Snapshot(daytona_snapshot::derived_name(
-                daytona_snapshot::Platform::Linux,
-                daytona_snapshot::DEFAULT_DOCKERFILE,
-            ))
-        }
-        _ => Source::Default,
-    };
-    // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
-    let windows_source = match (kind, &a.windows_snapshot) {
-        (_, Some(w)) => Some(Source::Snapshot(w.clone())),
-        (ProviderKind::Daytona, None) => Some(Source::Snapshot(daytona_snapshot::derived_name(
-            daytona_snapshot::Platform::Windows,
-            daytona_snapshot::WINDOWS_PROVISIONER,
-        ))),
-        (_, None) => None,
-    };
+    let (source, windows_source) = sources(&config, a, kind);
     let repos = config
         .value(&env::REPOS)
         .map(|r| {
@@ -214,17 +197,7 @@ pub fn run_options(
     Ok(RunOptions {
         outpost_id: outpost,
         acceptor_id: acceptor,
-        limits: Limits {
-            cap,
-            launches: config
-                .positive(&env::MAX_PARALLEL_LAUNCHES)?
-                .unwrap_or_default() as usize,
-            renew_margin: config
-                .duration(&env::CLAIM_RENEW_MARGIN)?
-                .unwrap_or_default()
-                .as_secs_f64(),
-            ..Limits::default()
-        },
+        limits: limits(&config, cap)?,
         reconcile_interval: config
             .duration(&env::RECONCILE_INTERVAL)?
             .unwrap_or_default(),
@@ -256,6 +229,163 @@ pub fn run_options(
     })
 }
 
+fn limits(config: &crate::config::Config, cap: usize) -> Result<Limits> {
+    Ok(Limits {
+        cap,
+        launches: config
+            .positive(&env::MAX_PARALLEL_LAUNCHES)?
+            .unwrap_or_default() as usize,
+        renew_margin: config
+            .duration(&env::CLAIM_RENEW_MARGIN)?
+            .unwrap_or_default()
+            .as_secs_f64(),
+        ..Limits::default()
+    })
+}
+
+/// What sessions boot from: (Linux, Windows).
+fn sources(
+    config: &crate::config::Config,
+    a: &RunArgs,
+    kind: ProviderKind,
+) -> (Source, Option<Source>) {
+    let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
+        (Some(img), _, _) => Source::Image(img.clone()),
+        (None, Some(s), _) => Source::Snapshot(s.clone()),
+        (None, None, Some(s)) => Source::Snapshot(s),
+        (None, None, None) if kind == ProviderKind::Daytona => {
+            Source::Snapshot(daytona_snapshot::derived_name(
+                daytona_snapshot::Platform::Linux,
+                daytona_snapshot::DEFAULT_DOCKERFILE,
+            ))
+        }
+        _ => Source::Default,
+    };
+    // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
+    let windows_source = match (kind, &a.windows_snapshot) {
+        (_, Some(w)) => Some(Source::Snapshot(w.clone())),
+        (ProviderKind::Daytona, None) => Some(Source::Snapshot(daytona_snapshot::derived_name(
+            daytona_snapshot::Platform::Windows,
+            daytona_snapshot::WINDOWS_PROVISIONER,
+        ))),
+        (_, None) => None,
+    };
+    (source, windows_source)
+}
+
+/// The outpost to serve, looked up first: one that does not exist would be watched forever in
+/// silence. A name is served under its id; when the outposts cannot be read at all, the value is
+/// used as given (`None`) and the first listing shows what is wrong.
+async fn served_outpost(
+    ctx: &Ctx,
+    devin: &DevinClient,
+    wanted: &str,
+) -> Result<Option<crate::api::devin::Outpost>> {
+    match super::lookup_outpost(devin, wanted).await {
+        Ok(o) => Ok(Some(o)),
+        Err(e) if e.downcast_ref::<CliError>().is_some() => {
+            Err(e.context("the orchestrator did not start; no session was claimed"))
+        }
+        Err(e) => {
+            ctx.printer.warn(&format!(
+                "cannot check that outpost {wanted} exists ({e:#}); serving it as given"
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// `outposts orchestrator run --json` prints NDJSON: `started`, one line per orchestrator event
+/// (`OrchEvent`), `lagged` when the printer fell behind, `stopped`. These are its own lines.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum RunLine {
+    Started {
+        outpost_id: String,
+        acceptor_id: String,
+        #[schemars(with = "String")]
+        provider: ProviderKind,
+        state_dir: PathBuf,
+        metrics_url: Option<String>,
+        pid: u32,
+    },
+    Lagged {
+        missed: u64,
+    },
+    Stopped {
+        outpost_id: String,
+    },
+}
+
+/// With --json: print `started`, then each orchestrator event as it comes.
+fn forward_events(
+    ctx: &Ctx,
+    orch: &Orchestrator,
+    started: RunLine,
+) -> Option<tokio::task::JoinHandle<()>> {
+    ctx.printer.json().then(|| {
+        ctx.printer.json_doc(&started);
+        let mut rx = orch.subscribe();
+        let printer = ctx.printer.clone();
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match rx.recv().await {
+                    Ok(ev) => printer.json_doc(&ev),
+                    Err(RecvError::Lagged(n)) => printer.json_doc(&RunLine::Lagged { missed: n }),
+                    Err(RecvError::Closed) => break,
+                }
+            }
+        })
+    })
+}
+
+/// Let the last events out (the channel closes when the orchestrator is gone), then `stopped`.
+async fn flush_events(ctx: &Ctx, task: tokio::task::JoinHandle<()>, outpost: &str) {
+    let abort = task.abort_handle();
+    if tokio::time::timeout(std::time::Duration::from_millis(500), task)
+        .await
+        .is_err()
+    {
+        abort.abort();
+    }
+    ctx.printer.json_doc(&RunLine::Stopped {
+        outpost_id: outpost.to_string(),
+    });
+}
+
+/// `--metrics-addr`: serve `/metrics`; its URL.
+async fn serve_metrics(
+    ctx: &Ctx,
+    addr: Option<SocketAddr>,
+    orch: &Orchestrator,
+) -> Result<Option<String>> {
+    let Some(addr) = addr else {
+        return Ok(None);
+    };
+    let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
+    ctx.printer
+        .note(&format!("metrics on http://{bound}/metrics"));
+    Ok(Some(format!("http://{bound}/metrics")))
+}
+
+/// The provider must be able to run the outpost's sandboxes: the Windows source for a Windows
+/// outpost, else the Linux one.
+async fn preflight(
+    provider: &dyn provider::Provider,
+    platform: Option<crate::api::devin_types::Platform>,
+    opts: &RunOptions,
+    kind: ProviderKind,
+) -> Result<()> {
+    let source = match (platform, &opts.windows_source) {
+        (Some(crate::api::devin_types::Platform::Windows), Some(w)) => w,
+        _ => &opts.source,
+    };
+    provider.preflight(source).await.with_context(|| {
+        format!("the {kind} provider cannot run a sandbox, so no session was claimed")
+    })
+}
+
 async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let kind = match a.provider {
         Some(k) => k,
@@ -270,18 +400,7 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     // Before anything else: an outpost that does not exist would be watched forever in silence.
     // A name is served under its id; when the outposts cannot be read at all, the value is used
     // as given and the first listing shows what is wrong.
-    let found = match super::lookup_outpost(&devin, &wanted).await {
-        Ok(o) => Some(o),
-        Err(e) if e.downcast_ref::<CliError>().is_some() => {
-            return Err(e.context("the orchestrator did not start; no session was claimed"));
-        }
-        Err(e) => {
-            ctx.printer.warn(&format!(
-                "cannot check that outpost {wanted} exists ({e:#}); serving it as given"
-            ));
-            None
-        }
-    };
+    let found = served_outpost(ctx, &devin, &wanted).await?;
     let outpost = found
         .as_ref()
         .map_or_else(|| wanted.clone(), |o| o.outpost_id.clone());
@@ -292,9 +411,9 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     let _lock = state_dir.lock()?;
     let outpost_state = state_dir.outpost(&outpost)?;
     // We hold the lock: temp files here are leftovers of a crash mid-write.
-    let swept = outpost_state.sweep_temp_files();
-    if swept > 0 {
-        tracing::info!("removed {swept} temp file(s) left by an interrupted state write");
+    match outpost_state.sweep_temp_files() {
+        0 => {}
+        n => tracing::info!("removed {n} temp file(s) left by an interrupted state write"),
     }
     let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
     let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
@@ -302,23 +421,11 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     // released again. The outpost's platform picks the source its sessions boot from (when the
     // outpost cannot be read, the Linux one; that failure shows at the first list anyway).
     let platform = found.as_ref().and_then(|o| o.platform);
-    let source = match (platform, &opts.windows_source) {
-        (Some(crate::api::devin_types::Platform::Windows), Some(w)) => w,
-        _ => &opts.source,
-    };
-    provider.preflight(source).await.with_context(|| {
-        format!("the {kind} provider cannot run a sandbox, so no session was claimed")
-    })?;
+    preflight(provider.as_ref(), platform, &opts, kind).await?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
     // Every API exchange of this process is timed into the orchestrator's metrics.
     crate::api::telemetry::set_observer(orch.metrics.clone());
-    let mut metrics_url = None;
-    if let Some(addr) = a.metrics_addr {
-        let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
-        ctx.printer
-            .note(&format!("metrics on http://{bound}/metrics"));
-        metrics_url = Some(format!("http://{bound}/metrics"));
-    }
+    let metrics_url = serve_metrics(ctx, a.metrics_addr, &orch).await?;
     let shown = match found.as_ref().and_then(|o| o.name.as_deref()) {
         Some(name) if name != outpost => format!("{name} ({outpost})"),
         _ => outpost.clone(),
@@ -327,34 +434,20 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         "orchestrator for outpost {shown} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
     ));
     // --json: NDJSON on stdout — `started`, one line per orchestrator event, `stopped`.
-    let events = ctx.printer.json().then(|| {
-        ctx.printer.json_doc(&serde_json::json!({
-            "event": "started", "outpost_id": outpost, "acceptor_id": acceptor,
-            "provider": kind, "state_dir": state_dir.root(), "metrics_url": metrics_url,
-            "pid": std::process::id(),
-        }));
-        let mut rx = orch.subscribe();
-        let printer = ctx.printer.clone();
-        tokio::spawn(async move {
-            use tokio::sync::broadcast::error::RecvError;
-            loop {
-                match rx.recv().await {
-                    Ok(ev) => printer.json_doc(&ev),
-                    Err(RecvError::Lagged(n)) => {
-                        printer.json_doc(&serde_json::json!({"event": "lagged", "missed": n}))
-                    }
-                    Err(RecvError::Closed) => break,
-                }
-            }
-        })
-    });
+    let started = RunLine::Started {
+        outpost_id: outpost.clone(),
+        acceptor_id: acceptor.clone(),
+        provider: kind,
+        state_dir: state_dir.root().to_path_buf(),
+        metrics_url: metrics_url.clone(),
+        pid: std::process::id(),
+    };
+    let events = forward_events(ctx, &orch, started);
     // Without --json: one readable line per session event on stderr (with -v the log lines say
     // the same; -q silences; JSON logs stay JSON).
-    let narrate = !ctx.printer.json()
-        && !ctx.printer.quiet()
-        && ctx.printer.verbose() == 0
-        && ctx.global.log_format == crate::cli::LogFormat::Text;
-    let _narrator = narrate.then(|| narrator(orch.subscribe(), ctx.printer.clone()));
+    let narrate = !ctx.printer.json() && !ctx.printer.quiet() && ctx.printer.verbose() == 0;
+    let _narrator = (narrate && ctx.global.log_format == crate::cli::LogFormat::Text)
+        .then(|| narrator(orch.subscribe(), ctx.printer.clone()));
     let (tx, rx) = tokio::sync::watch::channel(false);
     let run = orch.run(rx);
     tokio::pin!(run);
@@ -375,16 +468,7 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         }
     }
     if let Some(task) = events {
-        // Let the last events out; the channel closes when the orchestrator is gone.
-        let abort = task.abort_handle();
-        if tokio::time::timeout(std::time::Duration::from_millis(500), task)
-            .await
-            .is_err()
-        {
-            abort.abort();
-        }
-        ctx.printer
-            .json_doc(&serde_json::json!({"event": "stopped", "outpost_id": outpost}));
+        flush_events(ctx, task, &outpost).await;
     }
     ctx.printer.note("orchestrator stopped");
     Ok(stopped_by.map_or(ExitStatus::Success, |s| s.exit_status()))

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::api::ApiError;
@@ -220,11 +222,11 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         SnapshotCommand::Dockerfile(a) => {
             let bytes = definition_default(a.platform);
             if ctx.printer.json() {
-                ctx.printer.json_doc(&serde_json::json!({
-                    "platform": a.platform,
-                    "name": snap::derived_name(a.platform, bytes),
-                    "content": String::from_utf8_lossy(bytes),
-                }));
+                ctx.printer.json_doc(&DockerfileDoc {
+                    platform: a.platform,
+                    name: snap::derived_name(a.platform, bytes),
+                    content: String::from_utf8_lossy(bytes).into_owned(),
+                });
             } else {
                 std::io::stdout()
                     .write_all(bytes)
@@ -284,12 +286,71 @@ fn resolve_name(ctx: &Ctx, flag: Option<&str>, derived: &str) -> Result<(String,
     Ok((name, origin))
 }
 
+/// `outposts snapshot name --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NameDoc {
+    pub name: String,
+    /// `--name`, `SNAPSHOT_NAME` or `derived`.
+    pub source: &'static str,
+    /// The content-hashed name of the image definition.
+    pub derived: String,
+    #[schemars(with = "String")]
+    pub platform: snap::Platform,
+}
+
+/// `outposts snapshot dockerfile --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DockerfileDoc {
+    #[schemars(with = "String")]
+    pub platform: snap::Platform,
+    pub name: String,
+    pub content: String,
+}
+
+/// `outposts snapshot build --json`: the snapshot, found or built.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BuildDoc {
+    pub name: String,
+    pub id: String,
+    #[schemars(with = "String")]
+    pub state: SnapshotState,
+    /// Built now (false: it existed already).
+    pub created: bool,
+    #[schemars(with = "String")]
+    pub platform: snap::Platform,
+    /// Where SNAPSHOT_NAME was written (--write-env).
+    pub env_file: Option<PathBuf>,
+    pub baked_remote: Option<String>,
+}
+
+/// `outposts snapshot build --json` when the build failed (stdout; the error follows on stderr).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BuildFailedDoc {
+    pub name: String,
+    pub state: String,
+    pub error_reason: String,
+    pub log_tail: Vec<String>,
+}
+
+/// `outposts snapshot delete --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DeleteDoc {
+    pub deleted: bool,
+    pub name: String,
+    pub id: String,
+}
+
 fn name_cmd(ctx: &Ctx, a: NameArgs) -> Result<ExitStatus> {
     let bytes = definition(a.dockerfile.as_deref(), a.platform.platform)?;
     let derived = snap::derived_name(a.platform.platform, &bytes);
     let (name, origin) = resolve_name(ctx, a.name.as_deref(), &derived)?;
     ctx.printer.result(
-        &serde_json::json!({"name": name, "source": origin, "derived": derived, "platform": a.platform.platform}),
+        &NameDoc {
+            name: name.clone(),
+            source: origin,
+            derived: derived.clone(),
+            platform: a.platform.platform,
+        },
         || name.clone(),
     );
     Ok(ExitStatus::Success)
@@ -533,9 +594,12 @@ fn report_failure(ctx: &Ctx, name: &str, outcome: &BuildOutcome) -> Result<ExitS
         .map(|s| s.state().to_string())
         .unwrap_or_else(|| "build_failed".into());
     if ctx.printer.json() {
-        ctx.printer.json_doc(&serde_json::json!({
-            "name": name, "state": state, "error_reason": reason, "log_tail": outcome.log_tail,
-        }));
+        ctx.printer.json_doc(&BuildFailedDoc {
+            name: name.to_string(),
+            state: state.clone(),
+            error_reason: reason.clone(),
+            log_tail: outcome.log_tail.clone(),
+        });
     } else if !outcome.log_tail.is_empty() {
         eprintln!("last build log lines:");
         for line in &outcome.log_tail {
@@ -578,10 +642,15 @@ fn finish(
         env_file = Some(path);
     }
     ctx.printer.result(
-        &serde_json::json!({
-            "name": name, "id": s.id, "state": s.state(), "created": created,
-            "platform": a.platform.platform, "env_file": env_file, "baked_remote": baked_remote,
-        }),
+        &BuildDoc {
+            name: name.to_string(),
+            id: s.id.clone(),
+            state: s.state(),
+            created,
+            platform: a.platform.platform,
+            env_file,
+            baked_remote: baked_remote.map(str::to_string),
+        },
         || format!("SNAPSHOT_NAME={name}"),
     );
     Ok(ExitStatus::Success)
@@ -631,7 +700,11 @@ async fn delete(ctx: &Ctx, a: DeleteArgs) -> Result<ExitStatus> {
     }
     client.delete_snapshot(&s.id).await?;
     ctx.printer.result(
-        &serde_json::json!({"deleted": true, "name": s.name, "id": s.id}),
+        &DeleteDoc {
+            deleted: true,
+            name: s.name.clone(),
+            id: s.id.clone(),
+        },
         || format!("deleted snapshot {}", s.name),
     );
     Ok(ExitStatus::Success)
