@@ -216,7 +216,6 @@ impl Paths {
 struct Cast {
     admin: EmulatorClient,
     v3: DevinV3Client,
-    outpost: String,
     outpost_name: String,
     events: Receiver<OrchEvent>,
     stop_tx: tokio::sync::watch::Sender<bool>,
@@ -299,7 +298,6 @@ async fn cast(
     Ok(Cast {
         admin,
         v3,
-        outpost,
         outpost_name,
         events,
         stop_tx,
@@ -319,7 +317,6 @@ async fn scenario(
     let Cast {
         admin,
         v3,
-        outpost,
         outpost_name,
         mut events,
         stop_tx,

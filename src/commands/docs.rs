@@ -119,8 +119,11 @@ fn machines_and_sessions() -> Vec<Documented> {
             "The snapshot name in force and where it came from.",
         ),
         doc::<snapshot::DockerfileDoc>("snapshot dockerfile", "The built-in image definition."),
-        doc::<snapshot::BuildDoc>("snapshot build", "The snapshot, found or built."),
-        doc::<snapshot::BuildFailedDoc>("snapshot build (failed)", "On stdout before the error."),
+        doc::<snapshot::build::BuildDoc>("snapshot build", "The snapshot, found or built."),
+        doc::<snapshot::build::BuildFailedDoc>(
+            "snapshot build (failed)",
+            "On stdout before the error.",
+        ),
         doc::<snapshot::DeleteDoc>("snapshot delete", "The deleted snapshot."),
         doc::<snapshot::warm_pool::PoolDoc>(
             "snapshot warm-pool [show|set]",

@@ -34,7 +34,7 @@ Scripting: stdout is the script itself; --json wraps it as {shell, file, script}
 
 const GENERATE_AFTER_HELP: &str = "\
 Examples:
-  outposts generate                 # rewrite completions/, man/ and the PrometheusRule here
+  outposts generate                 # rewrite completions/, man/, the PrometheusRule, docs/json.md
   outposts generate --check         # exit 1 listing what drifted (what the test checks)
 
 Scripting: --json prints {files, updated: [...]} ({files, differ: [...]} with --check).";
@@ -50,7 +50,7 @@ pub struct CompletionsArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = GENERATE_AFTER_HELP)]
 pub struct GenerateArgs {
-    /// Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into.
+    /// Repository root to write `completions/`, `man/`, `deploy/kubernetes/` and `docs/` into.
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
     /// Only compare; exit 1 listing the files that differ.

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::{BuildArgs, Following, bake, client, definition, resolve_name};
 use crate::api::ApiError;
-use crate::api::daytona::DaytonaClient;
+use crate::api::daytona::{self as dapi, DaytonaClient};
 use crate::api::daytona_types::{CreateBuildInfo, CreateSnapshot, Snapshot, SnapshotState};
 use crate::commands::Ctx;
 use crate::env;

@@ -14,18 +14,14 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use crate::api::ApiError;
-use crate::api::daytona::{self as dapi, DaytonaClient};
-use crate::api::daytona_types::{CreateBuildInfo, CreateSnapshot, Snapshot, SnapshotState};
+use crate::api::daytona::DaytonaClient;
 use crate::config::parse_duration;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::provider::daytona::client_from_config;
 use crate::provider::daytona::snapshot::{
-    self as snap, BuildEvent, BuildOutcome, DEFAULT_DOCKERFILE, FollowError, Platform,
-    WINDOWS_PROVISIONER,
+    self as snap, DEFAULT_DOCKERFILE, Platform, WINDOWS_PROVISIONER,
 };
-use crate::provider::daytona::windows_build::build_windows;
 
 const AFTER_HELP: &str = "\
 Examples:
