@@ -7,11 +7,13 @@ use anyhow::{Context, Result};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::Ctx;
-use super::{ProviderArg, workers};
+mod readiness;
+
+use self::readiness::{outcome, stop_failed, verdicts, wait_ready};
+use super::{Ctx, ProviderArg, workers};
 use crate::config::{Source as ConfigSource, parse_duration};
 use crate::env;
-use crate::error::{CliError, ExitStatus, Hint};
+use crate::error::{CliError, ExitStatus};
 use crate::provider::{ProviderKind, Resources, SandboxInfo, SandboxState};
 use crate::secrets::Secret;
 use crate::worker::registry::Remembered;
@@ -252,55 +254,6 @@ fn worker_spec(
     Ok(spec)
 }
 
-/// The launch's exit: the first creation failure, rejected tokens (exit 4), workers that did
-/// not reach the queue.
-fn outcome(
-    a: &LaunchArgs,
-    failure: Option<anyhow::Error>,
-    created: &[SandboxInfo],
-    v: &Verdicts,
-    cleanup: &str,
-) -> Result<ExitStatus> {
-    if let Some(e) = failure {
-        let left: Vec<String> = created.iter().map(|c| c.id.clone()).collect();
-        return Err(match stop_hint(&left) {
-            Some(h) => e.context(h),
-            None => e,
-        });
-    }
-    if !v.auth_failed.is_empty() {
-        return Err(CliError::auth(
-            format!(
-                "the Devin API rejected the workers' outpost token: {}",
-                v.auth_failed.join("; ")
-            ),
-            Some(format!(
-                "check the token ({}), then launch new workers; {cleanup}",
-                if a.secret.is_some() {
-                    "the secret-store entry given with --secret"
-                } else {
-                    "DEVIN_OUTPOSTS_TOKEN"
-                }
-            )),
-        )
-        .into());
-    }
-    if !v.not_ready.is_empty() {
-        anyhow::bail!(
-            "{} worker{} did not reach the queue: {} (see {}); {cleanup}",
-            v.not_ready.len(),
-            if v.not_ready.len() == 1 { "" } else { "s" },
-            v.not_ready.join("; "),
-            v.failed_ids
-                .iter()
-                .map(|id| format!("`outposts worker logs {id}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    Ok(ExitStatus::Success)
-}
-
 /// Where the workers' outpost token comes from: a provider secret store, or ours.
 fn token_source(ctx: &Ctx, a: &LaunchArgs) -> Result<TokenSource> {
     Ok(match &a.secret {
@@ -393,87 +346,6 @@ fn remember(ctx: &Ctx, kind: ProviderKind, outpost: &str, created: &[SandboxInfo
     }
 }
 
-/// Wait for every created worker to reach the queue (or fail, or time out).
-async fn wait_ready(
-    ctx: &Ctx,
-    workers: &Workers,
-    created: &[SandboxInfo],
-    wait_timeout: Duration,
-) -> Vec<Option<Readiness>> {
-    if created.is_empty() {
-        return Vec::new();
-    }
-    let progress = ctx.printer.spinner(&format!(
-        "waiting for {} worker{} to reach the queue",
-        created.len(),
-        if created.len() == 1 { "" } else { "s" }
-    ));
-    let waits = created.iter().map(|info| {
-        let p = progress.clone();
-        let name = info.name.clone();
-
-        let timeout = wait_timeout;
-        async move {
-            let show = move |line: &str| p.set_message(&format!("{name}: {}", line.trim()));
-            workers.wait_ready(&info.id, timeout, &show).await
-        }
-    });
-    let results = futures::future::join_all(waits).await;
-    progress.finish(None);
-    results.into_iter().map(Some).collect()
-}
-
-/// The workers that cannot serve, by why.
-struct Verdicts {
-    auth_failed: Vec<String>,
-    not_ready: Vec<String>,
-    failed_ids: Vec<String>,
-}
-
-fn verdicts(
-    ctx: &Ctx,
-    created: &[SandboxInfo],
-    readiness: &[Option<Readiness>],
-    wait_timeout: Duration,
-) -> Verdicts {
-    let mut auth_failed = Vec::new();
-    let mut not_ready = Vec::new();
-    let mut failed_ids = Vec::new();
-    for (info, r) in created.iter().zip(readiness) {
-        match r {
-            None => {}
-            Some(Readiness::Ready { .. }) => ctx
-                .printer
-                .note(&format!("{} ({}) is serving the queue", info.name, info.id)),
-            Some(Readiness::AuthFailed { line }) => {
-                failed_ids.push(info.id.clone());
-                auth_failed.push(format!("{}: {}", info.id, line));
-            }
-            Some(Readiness::Failed { reason }) => {
-                failed_ids.push(info.id.clone());
-                not_ready.push(format!("{}: {reason}", info.id));
-            }
-            Some(Readiness::Timeout { last_line }) => {
-                failed_ids.push(info.id.clone());
-                not_ready.push(format!(
-                    "{}: not serving after {}s{}",
-                    info.id,
-                    wait_timeout.as_secs(),
-                    last_line
-                        .as_ref()
-                        .map(|l| format!(" (last log line: {})", l.trim()))
-                        .unwrap_or_default()
-                ))
-            }
-        }
-    }
-    Verdicts {
-        auth_failed,
-        not_ready,
-        failed_ids,
-    }
-}
-
 /// Before anything is created: the outpost must exist, and the token in DEVIN_OUTPOSTS_TOKEN
 /// must be accepted (both are read through the one outpost lookup). Other failures to ask are
 /// only a warning: the workers' own log will tell.
@@ -505,48 +377,4 @@ async fn check_token_and_outpost(ctx: &Ctx, outpost: &str) -> Result<()> {
             Ok(())
         }
     }
-}
-
-/// Stop the workers that cannot serve; what was done, in words, with the exact command for
-/// any that could not be stopped.
-async fn stop_failed(ctx: &Ctx, workers: &worker::Workers, ids: &[String]) -> String {
-    let mut stopped = Vec::new();
-    let mut left = Vec::new();
-    for id in ids {
-        match workers.stop(id, false).await {
-            Ok(_) => stopped.push(id.clone()),
-            Err(e) => {
-                ctx.printer.warn(&format!("cannot stop worker {id}: {e:#}"));
-                left.push(id.clone());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if !stopped.is_empty() {
-        out.push(format!(
-            "stopped {} so {} not restart in a loop",
-            stopped.join(", "),
-            if stopped.len() == 1 {
-                "it does"
-            } else {
-                "they do"
-            }
-        ));
-    }
-    out.extend(stop_hint(&left).map(|h| h.to_string()));
-    out.join("; ")
-}
-
-/// The commands that stop these workers, exactly as they can be run.
-fn stop_hint(ids: &[String]) -> Option<Hint> {
-    (!ids.is_empty()).then(|| {
-        Hint::new(format!(
-            "stop {} with {}",
-            if ids.len() == 1 { "it" } else { "them" },
-            ids.iter()
-                .map(|id| format!("`outposts worker stop {id} --yes`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })
 }
