@@ -212,6 +212,28 @@ impl Paths {
     }
 }
 
+/// A small, quick orchestrator: two sessions at most, short intervals.
+fn demo_options(
+    outpost: String,
+    acceptor: String,
+    static_base: String,
+    paths: &Paths,
+    step: Duration,
+) -> RunOptions {
+    RunOptions {
+        limits: Limits {
+            cap: 2,
+            reread_every: 0.5,
+            ..Limits::default()
+        },
+        reconcile_interval: Duration::from_secs(2),
+        janitor_interval: Duration::from_secs(30),
+        ready_timeout: step,
+        workdir: paths.workdir.clone(),
+        ..RunOptions::new(outpost, acceptor, static_base)
+    }
+}
+
 /// Who plays in the demo: the emulator's clients and a running orchestrator.
 struct Cast {
     admin: EmulatorClient,
@@ -267,22 +289,13 @@ async fn cast(
         .context("the emulator's outpost has no name")?;
     let state = StateDir::open(&root.join("state"))?.outpost(&outpost)?;
     let acceptor = state.acceptor_id(None)?;
-    let opts = RunOptions {
-        limits: Limits {
-            cap: 2,
-            reread_every: 0.5,
-            ..Limits::default()
-        },
-        reconcile_interval: Duration::from_secs(2),
-        janitor_interval: Duration::from_secs(30),
-        ready_timeout: step,
-        workdir: paths.workdir.clone(),
-        ..RunOptions::new(
-            outpost.clone(),
-            acceptor.clone(),
-            env("DEVIN_WORKER_STATIC_BASE_URL"),
-        )
-    };
+    let opts = demo_options(
+        outpost.clone(),
+        acceptor.clone(),
+        env("DEVIN_WORKER_STATIC_BASE_URL"),
+        paths,
+        step,
+    );
     let dyn_provider: Arc<dyn Provider> = provider.clone();
     let orch = Orchestrator::new(devin, dyn_provider, http, opts, state);
     let events = orch.subscribe();

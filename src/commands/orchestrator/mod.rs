@@ -340,6 +340,28 @@ fn forward_events(
     })
 }
 
+/// `--provider`, else OUTPOSTS_PROVIDER, else Daytona.
+fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
+    Ok(match flag {
+        Some(k) => k,
+        None => ctx
+            .config
+            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
+            .unwrap_or(ProviderKind::Daytona),
+    })
+}
+
+/// The outpost served, by name and id, on stderr.
+fn announce(ctx: &Ctx, name: Option<&str>, outpost: &str, kind: ProviderKind, acceptor: &str) {
+    let shown = match name {
+        Some(name) if name != outpost => format!("{name} ({outpost})"),
+        _ => outpost.to_string(),
+    };
+    ctx.printer.note(&format!(
+        "orchestrator for outpost {shown} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
+    ));
+}
+
 /// Let the last events out (the channel closes when the orchestrator is gone), then `stopped`.
 async fn flush_events(ctx: &Ctx, task: tokio::task::JoinHandle<()>, outpost: &str) {
     let abort = task.abort_handle();
@@ -387,13 +409,7 @@ async fn preflight(
 }
 
 async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
-    let kind = match a.provider {
-        Some(k) => k,
-        None => ctx
-            .config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
-            .unwrap_or(ProviderKind::Daytona),
-    };
+    let kind = provider_kind(ctx, a.provider)?;
     let wanted = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
     let devin = DevinClient::from_config(&ctx.config, http.clone())?;
@@ -426,13 +442,8 @@ async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     // Every API exchange of this process is timed into the orchestrator's metrics.
     crate::api::telemetry::set_observer(orch.metrics.clone());
     let metrics_url = serve_metrics(ctx, a.metrics_addr, &orch).await?;
-    let shown = match found.as_ref().and_then(|o| o.name.as_deref()) {
-        Some(name) if name != outpost => format!("{name} ({outpost})"),
-        _ => outpost.clone(),
-    };
-    ctx.printer.note(&format!(
-        "orchestrator for outpost {shown} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
-    ));
+    let name = found.as_ref().and_then(|o| o.name.as_deref());
+    announce(ctx, name, &outpost, kind, &acceptor);
     // --json: NDJSON on stdout — `started`, one line per orchestrator event, `stopped`.
     let started = RunLine::Started {
         outpost_id: outpost.clone(),
