@@ -95,7 +95,7 @@ fn setup_and_orchestrator() -> Vec<Documented> {
             "auth logout",
             "What was removed, and what still provides a credential.",
         ),
-        doc::<orchestrator::RunLine>(
+        doc::<orchestrator::run::RunLine>(
             "orchestrator run",
             "NDJSON: its own lines (between them, one line per orchestrator event).",
         ),
