@@ -1551,7 +1551,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;generate' {
-            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Repository root to write `completions/`, `man/`, `deploy/kubernetes/` and `docs/` into')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')

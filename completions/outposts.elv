@@ -1415,7 +1415,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;generate'= {
-            cand --dir 'Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into'
+            cand --dir 'Repository root to write `completions/`, `man/`, `deploy/kubernetes/` and `docs/` into'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

@@ -883,7 +883,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand completions" -s v -l v
 complete -c outposts -n "__fish_outposts_using_subcommand completions" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand generate" -l dir -d 'Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand generate" -l dir -d 'Repository root to write `completions/`, `man/`, `deploy/kubernetes/` and `docs/` into' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand generate" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

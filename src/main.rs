@@ -6,8 +6,9 @@ use std::time::Duration;
 use clap::Parser;
 use outposts::api::ApiError;
 use outposts::cli::{Cli, LogFormat};
+use outposts::commands::docs::{ErrorBody, ErrorDoc};
 use outposts::config::ConfigError;
-use outposts::error::{CliError, ExitStatus};
+use outposts::error::{CliError, Code, Hint};
 use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
 
@@ -21,7 +22,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // With --json a usage error is JSON on stderr too, like every other error.
             if e.use_stderr() && wants_json() {
-                eprintln!("{}", usage_error_json(&e.render().to_string()));
+                eprintln!("{}", usage_error_json(&e.render().to_string()).to_json());
                 return ExitCode::from(Code::Usage as u8);
             }
             // --help and --version print to stdout and succeed; real usage errors exit 2.
@@ -73,19 +74,14 @@ fn main() -> ExitCode {
     // Stray tasks (an open stream, a blocking listener) must not delay the exit.
     runtime.shutdown_timeout(Duration::from_millis(200));
 
-    let code = match result {
-        Ok(ExitStatus::Success) => Code::Ok,
-        Ok(ExitStatus::Failure) => Code::Failure,
-        Ok(ExitStatus::CheckFailed) => Code::CheckFailed,
-        Ok(ExitStatus::Interrupted) => Code::Interrupted,
-        Ok(ExitStatus::Passthrough(n)) => return ExitCode::from(n),
+    match result {
+        Ok(status) => ExitCode::from(status.code()),
         Err(err) => {
             let (code, hint) = classify(&err);
             report(&printer, code, &err, hint);
-            code
+            ExitCode::from(code as u8)
         }
-    };
-    ExitCode::from(code as u8)
+    }
 }
 
 /// `--json` among the arguments (before a `--` that ends the options).
@@ -98,7 +94,7 @@ fn wants_json() -> bool {
 
 /// clap's rendered error as `{"error": {code, exit_code, message, hint}}`: the first line is
 /// the message, the rest (usage, tips) the hint.
-fn usage_error_json(rendered: &str) -> serde_json::Value {
+fn usage_error_json(rendered: &str) -> ErrorDoc {
     let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
     let message = lines
         .next()
@@ -106,8 +102,20 @@ fn usage_error_json(rendered: &str) -> serde_json::Value {
         .trim_start_matches("error: ")
         .to_string();
     let rest: Vec<&str> = lines.collect();
-    let hint = (!rest.is_empty()).then(|| rest.join(" "));
-    serde_json::json!({"error": {"code": Code::Usage.as_str(), "exit_code": Code::Usage as u8, "message": redact(&message), "hint": hint.map(|h| redact(&h).into_owned())}})
+    let hint = (!rest.is_empty()).then(|| Hint::new(rest.join(" ")));
+    error_doc(Code::Usage, &message, hint)
+}
+
+/// The `--json` error document on stderr, redacted.
+fn error_doc(code: Code, message: &str, hint: Option<Hint>) -> ErrorDoc {
+    ErrorDoc {
+        error: ErrorBody {
+            code: code.as_str(),
+            exit_code: code as u8,
+            message: redact(message).into_owned(),
+            hint: hint.map(|h| Hint::new(redact(h.as_str()))),
+        },
+    }
 }
 
 /// The exit-code table of DESIGN.md, applied to an error chain.
@@ -116,7 +124,7 @@ fn auth_or_failure(is_auth: bool) -> Code {
     if is_auth { Code::Auth } else { Code::Failure }
 }
 
-fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
+fn classify(err: &anyhow::Error) -> (Code, Option<Hint>) {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<CliError>() {
             let code = match e {
@@ -126,36 +134,36 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
                 CliError::Interrupted => Code::Interrupted,
                 CliError::Failed { .. } => Code::Failure,
             };
-            return (code, outposts::error::Hinted::hint(e));
+            return (code, e.hint().cloned());
         }
         if let Some(e) = cause.downcast_ref::<ConfigError>() {
             let code = match e {
                 ConfigError::MissingCredentials { .. } => Code::Auth,
                 _ => Code::Usage,
             };
-            return (code, Some(e.hint().to_string()));
+            return (code, Some(Hint::from(e.hint())));
         }
         if let Some(e) = cause.downcast_ref::<outposts::orchestrator::state::StateError>() {
-            return (Code::Usage, Some(e.hint.clone()));
+            return (Code::Usage, Some(Hint::new(e.hint.clone())));
         }
         if let Some(e) = cause.downcast_ref::<outposts::worker::WorkerError>() {
-            return (Code::Usage, Some(e.hint.clone()));
+            return (Code::Usage, Some(Hint::new(e.hint.clone())));
         }
         if let Some(outposts::provider::ProviderError::NotReady { fix, .. }) =
             cause.downcast_ref::<outposts::provider::ProviderError>()
         {
-            return (Code::Usage, Some(fix.clone()));
+            return (Code::Usage, Some(Hint::new(fix.clone())));
         }
         // A provider's API failure (ProviderError::Api is transparent, so the ApiError itself
         // is not in the chain).
         if let Some(outposts::provider::ProviderError::Api(e)) =
             cause.downcast_ref::<outposts::provider::ProviderError>()
         {
-            return (auth_or_failure(e.is_auth()), e.hint());
+            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
         }
         // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
         if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
-            return (auth_or_failure(e.is_auth()), e.hint());
+            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
         }
         // Transparent over ApiError, so the ApiError itself is not in the chain.
         if let Some(e) = cause.downcast_ref::<outposts::api::outpost_lookup::OutpostLookupError>() {
@@ -165,23 +173,22 @@ fn classify(err: &anyhow::Error) -> (Code, Option<String>) {
                 }
                 _ => Code::Failure,
             };
-            return (code, e.hint());
+            return (code, e.hint().map(Hint::from));
         }
         if let Some(e) = cause.downcast_ref::<ApiError>() {
-            return (auth_or_failure(e.is_auth()), e.hint());
+            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
         }
     }
     (Code::Failure, None)
 }
 
-fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<String>) {
-    let message = redact(&format!("{err:#}")).into_owned();
-    let hint = hint.map(|h| redact(&h).into_owned());
+fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>) {
     if printer.json() {
-        let doc = serde_json::json!({"error": {"code": code.as_str(), "exit_code": code as u8, "message": message, "hint": hint}});
-        eprintln!("{doc}");
+        eprintln!("{}", error_doc(code, &format!("{err:#}"), hint).to_json());
         return;
     }
+    let message = redact(&format!("{err:#}")).into_owned();
+    let hint = hint.map(|h| redact(h.as_str()).into_owned());
     if code == Code::Interrupted {
         eprintln!("interrupted");
         return;
@@ -215,28 +222,4 @@ fn init_tracing(verbose: u8, quiet: bool, format: LogFormat) {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.with_ansi(false).try_init(),
     };
-}
-
-/// The exit codes (DESIGN.md), decided here and nowhere else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Code {
-    Ok = 0,
-    Failure = 1,
-    Usage = 2,
-    CheckFailed = 3,
-    Auth = 4,
-    Interrupted = 130,
-}
-
-impl Code {
-    fn as_str(self) -> &'static str {
-        match self {
-            Code::Ok => "ok",
-            Code::Failure => "failure",
-            Code::Usage => "usage",
-            Code::CheckFailed => "check_failed",
-            Code::Auth => "auth",
-            Code::Interrupted => "interrupted",
-        }
-    }
 }

@@ -1,25 +1,29 @@
 //! `outposts connect`: connect an outpost from the browser (PKCE partner flow) and store its
 //! token. The flow lives in [`crate::connect`]; this file checks inputs, prints and decides.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::ValueEnum;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
-use crate::api::connection_token::{self, ExchangeError};
+use crate::api::HttpClient;
+use crate::api::connection_token::{self, ConnectionGrant, ExchangeError};
+use crate::commands::docs::EnvChangeDoc;
 use crate::connect::callback::{BindError, CallbackServer, Page};
-use crate::connect::store::{self, StoreChoice};
+use crate::connect::store::{self, Saved, StoreChoice};
 use crate::connect::{
     DEFAULT_PORT, Wait, browser, callback_url, connect_url, pkce::Pkce, validate_name,
     wait_for_code,
 };
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::secrets::dotenv;
 use crate::secrets::keyring::Keyring;
+use crate::secrets::{Secret, dotenv};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -136,19 +140,37 @@ fn port(ctx: &Ctx, flag: Option<u16>) -> Result<u16> {
         .unwrap_or(DEFAULT_PORT))
 }
 
-pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
-    let platform = args.platform.as_str();
+/// `outposts connect --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ConnectDoc {
+    pub outpost_id: String,
+    pub outpost_name: Option<String>,
+    pub account_id: Option<String>,
+    pub service_user_id: Option<String>,
+    pub api_base_url: String,
+    pub env_file: PathBuf,
+    /// `env` or `keyring`.
+    #[schemars(with = "String")]
+    pub token_store: StoreChoice,
+    pub keyring_account: Option<String>,
+    pub env_change: EnvChangeDoc,
+}
+
+/// The outpost's name: --name, or `daytona-<platform>`.
+fn outpost_name(args: &Args) -> Result<String> {
     let name = args
         .name
         .clone()
         .map(|n| n.trim().to_string())
-        .unwrap_or_else(|| format!("daytona-{platform}"));
-    validate_name(&name).map_err(|e| {
-        CliError::usage(
-            e,
-            Some("pass --name with 1-100 printable characters".into()),
-        )
-    })?;
+        .unwrap_or_else(|| format!("daytona-{}", args.platform.as_str()));
+    validate_name(&name)
+        .map_err(|e| CliError::usage(e, "pass --name with 1-100 printable characters"))?;
+    Ok(name)
+}
+
+pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
+    let platform = args.platform.as_str();
+    let name = outpost_name(&args)?;
 
     // Everything that can refuse does so before a socket or a browser is touched.
     let env_file = target_env_file(ctx);
@@ -187,7 +209,85 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     ));
     let wait = wait_for_code(&mut handle, args.timeout).await;
     waiting.finish(None);
-    let (code, reply) = match wait {
+    let (code, reply) = received(wait, args.timeout)?;
+
+    // From here on a Ctrl-C must not lose a minted token: finish, then exit.
+    let _ignore = tokio::spawn(async {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("finishing: the new token is being saved first");
+        }
+    });
+    let link = Link {
+        http: &http,
+        api_url: &api_url,
+        code: &code,
+        verifier: &pkce.verifier,
+        reply: &reply,
+    };
+    let (grant, saved) = match link
+        .exchange_and_save(ctx, &args, &env_file, &keyring)
+        .await
+    {
+        Ok(done) => done,
+        Err(e) => {
+            handle.finish(PAGE_FLUSH).await;
+            return Err(e);
+        }
+    };
+    let label = grant.outpost_name.clone().unwrap_or_else(|| name.clone());
+    let _ = reply.send(Page::new(
+        200,
+        "Outpost connected",
+        &format!("Outpost \"{label}\" is connected."),
+    ));
+    handle.finish(PAGE_FLUSH).await;
+    report(ctx, &grant, &saved, &label);
+    Ok(ExitStatus::Success)
+}
+
+/// Warnings about what was saved, then the result.
+fn report(ctx: &Ctx, grant: &ConnectionGrant, saved: &Saved, label: &str) {
+    for w in &saved.warnings {
+        ctx.printer.warn(w);
+    }
+    warn_shadowing(ctx, grant);
+    if grant.legacy_pool_field {
+        ctx.printer
+            .note("note: Devin answered with the legacy `outpost_pool_id` field");
+    }
+
+    let doc = ConnectDoc {
+        outpost_id: grant.outpost_id.clone(),
+        outpost_name: grant.outpost_name.clone(),
+        account_id: grant.account_id.clone(),
+        service_user_id: grant.service_user_id.clone(),
+        api_base_url: grant.api_base_url.clone(),
+        env_file: saved.env_file.clone(),
+        token_store: saved.token_store,
+        keyring_account: saved.keyring_account.clone(),
+        env_change: (&saved.change).into(),
+    };
+    ctx.printer.result(&doc, || {
+        let stored = match saved.token_store {
+            StoreChoice::Env => format!(
+                "Saved DEVIN_OUTPOSTS_TOKEN, DEVIN_API_URL and OUTPOST_ID to {} (mode 0600).",
+                saved.env_file.display()
+            ),
+            StoreChoice::Keyring => format!(
+                "Saved the token in the OS keyring, and DEVIN_API_URL and OUTPOST_ID to {} (mode 0600).",
+                saved.env_file.display()
+            ),
+        };
+        format!(
+            "Connected outpost \"{label}\" ({}) at {}.\n{stored}\nNext: outposts queue list\n",
+            grant.outpost_id, grant.api_base_url
+        )
+    });
+}
+
+/// The code the browser brought back, or the error that ends `connect`.
+fn received(wait: Wait, timeout: Duration) -> Result<(Secret, Sender<Page>)> {
+    Ok(match wait {
         Wait::Code { code, reply } => (code, reply),
         Wait::Denied(message) => {
             return Err(CliError::failed(
@@ -200,7 +300,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
             return Err(CliError::failed(
                 format!(
                     "no redirect from the browser within {}",
-                    humantime::format_duration(args.timeout)
+                    humantime::format_duration(timeout)
                 ),
                 Some(
                     "run `outposts connect` again (pass --timeout for more time); the page must be opened in a browser that can reach this machine's 127.0.0.1"
@@ -217,57 +317,11 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
             )
             .into());
         }
-    };
+    })
+}
 
-    // From here on a Ctrl-C must not lose a minted token: finish, then exit.
-    let _ignore = tokio::spawn(async {
-        while tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("finishing: the new token is being saved first");
-        }
-    });
-    let grant = match connection_token::exchange(&http, &api_url, &code, &pkce.verifier).await {
-        Ok(g) => g,
-        Err(e) => {
-            let _ = reply.send(Page::new(
-                200,
-                "Outpost not connected",
-                "The code could not be exchanged; see the terminal.",
-            ));
-            handle.finish(PAGE_FLUSH).await;
-            return Err(exchange_error(e));
-        }
-    };
-    let label = grant.outpost_name.clone().unwrap_or_else(|| name.clone());
-    let saved = match store::save(&grant, &env_file, args.store, &keyring, &recovery_dir(ctx)).await
-    {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = reply.send(Page::new(
-                200,
-                "Connected, but not saved",
-                "The outpost was connected but its settings could not be saved; see the terminal.",
-            ));
-            handle.finish(PAGE_FLUSH).await;
-            return Err(CliError::failed(
-                format!(
-                    "outpost {} was connected, but {}",
-                    grant.outpost_id, e.message
-                ),
-                Some(e.hint),
-            )
-            .into());
-        }
-    };
-    let _ = reply.send(Page::new(
-        200,
-        "Outpost connected",
-        &format!("Outpost \"{label}\" is connected."),
-    ));
-    handle.finish(PAGE_FLUSH).await;
-    for w in &saved.warnings {
-        ctx.printer.warn(w);
-    }
-    // The environment outranks .env: say so now rather than leave a puzzle for later.
+/// The environment outranks .env: say so now rather than leave a puzzle for later.
+fn warn_shadowing(ctx: &Ctx, grant: &ConnectionGrant) {
     let differs = |key: &str, stored: &str| {
         ctx.config.process_env(key).is_some_and(|v| {
             crate::config::normalize_base_url(v, true).unwrap_or_else(|_| v.to_string()) != stored
@@ -290,39 +344,62 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
             if shadowing.len() == 1 { "it" } else { "them" }
         ));
     }
-    if grant.legacy_pool_field {
-        ctx.printer
-            .note("note: Devin answered with the legacy `outpost_pool_id` field");
-    }
+}
 
-    let doc = json!({
-        "outpost_id": grant.outpost_id,
-        "outpost_name": grant.outpost_name,
-        "account_id": grant.account_id,
-        "service_user_id": grant.service_user_id,
-        "api_base_url": grant.api_base_url,
-        "env_file": saved.env_file,
-        "token_store": saved.token_store,
-        "keyring_account": saved.keyring_account,
-        "env_change": saved.change,
-    });
-    ctx.printer.result(&doc, || {
-        let stored = match saved.token_store {
-            StoreChoice::Env => format!(
-                "Saved DEVIN_OUTPOSTS_TOKEN, DEVIN_API_URL and OUTPOST_ID to {} (mode 0600).",
-                saved.env_file.display()
-            ),
-            StoreChoice::Keyring => format!(
-                "Saved the token in the OS keyring, and DEVIN_API_URL and OUTPOST_ID to {} (mode 0600).",
-                saved.env_file.display()
-            ),
+/// The exchange of the code for a token, and saving it; the browser's page is answered on a
+/// failure.
+struct Link<'a> {
+    http: &'a HttpClient,
+    api_url: &'a str,
+    code: &'a Secret,
+    verifier: &'a Secret,
+    reply: &'a Sender<Page>,
+}
+
+impl Link<'_> {
+    async fn exchange_and_save(
+        &self,
+        ctx: &Ctx,
+        args: &Args,
+        env_file: &Path,
+        keyring: &Keyring,
+    ) -> Result<(ConnectionGrant, Saved)> {
+        let grant =
+            match connection_token::exchange(self.http, self.api_url, self.code, self.verifier)
+                .await
+            {
+                Ok(g) => g,
+                Err(e) => {
+                    let _ = self.reply.send(Page::new(
+                        200,
+                        "Outpost not connected",
+                        "The code could not be exchanged; see the terminal.",
+                    ));
+                    return Err(exchange_error(e));
+                }
+            };
+        let saved = match store::save(&grant, env_file, args.store, keyring, &recovery_dir(ctx))
+            .await
+        {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = self.reply.send(Page::new(
+                    200,
+                    "Connected, but not saved",
+                    "The outpost was connected but its settings could not be saved; see the terminal.",
+                ));
+                return Err(CliError::failed(
+                    format!(
+                        "outpost {} was connected, but {}",
+                        grant.outpost_id, e.message
+                    ),
+                    Some(e.hint),
+                )
+                .into());
+            }
         };
-        format!(
-            "Connected outpost \"{label}\" ({}) at {}.\n{stored}\nNext: outposts queue list\n",
-            grant.outpost_id, grant.api_base_url
-        )
-    });
-    Ok(ExitStatus::Success)
+        Ok((grant, saved))
+    }
 }
 
 /// Refuse a `.env` that already holds an outpost (unless `--force`), and a directory that

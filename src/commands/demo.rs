@@ -7,6 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use schemars::JsonSchema;
+use serde::Serialize;
 use tokio::sync::broadcast::Receiver;
 
 use super::Ctx;
@@ -52,13 +54,33 @@ pub struct Args {
 struct Narrator<'a> {
     ctx: &'a Ctx,
     started: Instant,
-    steps: Vec<serde_json::Value>,
+    steps: Vec<DemoStep>,
+}
+
+/// One NDJSON line of `outposts demo --json` per step.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DemoStep {
+    pub step: String,
+    pub at_seconds: f64,
+    pub message: String,
+}
+
+/// The last NDJSON line of `outposts demo --json` when every check passed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DemoSummary {
+    pub summary: Vec<String>,
+    pub ok: bool,
+    pub seconds: f64,
 }
 
 impl Narrator<'_> {
     fn say(&mut self, step: &str, text: &str) {
         let at = self.started.elapsed().as_secs_f64();
-        let doc = serde_json::json!({"step": step, "at_seconds": (at * 10.0).round() / 10.0, "message": text});
+        let doc = DemoStep {
+            step: step.to_string(),
+            at_seconds: (at * 10.0).round() / 10.0,
+            message: text.to_string(),
+        };
         if self.ctx.printer.json() {
             self.ctx.printer.json_doc(&doc);
         } else {
@@ -112,21 +134,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
         ..EmulatorOptions::default()
     })
     .await?;
-    let paths = if unisolated.is_some() {
-        // Relative to the sandbox's home (mapped into the temporary directory): an absolute
-        // path would be the host's own.
-        Paths {
-            workdir: "workspace".into(),
-            task_path: "outpost-proof.txt".into(),
-            read_path: "workspace/outpost-proof.txt".into(),
-        }
-    } else {
-        Paths {
-            workdir: RunOptions::new("", "", "").workdir,
-            task_path: verify::DEFAULT_PATH.into(),
-            read_path: verify::DEFAULT_PATH.into(),
-        }
-    };
+    let paths = Paths::for_sandbox(unisolated.is_none());
     let result = scenario(
         ctx,
         &mut n,
@@ -142,29 +150,36 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     provider.stop_all().await;
     match result {
         Ok(summary) => {
-            let secs = n.started.elapsed().as_secs_f64();
-            if ctx.printer.json() {
-                ctx.printer.json_doc(
-                    &serde_json::json!({"summary": summary, "ok": true, "seconds": secs}),
-                );
-            } else {
-                ctx.printer.line(&format!(
-                    "\nAll {} checks passed in {secs:.1}s:",
-                    summary.len()
-                ));
-                for s in &summary {
-                    ctx.printer.line(&format!("  ✔ {s}"));
-                }
-                if let Some(dir) = &args.keep {
-                    ctx.printer.line(&format!(
-                        "\nEmulator data and sandboxes kept in {}",
-                        dir.display()
-                    ));
-                }
-            }
+            print_summary(ctx, &summary, n.started, args.keep.as_deref());
             Ok(ExitStatus::Success)
         }
         Err(e) => Err(e.context("the demo stopped")),
+    }
+}
+
+/// The closing lines: every check that passed (NDJSON: the summary line).
+fn print_summary(ctx: &Ctx, summary: &[String], started: Instant, keep: Option<&std::path::Path>) {
+    let secs = started.elapsed().as_secs_f64();
+    if ctx.printer.json() {
+        ctx.printer.json_doc(&DemoSummary {
+            summary: summary.to_vec(),
+            ok: true,
+            seconds: secs,
+        });
+    } else {
+        ctx.printer.line(&format!(
+            "\nAll {} checks passed in {secs:.1}s:",
+            summary.len()
+        ));
+        for s in summary {
+            ctx.printer.line(&format!("  ✔ {s}"));
+        }
+        if let Some(dir) = keep {
+            ctx.printer.line(&format!(
+                "\nEmulator data and sandboxes kept in {}",
+                dir.display()
+            ));
+        }
     }
 }
 
@@ -177,7 +192,59 @@ struct Paths {
     read_path: String,
 }
 
-async fn scenario(
+impl Paths {
+    fn for_sandbox(isolated: bool) -> Paths {
+        if !isolated {
+            // Relative to the sandbox's home (mapped into the temporary directory): an absolute
+            // path would be the host's own.
+            Paths {
+                workdir: "workspace".into(),
+                task_path: "outpost-proof.txt".into(),
+                read_path: "workspace/outpost-proof.txt".into(),
+            }
+        } else {
+            Paths {
+                workdir: RunOptions::new("", "", "").workdir,
+                task_path: verify::DEFAULT_PATH.into(),
+                read_path: verify::DEFAULT_PATH.into(),
+            }
+        }
+    }
+}
+
+/// A small, quick orchestrator: two sessions at most, short intervals.
+fn demo_options(
+    outpost: String,
+    acceptor: String,
+    static_base: String,
+    paths: &Paths,
+    step: Duration,
+) -> RunOptions {
+    RunOptions {
+        limits: Limits {
+            cap: 2,
+            reread_every: 0.5,
+            ..Limits::default()
+        },
+        reconcile_interval: Duration::from_secs(2),
+        janitor_interval: Duration::from_secs(30),
+        ready_timeout: step,
+        workdir: paths.workdir.clone(),
+        ..RunOptions::new(outpost, acceptor, static_base)
+    }
+}
+
+/// Who plays in the demo: the emulator's clients and a running orchestrator.
+struct Cast {
+    admin: EmulatorClient,
+    v3: DevinV3Client,
+    outpost_name: String,
+    events: Receiver<OrchEvent>,
+    stop_tx: tokio::sync::watch::Sender<bool>,
+    runner: tokio::task::JoinHandle<Result<()>>,
+}
+
+async fn cast(
     ctx: &Ctx,
     n: &mut Narrator<'_>,
     emulator: &Emulator,
@@ -185,7 +252,7 @@ async fn scenario(
     root: &std::path::Path,
     paths: &Paths,
     step: Duration,
-) -> Result<Vec<String>> {
+) -> Result<Cast> {
     let info = emulator.info();
     let env = |k: &str| {
         info.env
@@ -222,25 +289,16 @@ async fn scenario(
         .context("the emulator's outpost has no name")?;
     let state = StateDir::open(&root.join("state"))?.outpost(&outpost)?;
     let acceptor = state.acceptor_id(None)?;
-    let opts = RunOptions {
-        limits: Limits {
-            cap: 2,
-            reread_every: 0.5,
-            ..Limits::default()
-        },
-        reconcile_interval: Duration::from_secs(2),
-        janitor_interval: Duration::from_secs(30),
-        ready_timeout: step,
-        workdir: paths.workdir.clone(),
-        ..RunOptions::new(
-            outpost.clone(),
-            acceptor.clone(),
-            env("DEVIN_WORKER_STATIC_BASE_URL"),
-        )
-    };
+    let opts = demo_options(
+        outpost.clone(),
+        acceptor.clone(),
+        env("DEVIN_WORKER_STATIC_BASE_URL"),
+        paths,
+        step,
+    );
     let dyn_provider: Arc<dyn Provider> = provider.clone();
     let orch = Orchestrator::new(devin, dyn_provider, http, opts, state);
-    let mut events = orch.subscribe();
+    let events = orch.subscribe();
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let runner = tokio::spawn(orch.clone().run(stop_rx));
     n.say(
@@ -249,6 +307,34 @@ async fn scenario(
             "orchestrator started for outpost {outpost} (acceptor {acceptor}); sandboxes are local"
         ),
     );
+
+    Ok(Cast {
+        admin,
+        v3,
+        outpost_name,
+        events,
+        stop_tx,
+        runner,
+    })
+}
+
+async fn scenario(
+    ctx: &Ctx,
+    n: &mut Narrator<'_>,
+    emulator: &Emulator,
+    provider: Arc<LocalProvider>,
+    root: &std::path::Path,
+    paths: &Paths,
+    step: Duration,
+) -> Result<Vec<String>> {
+    let Cast {
+        admin,
+        v3,
+        outpost_name,
+        mut events,
+        stop_tx,
+        runner,
+    } = cast(ctx, n, emulator, provider.clone(), root, paths, step).await?;
 
     let result = async {
         let mut summary = Vec::new();
@@ -278,20 +364,7 @@ async fn scenario(
         n.say("remote", "devin-remote downloaded inside the sandbox, sha256 verified, launched detached with only its documented environment");
         summary.push("session claimed and served in its own sandbox".to_string());
 
-        let deadline = Instant::now() + step;
-        loop {
-            let s = admin.session(&session).await?.context("the session vanished from the emulator")?;
-            if s.remote_connected && s.session_status == "running" && s.tasks.iter().all(|t| t.status == "done" || t.status == "failed") {
-                if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
-                    bail!("the task failed in the sandbox: {}", t.detail.clone().unwrap_or_default());
-                }
-                break;
-            }
-            if Instant::now() >= deadline {
-                bail!("the remote did not finish its task within {step:?} (connected: {}, status: {})", s.remote_connected, s.session_status);
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        wait_task_done(&admin, &session, step).await?;
         check_file(provider.as_ref(), &sandbox, &paths.read_path, &proof).await?;
         n.say("task", &format!("remote connected, session running; the task wrote {} = \"{proof}\" in the sandbox", paths.task_path));
         summary.push("the task's file was read back from the very sandbox".to_string());
@@ -323,14 +396,7 @@ async fn scenario(
         }
         n.say("deleted", "sandbox deleted; claim released");
         summary.push("terminate deleted the sandbox".to_string());
-        let history = admin.history(Some(&session)).await?;
-        let claims: Vec<u32> = history.iter().filter(|h| h.event == "claim").map(|h| h.generation).collect();
-        let releases = history.iter().filter(|h| h.event == "release").count();
-        let mut generations = claims.clone();
-        generations.dedup();
-        if claims.len() != 2 || generations.len() != 2 || releases != 2 {
-            bail!("the emulator's history shows {} claims over generations {generations:?} and {releases} releases; expected one claim and one release per generation", claims.len());
-        }
+        check_history(&admin, &session).await?;
         n.say("history", "emulator history: one claim and one release per session generation, never two holders");
         summary.push("one claim per session generation, each released".to_string());
         Ok::<_, anyhow::Error>(summary)
@@ -339,6 +405,60 @@ async fn scenario(
     let _ = stop_tx.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(30), runner).await;
     result
+}
+
+/// The fake remote connected and finished its scripted task (writing the proof).
+async fn wait_task_done(admin: &EmulatorClient, session: &str, step: Duration) -> Result<()> {
+    let deadline = Instant::now() + step;
+    loop {
+        let s = admin
+            .session(session)
+            .await?
+            .context("the session vanished from the emulator")?;
+        if s.remote_connected
+            && s.session_status == "running"
+            && s.tasks
+                .iter()
+                .all(|t| t.status == "done" || t.status == "failed")
+        {
+            if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
+                bail!(
+                    "the task failed in the sandbox: {}",
+                    t.detail.clone().unwrap_or_default()
+                );
+            }
+            break;
+        }
+        if Instant::now() >= deadline {
+            bail!(
+                "the remote did not finish its task within {step:?} (connected: {}, status: {})",
+                s.remote_connected,
+                s.session_status
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Ok(())
+}
+
+/// One claim and one release per session generation, never two holders.
+async fn check_history(admin: &EmulatorClient, session: &str) -> Result<()> {
+    let history = admin.history(Some(session)).await?;
+    let claims: Vec<u32> = history
+        .iter()
+        .filter(|h| h.event == "claim")
+        .map(|h| h.generation)
+        .collect();
+    let releases = history.iter().filter(|h| h.event == "release").count();
+    let mut generations = claims.clone();
+    generations.dedup();
+    if claims.len() != 2 || generations.len() != 2 || releases != 2 {
+        bail!(
+            "the emulator's history shows {} claims over generations {generations:?} and {releases} releases; expected one claim and one release per generation",
+            claims.len()
+        );
+    }
+    Ok(())
 }
 
 async fn check_file(provider: &dyn Provider, sandbox: &str, path: &str, proof: &str) -> Result<()> {

@@ -1,13 +1,16 @@
 //! `outposts completions SHELL` and the hidden `outposts generate`: shell completions and man
 //! pages rendered from the clap definition, and the Kubernetes PrometheusRule rendered from the
-//! alert rules. The committed copies in `completions/`, `man/` and `deploy/kubernetes/` are
-//! checked against this rendering by a test.
+//! alert rules, and `docs/json.md` from the `--json` documents' types. The committed copies in
+//! `completions/`, `man/`, `deploy/kubernetes/` and `docs/` are checked against this rendering by
+//! a test.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 use clap_complete::Shell;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::Cli;
@@ -31,7 +34,7 @@ Scripting: stdout is the script itself; --json wraps it as {shell, file, script}
 
 const GENERATE_AFTER_HELP: &str = "\
 Examples:
-  outposts generate                 # rewrite completions/, man/ and the PrometheusRule here
+  outposts generate                 # rewrite completions/, man/, the PrometheusRule, docs/json.md
   outposts generate --check         # exit 1 listing what drifted (what the test checks)
 
 Scripting: --json prints {files, updated: [...]} ({files, differ: [...]} with --check).";
@@ -47,7 +50,7 @@ pub struct CompletionsArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = GENERATE_AFTER_HELP)]
 pub struct GenerateArgs {
-    /// Repository root to write `completions/`, `man/` and `deploy/kubernetes/` into.
+    /// Repository root to write `completions/`, `man/`, `deploy/kubernetes/` and `docs/` into.
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
     /// Only compare; exit 1 listing the files that differ.
@@ -94,6 +97,11 @@ pub fn render_all() -> Result<Vec<(PathBuf, Vec<u8>)>> {
     out.push((
         PathBuf::from(PROMETHEUS_RULE_PATH),
         prometheus_rule(ALERT_RULES).into_bytes(),
+    ));
+    // The `--json` documents' contract, rendered from their types.
+    out.push((
+        PathBuf::from(super::docs::JSON_DOCS_PATH),
+        super::docs::render_markdown().into_bytes(),
     ));
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
@@ -252,15 +260,34 @@ Authentication required or rejected.
 Interrupted (Ctrl\\-C or SIGTERM during a wait).
 ";
 
+/// `outposts completions SHELL --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CompletionsDoc {
+    pub shell: String,
+    /// Where the committed copy lives.
+    pub file: PathBuf,
+    pub script: String,
+}
+
+/// `outposts generate --json`: `updated` (or, with --check, `differ`) lists the drifted files.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GenerateDoc {
+    pub files: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differ: Option<Vec<String>>,
+}
+
 pub async fn completions(ctx: &Ctx, args: CompletionsArgs) -> Result<ExitStatus> {
     use std::io::Write;
     let script = completion(args.shell);
     if ctx.printer.json() {
-        ctx.printer.json_doc(&serde_json::json!({
-            "shell": args.shell.to_string(),
-            "file": Path::new("completions").join(completion_file(args.shell)),
-            "script": String::from_utf8_lossy(&script),
-        }));
+        ctx.printer.json_doc(&CompletionsDoc {
+            shell: args.shell.to_string(),
+            file: Path::new("completions").join(completion_file(args.shell)),
+            script: String::from_utf8_lossy(&script).into_owned(),
+        });
     } else {
         std::io::stdout().write_all(&script)?;
     }
@@ -302,7 +329,11 @@ pub async fn generate(ctx: &Ctx, args: GenerateArgs) -> Result<ExitStatus> {
     }
     let verb = if args.check { "differ" } else { "updated" };
     ctx.printer.result(
-        &serde_json::json!({"files": files.len(), verb: drifted}),
+        &GenerateDoc {
+            files: files.len(),
+            updated: (!args.check).then(|| drifted.clone()),
+            differ: args.check.then(|| drifted.clone()),
+        },
         || {
             if drifted.is_empty() {
                 format!("{} generated files up to date", files.len())

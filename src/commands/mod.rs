@@ -14,6 +14,7 @@ use crate::output::Printer;
 pub mod auth;
 pub mod connect;
 pub mod demo;
+pub mod docs;
 pub mod doctor;
 pub mod emulator;
 pub mod generate;
@@ -124,15 +125,17 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
     }
 }
 
-fn env_json() -> serde_json::Value {
-    serde_json::Value::Array(
+fn env_json() -> docs::EnvDoc {
+    docs::EnvDoc(
         env::ALL
             .iter()
-            .map(|v| {
-                serde_json::json!({
-                    "name": v.name, "aliases": v.aliases, "default": v.default,
-                    "doc": v.doc.trim(), "secret": v.secret, "group": v.group.title(),
-                })
+            .map(|v| docs::EnvVarDoc {
+                name: v.name,
+                aliases: v.aliases,
+                default: v.default,
+                doc: v.doc.trim(),
+                secret: v.secret,
+                group: v.group.title(),
             })
             .collect(),
     )
@@ -148,9 +151,7 @@ pub(crate) async fn lookup_outpost(
     use crate::api::outpost_lookup::resolve_outpost;
     match resolve_outpost(devin, wanted).await {
         Ok(o) => Ok(o),
-        Err(e) if e.is_bad_input() => {
-            Err(crate::error::CliError::usage(e.to_string(), e.hint()).into())
-        }
+        Err(e) if e.is_bad_input() => Err(CliError::usage(e.to_string(), e.hint()).into()),
         Err(e) => Err(e.into()),
     }
 }

@@ -2,7 +2,9 @@
 
 use anyhow::Result;
 use clap::{Subcommand, ValueEnum};
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use super::Ctx;
 use crate::api::devin::{DevinClient, ListQuery, Phase, QueueEntry, WatchEvent};
@@ -247,12 +249,23 @@ pub(crate) fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-fn event_json(ev: &WatchEvent) -> Value {
-    json!({
-        "type": ev.kind_raw,
-        "object": ev.object.as_ref().map(QueueEntry::to_json),
-        "cursor": ev.cursor,
-    })
+/// One NDJSON line of `outposts queue watch --json`: the watch event as the API sent it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WatchLine {
+    /// `ADDED`, `MODIFIED` or `DELETED` (as sent).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The queue entry, in the API's `metadata`/`spec`/`status` shape.
+    pub object: Option<Value>,
+    pub cursor: Option<String>,
+}
+
+fn event_json(ev: &WatchEvent) -> WatchLine {
+    WatchLine {
+        kind: ev.kind_raw.clone(),
+        object: ev.object.as_ref().map(QueueEntry::to_json),
+        cursor: ev.cursor.clone(),
+    }
 }
 
 fn event_line(ev: &WatchEvent) -> String {

@@ -11,7 +11,7 @@ pub struct Table {
 }
 
 /// A rendered table and the columns left out to fit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rendered {
     pub text: String,
     pub dropped: Vec<&'static str>,

@@ -18,7 +18,7 @@ use crate::worker::{LABEL_ROLE, ROLE_WORKER, Workers};
 const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Where the log lines came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LogSource {
     /// `devin-remote`'s log inside an orchestrated sandbox.
@@ -30,7 +30,7 @@ pub enum LogSource {
 }
 
 /// The session's queue entry, as the fleet API reports it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct QueueState {
     /// `false` when the entry is gone (the session ended, or it is not on this account).
     pub in_queue: bool,
@@ -42,9 +42,10 @@ pub struct QueueState {
     pub claim_deadline: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Diagnosis {
     /// The sandbox as the provider reports it now; `None` when there is none.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub sandbox: Option<SandboxInfo>,
     /// The id or name looked for.
     pub sandbox_looked_for: String,

@@ -18,7 +18,7 @@ use crate::provider::{Provider, ProviderError, SandboxInfo, SandboxState};
 use crate::worker::{LABEL_ROLE, ROLE_WORKER};
 
 /// How far a proof session got, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     Queued,

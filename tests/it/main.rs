@@ -37,6 +37,7 @@ mod first_hour_worker;
 mod generated;
 mod harness;
 mod invariants;
+mod json_docs;
 mod json_walk;
 mod kubernetes;
 mod layering;

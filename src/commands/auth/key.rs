@@ -3,12 +3,15 @@
 //! token (`connect::store::store_secret`).
 
 use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
 
 use anyhow::Result;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::commands::connect::target_env_file;
+use crate::commands::docs::EnvChangeDoc;
 use crate::connect::store::{self, StoreChoice, StoreError};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
@@ -37,6 +40,18 @@ pub struct SetKeyArgs {
     /// keyring is available).
     #[arg(long, value_enum, default_value_t = StoreChoice::Env)]
     pub store: StoreChoice,
+}
+
+/// `outposts auth set-key --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SetKeyDoc {
+    pub var: &'static str,
+    /// `env` or `keyring`.
+    #[schemars(with = "String")]
+    pub store: StoreChoice,
+    pub keyring_account: Option<String>,
+    pub env_file: PathBuf,
+    pub env_change: EnvChangeDoc,
 }
 
 pub async fn set_key(ctx: &Ctx, args: SetKeyArgs) -> Result<ExitStatus> {
@@ -70,13 +85,13 @@ pub async fn set_key(ctx: &Ctx, args: SetKeyArgs) -> Result<ExitStatus> {
             var.name
         ));
     }
-    let doc = json!({
-        "var": var.name,
-        "store": stored.store,
-        "keyring_account": stored.keyring_account,
-        "env_file": env_file,
-        "env_change": stored.change,
-    });
+    let doc = SetKeyDoc {
+        var: var.name,
+        store: stored.store,
+        keyring_account: stored.keyring_account.clone(),
+        env_file: env_file.clone(),
+        env_change: (&stored.change).into(),
+    };
     ctx.printer.result(&doc, || match &stored.keyring_account {
         Some(account) => format!("Saved {} in the OS keyring ({account}).\n", var.name),
         None => format!(

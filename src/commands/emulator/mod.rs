@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Subcommand;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::config::parse_duration;
@@ -179,6 +181,16 @@ pub fn admin(ctx: &Ctx, port: Option<u16>) -> Result<EmulatorClient> {
     Ok(EmulatorClient::on_port(ctx.http()?, port))
 }
 
+/// `outposts emulator start --json`: one line once it listens.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReadyLine {
+    /// Always `ready`.
+    pub event: &'static str,
+    pub base_url: String,
+    pub port: u16,
+    pub data_dir: PathBuf,
+}
+
 async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
     let faults = match &a.faults {
         Some(spec) => faults::parse_spec(spec).map_err(|e| {
@@ -232,9 +244,14 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
     ctx.printer.note(&format!(
         "  point clients at it: eval \"$(outposts emulator env --port {port})\""
     ));
-    ctx.printer.result(&serde_json::json!({"event": "ready", "base_url": info.base_url, "port": port, "data_dir": info.data_dir}), || {
-        format!("ready {}", info.base_url)
-    });
+    let ready = ReadyLine {
+        event: "ready",
+        base_url: info.base_url.clone(),
+        port,
+        data_dir: info.data_dir.clone(),
+    };
+    ctx.printer
+        .result(&ready, || format!("ready {}", info.base_url));
     let signal = signals.recv().await;
     ctx.printer.note("emulator stopping");
     emulator.stop().await;

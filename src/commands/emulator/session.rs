@@ -3,7 +3,8 @@
 
 use anyhow::Result;
 use clap::Subcommand;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use super::{PortArgs, admin};
@@ -344,11 +345,25 @@ async fn task(ctx: &Ctx, a: TaskArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// `outposts emulator status --json`: what the emulator holds.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EmulatorStatusDoc {
+    pub base_url: String,
+    /// The outposts, as the fleet API serves them.
+    pub outposts: Vec<serde_json::Value>,
+    #[schemars(with = "Vec<serde_json::Value>")]
+    pub sessions: Vec<SessionInfo>,
+}
+
 pub async fn status(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
     let client = admin(ctx, a.port)?;
     let outposts = client.outposts().await?;
     let sessions = client.sessions().await?;
-    let doc = json!({"base_url": client.base_url(), "outposts": outposts, "sessions": sessions});
+    let doc = EmulatorStatusDoc {
+        base_url: client.base_url().to_string(),
+        outposts: outposts.clone(),
+        sessions: sessions.clone(),
+    };
     ctx.printer.result(&doc, || {
         let rows: Vec<Vec<String>> = outposts
             .iter()

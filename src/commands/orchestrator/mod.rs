@@ -1,24 +1,23 @@
 //! `outposts orchestrator run|status`.
 
+pub(crate) mod run;
 pub(crate) mod status;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Subcommand;
 
 use super::Ctx;
-use crate::api::devin::DevinClient;
 use crate::env;
-use crate::error::{CliError, ExitStatus};
+use crate::error::ExitStatus;
 use crate::orchestrator::plan::Limits;
 use crate::orchestrator::remote::LaunchMode;
-use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
-use crate::orchestrator::state::StateDir;
+use crate::orchestrator::run::{OrchEvent, RunOptions};
 use crate::provider::daytona::snapshot as daytona_snapshot;
-use crate::provider::{self, ProviderKind, Resources, Source};
+use crate::provider::{ProviderKind, Resources, Source};
 use crate::secrets::Secret;
 
 const AFTER_HELP: &str = "\
@@ -147,7 +146,7 @@ pub struct StatusArgs {
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
-        OrchestratorCommand::Run(a) => run_cmd(ctx, a).await,
+        OrchestratorCommand::Run(a) => run::run_cmd(ctx, a).await,
         OrchestratorCommand::Status(a) => status::status(ctx, a).await,
     }
 }
@@ -181,27 +180,7 @@ pub fn run_options(
     let cap = config
         .positive(&env::MAX_CONCURRENT_SESSIONS)?
         .unwrap_or_default() as usize;
-    let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
-        (Some(img), _, _) => Source::Image(img.clone()),
-        (None, Some(s), _) => Source::Snapshot(s.clone()),
-        (None, None, Some(s)) => Source::Snapshot(s),
-        (None, None, None) if kind == ProviderKind::Daytona => {
-            Source::Snapshot(daytona_snapshot::derived_name(
-                daytona_snapshot::Platform::Linux,
-                daytona_snapshot::DEFAULT_DOCKERFILE,
-            ))
-        }
-        _ => Source::Default,
-    };
-    // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
-    let windows_source = match (kind, &a.windows_snapshot) {
-        (_, Some(w)) => Some(Source::Snapshot(w.clone())),
-        (ProviderKind::Daytona, None) => Some(Source::Snapshot(daytona_snapshot::derived_name(
-            daytona_snapshot::Platform::Windows,
-            daytona_snapshot::WINDOWS_PROVISIONER,
-        ))),
-        (_, None) => None,
-    };
+    let (source, windows_source) = sources(&config, a, kind);
     let repos = config
         .value(&env::REPOS)
         .map(|r| {
@@ -214,17 +193,7 @@ pub fn run_options(
     Ok(RunOptions {
         outpost_id: outpost,
         acceptor_id: acceptor,
-        limits: Limits {
-            cap,
-            launches: config
-                .positive(&env::MAX_PARALLEL_LAUNCHES)?
-                .unwrap_or_default() as usize,
-            renew_margin: config
-                .duration(&env::CLAIM_RENEW_MARGIN)?
-                .unwrap_or_default()
-                .as_secs_f64(),
-            ..Limits::default()
-        },
+        limits: limits(&config, cap)?,
         reconcile_interval: config
             .duration(&env::RECONCILE_INTERVAL)?
             .unwrap_or_default(),
@@ -256,143 +225,53 @@ pub fn run_options(
     })
 }
 
-async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
-    let kind = match a.provider {
-        Some(k) => k,
-        None => ctx
-            .config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
-            .unwrap_or(ProviderKind::Daytona),
-    };
-    let wanted = outpost_id(ctx, a.outpost.clone())?;
-    let http = ctx.http()?;
-    let devin = DevinClient::from_config(&ctx.config, http.clone())?;
-    // Before anything else: an outpost that does not exist would be watched forever in silence.
-    // A name is served under its id; when the outposts cannot be read at all, the value is used
-    // as given and the first listing shows what is wrong.
-    let found = match super::lookup_outpost(&devin, &wanted).await {
-        Ok(o) => Some(o),
-        Err(e) if e.downcast_ref::<CliError>().is_some() => {
-            return Err(e.context("the orchestrator did not start; no session was claimed"));
+fn limits(config: &crate::config::Config, cap: usize) -> Result<Limits> {
+    Ok(Limits {
+        cap,
+        launches: config
+            .positive(&env::MAX_PARALLEL_LAUNCHES)?
+            .unwrap_or_default() as usize,
+        renew_margin: config
+            .duration(&env::CLAIM_RENEW_MARGIN)?
+            .unwrap_or_default()
+            .as_secs_f64(),
+        ..Limits::default()
+    })
+}
+
+/// What sessions boot from: (Linux, Windows).
+fn sources(
+    config: &crate::config::Config,
+    a: &RunArgs,
+    kind: ProviderKind,
+) -> (Source, Option<Source>) {
+    let source = match (&a.image, &a.snapshot, config.value(&env::SNAPSHOT_NAME)) {
+        (Some(img), _, _) => Source::Image(img.clone()),
+        (None, Some(s), _) => Source::Snapshot(s.clone()),
+        (None, None, Some(s)) => Source::Snapshot(s),
+        (None, None, None) if kind == ProviderKind::Daytona => {
+            Source::Snapshot(daytona_snapshot::derived_name(
+                daytona_snapshot::Platform::Linux,
+                daytona_snapshot::DEFAULT_DOCKERFILE,
+            ))
         }
-        Err(e) => {
-            ctx.printer.warn(&format!(
-                "cannot check that outpost {wanted} exists ({e:#}); serving it as given"
-            ));
-            None
-        }
+        _ => Source::Default,
     };
-    let outpost = found
-        .as_ref()
-        .map_or_else(|| wanted.clone(), |o| o.outpost_id.clone());
-    // Registered before anything can announce readiness: an early signal is a graceful stop.
-    let mut signals = super::emulator::Signals::new()?;
-    let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
-    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
-    let _lock = state_dir.lock()?;
-    let outpost_state = state_dir.outpost(&outpost)?;
-    // We hold the lock: temp files here are leftovers of a crash mid-write.
-    let swept = outpost_state.sweep_temp_files();
-    if swept > 0 {
-        tracing::info!("removed {swept} temp file(s) left by an interrupted state write");
-    }
-    let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
-    let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
-    // Before the first claim: a session claimed for a sandbox that cannot exist would only be
-    // released again. The outpost's platform picks the source its sessions boot from (when the
-    // outpost cannot be read, the Linux one; that failure shows at the first list anyway).
-    let platform = found.as_ref().and_then(|o| o.platform);
-    let source = match (platform, &opts.windows_source) {
-        (Some(crate::api::devin_types::Platform::Windows), Some(w)) => w,
-        _ => &opts.source,
+    // Windows sessions boot from the Windows snapshot (Daytona's content-hashed default).
+    let windows_source = match (kind, &a.windows_snapshot) {
+        (_, Some(w)) => Some(Source::Snapshot(w.clone())),
+        (ProviderKind::Daytona, None) => Some(Source::Snapshot(daytona_snapshot::derived_name(
+            daytona_snapshot::Platform::Windows,
+            daytona_snapshot::WINDOWS_PROVISIONER,
+        ))),
+        (_, None) => None,
     };
-    provider.preflight(source).await.with_context(|| {
-        format!("the {kind} provider cannot run a sandbox, so no session was claimed")
-    })?;
-    let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
-    // Every API exchange of this process is timed into the orchestrator's metrics.
-    crate::api::telemetry::set_observer(orch.metrics.clone());
-    let mut metrics_url = None;
-    if let Some(addr) = a.metrics_addr {
-        let bound = crate::orchestrator::metrics::serve(addr, orch.metrics.clone()).await?;
-        ctx.printer
-            .note(&format!("metrics on http://{bound}/metrics"));
-        metrics_url = Some(format!("http://{bound}/metrics"));
-    }
-    let shown = match found.as_ref().and_then(|o| o.name.as_deref()) {
-        Some(name) if name != outpost => format!("{name} ({outpost})"),
-        _ => outpost.clone(),
-    };
-    ctx.printer.note(&format!(
-        "orchestrator for outpost {shown} on {kind} (acceptor {acceptor}); Ctrl-C to stop"
-    ));
-    // --json: NDJSON on stdout — `started`, one line per orchestrator event, `stopped`.
-    let events = ctx.printer.json().then(|| {
-        ctx.printer.json_doc(&serde_json::json!({
-            "event": "started", "outpost_id": outpost, "acceptor_id": acceptor,
-            "provider": kind, "state_dir": state_dir.root(), "metrics_url": metrics_url,
-            "pid": std::process::id(),
-        }));
-        let mut rx = orch.subscribe();
-        let printer = ctx.printer.clone();
-        tokio::spawn(async move {
-            use tokio::sync::broadcast::error::RecvError;
-            loop {
-                match rx.recv().await {
-                    Ok(ev) => printer.json_doc(&ev),
-                    Err(RecvError::Lagged(n)) => {
-                        printer.json_doc(&serde_json::json!({"event": "lagged", "missed": n}))
-                    }
-                    Err(RecvError::Closed) => break,
-                }
-            }
-        })
-    });
-    // Without --json: one readable line per session event on stderr (with -v the log lines say
-    // the same; -q silences; JSON logs stay JSON).
-    let narrate = !ctx.printer.json()
-        && !ctx.printer.quiet()
-        && ctx.printer.verbose() == 0
-        && ctx.global.log_format == crate::cli::LogFormat::Text;
-    let _narrator = narrate.then(|| narrator(orch.subscribe(), ctx.printer.clone()));
-    let (tx, rx) = tokio::sync::watch::channel(false);
-    let run = orch.run(rx);
-    tokio::pin!(run);
-    let mut stopped_by = None;
-    loop {
-        tokio::select! {
-            r = &mut run => { r?; break; }
-            signal = signals.recv() => {
-                if stopped_by.is_some() {
-                    // A second signal: exit now (in-flight work is abandoned, nothing persisted
-                    // is lost — state files are written atomically).
-                    return Err(CliError::Interrupted.into());
-                }
-                ctx.printer.note("stopping: no new claims; sandboxes and remotes keep running (send the signal again to exit now)");
-                stopped_by = Some(signal);
-                let _ = tx.send(true);
-            }
-        }
-    }
-    if let Some(task) = events {
-        // Let the last events out; the channel closes when the orchestrator is gone.
-        let abort = task.abort_handle();
-        if tokio::time::timeout(std::time::Duration::from_millis(500), task)
-            .await
-            .is_err()
-        {
-            abort.abort();
-        }
-        ctx.printer
-            .json_doc(&serde_json::json!({"event": "stopped", "outpost_id": outpost}));
-    }
-    ctx.printer.note("orchestrator stopped");
-    Ok(stopped_by.map_or(ExitStatus::Success, |s| s.exit_status()))
+    (source, windows_source)
 }
 
 /// Print each orchestrator event as `HH:MM:SS  SESSION  what happened` (UTC) until the
 /// orchestrator is gone.
-fn narrator(
+pub(super) fn narrator(
     mut rx: tokio::sync::broadcast::Receiver<OrchEvent>,
     printer: crate::output::Printer,
 ) -> tokio::task::JoinHandle<()> {

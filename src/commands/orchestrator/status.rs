@@ -1,7 +1,12 @@
 //! `outposts orchestrator status`: the state dir's view of one outpost (no network, except to
 //! look a name up), rendered with the table `status --watch` shares.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use super::Ctx;
 use super::{StatusArgs, outpost_id};
@@ -22,10 +27,12 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     if a.watch {
         return super::watch::watch(ctx, &outpost, a.interval).await;
     }
-    let doc = status_doc(ctx, &outpost)?;
-    let acceptor = doc["acceptor_id"].as_str().unwrap_or_default().to_string();
-    let cursor_age = doc["cursor_age_seconds"].as_f64();
-    ctx.printer.result(&doc, || {
+    let typed = status_doc(ctx, &outpost)?;
+    let acceptor = typed.acceptor_id.clone();
+    let cursor_age = typed.cursor_age_seconds;
+    // The views read the status file's lists as they were written.
+    let doc = serde_json::to_value(&typed)?;
+    ctx.printer.result(&typed, || {
         use super::watch as view;
         let t = crate::time::now();
         let mut out = format!(
@@ -50,8 +57,42 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// `outposts orchestrator status --json`: the state dir's view of one outpost. The lists and
+/// counters are the running orchestrator's status file, passed through as it wrote them.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct OrchStatusDoc {
+    pub outpost_id: String,
+    pub acceptor_id: String,
+    /// Whether an orchestrator holds the state dir's lock.
+    pub running: bool,
+    pub pid: Option<Value>,
+    pub state_dir: PathBuf,
+    pub cursor_age_seconds: Option<f64>,
+    /// Unix seconds of the status file's last rewrite.
+    pub status_updated_at: Option<Value>,
+    /// Sessions held: `session_id`, `phase`, `remote`, `session_status`, `sandbox_id`, …
+    pub sessions: Value,
+    /// Sleeping sessions: `session_id`, `state`, `slept_since`, `retention_deadline`, …
+    pub sleeping: Value,
+    pub sandboxes: Option<Value>,
+    pub sleep_retention_seconds: Option<Value>,
+    pub sleep_keeps: Option<Value>,
+    /// Sessions not served (network policy): `session_id`, `reason`, `retry_at`, …
+    pub refused: Value,
+    /// Sessions given up (cooling off): `session_id`, `reason`, `retry_at`, `last_log`, …
+    pub given_up: Value,
+    pub cap: Option<Value>,
+    pub held: Option<Value>,
+    pub waiting: Option<Value>,
+    /// Sessions released lately: `session_id`, `state`, `last_event`, …
+    pub ended: Value,
+    /// The status file is older than a running orchestrator would leave it.
+    pub stale: bool,
+    pub status_age_seconds: Option<f64>,
+}
+
 /// The state dir's view of the outpost, as `status --json` prints it (no network).
-pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> {
+pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
     let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
     let o = state_dir.outpost(outpost)?;
     let running = state_dir.is_locked();
@@ -64,43 +105,37 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<serde_json::Value> 
                 "no orchestrator state for outpost {outpost} in {}",
                 state_dir.root().display()
             ),
-            Some(
-                "start one with `outposts orchestrator run`, or point STATE_DIR at its state dir"
-                    .to_string(),
-            ),
+            "start one with `outposts orchestrator run`, or point STATE_DIR at its state dir",
         )
         .into());
     };
-    let cursor_age = o.cursor().map(|(_, age)| age);
-    let snapshot = o.status().unwrap_or_else(|| serde_json::json!({}));
-    let sessions = snapshot
-        .get("sessions")
-        .cloned()
-        .unwrap_or_else(|| serde_json::json!([]));
-    let doc = serde_json::json!({
-        "outpost_id": outpost,
-        "acceptor_id": acceptor,
-        "running": running,
-        "pid": snapshot.get("pid"),
-        "state_dir": state_dir.root(),
-        "cursor_age_seconds": cursor_age,
-        "status_updated_at": snapshot.get("updated_at"),
-        "sessions": sessions,
-        "sleeping": snapshot.get("sleeping").cloned().unwrap_or_else(|| serde_json::json!([])),
-        "sandboxes": snapshot.get("sandboxes"),
-        "sleep_retention_seconds": snapshot.get("sleep_retention_seconds"),
-        "sleep_keeps": snapshot.get("sleep_keeps"),
-        "refused": snapshot.get("refused").cloned().unwrap_or_else(|| serde_json::json!([])),
-        "given_up": snapshot.get("given_up").cloned().unwrap_or_else(|| serde_json::json!([])),
-        "cap": snapshot.get("cap"),
-        "held": snapshot.get("held"),
-        "waiting": snapshot.get("waiting"),
-        "ended": snapshot.get("ended").cloned().unwrap_or_else(|| serde_json::json!([])),
-    });
-    let (stale, age) = super::watch::staleness(&doc, crate::time::now());
-    let mut doc = doc;
-    doc["stale"] = serde_json::json!(stale);
-    doc["status_age_seconds"] = serde_json::json!(age);
+    let snapshot = o.status().unwrap_or_default();
+    let field = |k: &str| snapshot.get(k).cloned();
+    let list = |k: &str| field(k).unwrap_or_else(|| Value::Array(Vec::new()));
+    let mut doc = OrchStatusDoc {
+        outpost_id: outpost.to_string(),
+        acceptor_id: acceptor,
+        running,
+        pid: field("pid"),
+        state_dir: state_dir.root().to_path_buf(),
+        cursor_age_seconds: o.cursor().map(|(_, age)| age),
+        status_updated_at: field("updated_at"),
+        sessions: list("sessions"),
+        sleeping: list("sleeping"),
+        sandboxes: field("sandboxes"),
+        sleep_retention_seconds: field("sleep_retention_seconds"),
+        sleep_keeps: field("sleep_keeps"),
+        refused: list("refused"),
+        given_up: list("given_up"),
+        cap: field("cap"),
+        held: field("held"),
+        waiting: field("waiting"),
+        ended: list("ended"),
+        stale: false,
+        status_age_seconds: None,
+    };
+    (doc.stale, doc.status_age_seconds) =
+        super::watch::staleness(&serde_json::to_value(&doc)?, crate::time::now());
     Ok(doc)
 }
 

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -19,8 +20,8 @@ const GONE_KEEP: f64 = 30.0;
 /// says is stale.
 const STALE_AFTER: f64 = 30.0;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub(super) struct Row {
+#[derive(Debug, Clone, Serialize, PartialEq, JsonSchema)]
+pub struct Row {
     session: String,
     phase: String,
     sandbox: String,
@@ -265,6 +266,17 @@ fn frame(doc: &Value, rows: &BTreeMap<String, Row>, t: f64) -> String {
     )
 }
 
+/// One NDJSON line of `orchestrator status --watch --json`: the status document plus the rows
+/// the table shows.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WatchDoc {
+    #[serde(flatten)]
+    pub status: super::status::OrchStatusDoc,
+    pub rows: Vec<Row>,
+    /// Unix seconds of this snapshot.
+    pub at: f64,
+}
+
 pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStatus> {
     let live = std::io::stdout().is_terminal() && !ctx.printer.json();
     if live {
@@ -276,7 +288,9 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
     let mut shown = BTreeMap::new();
     let mut drawn_lines = 0usize;
     loop {
-        let mut doc = super::status::status_doc(ctx, outpost)?;
+        let status = super::status::status_doc(ctx, outpost)?;
+        // The views read the status file's lists as they were written.
+        let doc = serde_json::to_value(&status)?;
         let t = crate::time::now();
         shown = advance(&shown, &doc, t);
         if live {
@@ -296,9 +310,11 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
             ctx.printer
                 .line(&format!("{back}{}", frame.trim_end_matches('\n')));
         } else {
-            doc["rows"] = serde_json::to_value(shown.values().collect::<Vec<_>>())?;
-            doc["at"] = serde_json::json!(crate::time::now());
-            ctx.printer.json_doc(&doc);
+            ctx.printer.json_doc(&WatchDoc {
+                status,
+                rows: shown.values().cloned().collect(),
+                at: crate::time::now(),
+            });
         }
         tokio::time::sleep(every).await;
     }

@@ -6,7 +6,8 @@ pub(crate) mod default;
 
 use anyhow::Result;
 use clap::{Subcommand, ValueEnum};
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use super::connect::target_env_file;
@@ -252,6 +253,24 @@ fn scope_error(e: ApiError, var: &str) -> anyhow::Error {
     }
 }
 
+/// `outposts outpost create --json`: the outpost as `outpost get` shows it, and the `.env` that
+/// now names it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CreatedDoc {
+    #[serde(flatten)]
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
+    pub outpost: serde_json::Value,
+    pub env_file: Option<std::path::PathBuf>,
+}
+
+/// `outposts outpost delete --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DeletedDoc {
+    pub outpost_id: String,
+    pub deleted: bool,
+    pub already_gone: bool,
+}
+
 fn outpost_json(o: &Outpost) -> serde_json::Value {
     serde_json::to_value(o).unwrap_or_default()
 }
@@ -327,10 +346,10 @@ async fn create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         a.platform.wire().as_str(),
         outpost.outpost_id
     ));
-    let mut doc = outpost_json(&outpost);
-    if let Some(obj) = doc.as_object_mut() {
-        obj.insert("env_file".into(), json!(written));
-    }
+    let doc = CreatedDoc {
+        outpost: outpost_json(&outpost),
+        env_file: written,
+    };
     ctx.printer
         .result(&doc, || format!("{}\n", outpost.outpost_id));
     Ok(ExitStatus::Success)
@@ -446,7 +465,11 @@ async fn delete(ctx: &Ctx, a: DeleteArgs) -> Result<ExitStatus> {
         .await
         .map_err(|e| scope_error(e, &var))?;
     let gone = outcome == DeleteOutcome::AlreadyGone;
-    let doc = json!({"outpost_id": a.id, "deleted": !gone, "already_gone": gone});
+    let doc = DeletedDoc {
+        outpost_id: a.id.clone(),
+        deleted: !gone,
+        already_gone: gone,
+    };
     ctx.printer.result(&doc, || {
         if gone {
             format!("Outpost {} does not exist (already deleted).\n", a.id)

@@ -1,24 +1,21 @@
 //! `outposts session verify`: prove that a Devin session runs on compute we own.
 
 pub(crate) mod v3;
+pub(crate) mod verify;
 pub(crate) mod verify_create;
+mod verify_report;
 
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::Subcommand;
-use serde_json::{Value, json};
 
 use super::Ctx;
-use crate::api::ApiError;
 use crate::api::devin::DevinClient;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::{self, ProviderKind, SandboxInfo};
-use crate::verify::diagnose::{Diagnosis, LogSource, diagnose};
-use crate::verify::{
-    self, Comparison, DEFAULT_PATH, ResolveError, Target, Waited, Waiting, compare, show,
-};
+use crate::provider::ProviderKind;
+use crate::verify::{DEFAULT_PATH, show};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -148,35 +145,18 @@ pub struct VerifyArgs {
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         SessionCommand::Verify(a) if a.create => verify_create::run(ctx, a).await,
-        SessionCommand::Verify(a) => run_verify(ctx, a).await,
+        SessionCommand::Verify(a) => verify::run(ctx, a).await,
         SessionCommand::Create(a) => v3::run_create(ctx, a).await,
         SessionCommand::Show(a) => v3::run_show(ctx, a).await,
         SessionCommand::End(a) => v3::run_end(ctx, a).await,
     }
 }
 
-const PLACEHOLDER: &str = "<OUTPOST-NAME>";
-const LOG_LINES: u32 = 20;
-
-/// The outpost name for the Slack line and where it came from.
-struct OutpostName {
-    name: Option<String>,
-    source: &'static str,
-    /// Why the name is unknown (placeholder) or not the flag's value.
-    note: Option<String>,
+pub(super) fn usage(message: String, hint: &str) -> anyhow::Error {
+    CliError::usage(message, hint).into()
 }
 
-impl OutpostName {
-    fn shown(&self) -> &str {
-        self.name.as_deref().unwrap_or(PLACEHOLDER)
-    }
-}
-
-fn usage(message: String, hint: &str) -> anyhow::Error {
-    CliError::usage(message, Some(hint.to_string())).into()
-}
-
-fn printable(s: &str) -> bool {
+pub(super) fn printable(s: &str) -> bool {
     !s.chars().any(char::is_control)
 }
 
@@ -203,95 +183,12 @@ pub(super) fn check_path(p: &str) -> Result<()> {
     Ok(())
 }
 
-fn target(a: &VerifyArgs) -> Result<Option<Target>> {
-    let check = |flag: &str, v: &str| {
-        if v.trim().is_empty() {
-            Err(usage(format!("--{flag} is empty"), "pass the id to verify"))
-        } else {
-            Ok(())
-        }
-    };
-    Ok(match (&a.sandbox, &a.session) {
-        (Some(id), _) => {
-            check("sandbox", id)?;
-            Some(Target::Sandbox(id.clone()))
-        }
-        (None, Some(s)) => {
-            check("session", s)?;
-            Some(Target::Session(s.clone()))
-        }
-        (None, None) if a.print_only => None,
-        (None, None) => {
-            return Err(usage(
-                "which sandbox? pass --session ID or --sandbox ID".into(),
-                "--session finds the sandbox `orchestrator run` made for a session; --sandbox reads any sandbox (a fixed worker's); --print-only only prints the task",
-            ));
-        }
-    })
-}
-
 /// A fleet client when a token is configured (the name lookup and the queue state need one).
 pub(super) fn devin(ctx: &Ctx) -> Result<Option<DevinClient>> {
     if ctx.config.get(&env::DEVIN_OUTPOSTS_TOKEN).is_none() {
         return Ok(None);
     }
     Ok(Some(DevinClient::from_config(&ctx.config, ctx.http()?)?))
-}
-
-/// The name of an outpost id; a machine token may not read one outpost (orchestrator scope),
-/// but it can list them.
-async fn lookup_name(client: &DevinClient, id: &str) -> Result<Option<String>, ApiError> {
-    let one = match client.get_outpost(id).await {
-        Ok(o) => o,
-        Err(ApiError::Unauthorized { status: 403, .. }) => client
-            .list_outposts()
-            .await?
-            .into_iter()
-            .find(|o| o.outpost_id == id),
-        Err(e) => return Err(e),
-    };
-    Ok(one.and_then(|o| o.name).filter(|n| !n.trim().is_empty()))
-}
-
-async fn outpost_name(ctx: &Ctx, flag: Option<&str>, devin: Option<&DevinClient>) -> OutpostName {
-    if let Some(f) = flag.map(str::trim).filter(|f| !f.is_empty()) {
-        // An outpost id where a name belongs: Slack wants the name.
-        if f.starts_with("outpost_env-")
-            && let Some(client) = devin
-            && let Ok(Some(name)) = lookup_name(client, f).await
-        {
-            return OutpostName {
-                name: Some(name),
-                source: "devin_api",
-                note: Some(format!("{f} is an outpost id; its name is used")),
-            };
-        }
-        return OutpostName {
-            name: Some(f.to_string()),
-            source: "flag",
-            note: None,
-        };
-    }
-    let placeholder = |note: String| OutpostName {
-        name: None,
-        source: "placeholder",
-        note: Some(note),
-    };
-    let Some(client) = devin else {
-        return placeholder("no --outpost given and no Devin token configured".into());
-    };
-    let Some(id) = ctx.config.value(&env::OUTPOST_ID) else {
-        return placeholder("no --outpost given and OUTPOST_ID is not set".into());
-    };
-    match lookup_name(client, &id).await {
-        Ok(Some(name)) => OutpostName {
-            name: Some(name),
-            source: "devin_api",
-            note: None,
-        },
-        Ok(None) => placeholder(format!("the Devin API knows no named outpost {id}")),
-        Err(e) => placeholder(format!("cannot look up the name of outpost {id}: {e}")),
-    }
 }
 
 pub(super) fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
@@ -302,358 +199,6 @@ pub(super) fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<Pro
             .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
             .unwrap_or(ProviderKind::Daytona),
     })
-}
-
-/// Errors of finding or reading the sandbox, with the exit code each deserves.
-fn resolve_error(e: ResolveError, kind: ProviderKind) -> anyhow::Error {
-    match e {
-        ResolveError::NoSession(s) => CliError::usage(
-            format!(
-                "no session {} on this outpost: it is not in the queue and no sandbox on the {kind} provider serves it",
-                show(&s)
-            ),
-            Some("check the id against the outpost's queue: outposts queue list".to_string()),
-        )
-        .into(),
-        ResolveError::NoSandbox(id) => CliError::usage(
-            format!("no sandbox {} on the {kind} provider", show(&id)),
-            Some(
-                "check the id (or name) and --provider; for a session served by `orchestrator run`, pass --session instead".to_string(),
-            ),
-        )
-        .into(),
-        // Keep the provider's error itself in the chain so credentials problems exit 4.
-        ResolveError::Provider(p) => p.into(),
-        other => other.into(),
-    }
-}
-
-/// Human lines on stdout (task, Slack) with their labels on stderr; in JSON mode the task goes
-/// to stderr only when the user still has to submit it.
-fn announce(ctx: &Ctx, task: &str, slack: &str, name: &OutpostName, print_only: bool) {
-    let p = &ctx.printer;
-    let shown = name.shown();
-    if p.json() {
-        if !print_only {
-            p.note(&format!(
-                "submit this task to a Devin session on outpost {shown}:\n  {task}"
-            ));
-        }
-    } else {
-        p.note(&format!(
-            "Submit this task to a Devin session on outpost {shown}:"
-        ));
-        p.line(task);
-        p.note("or post it in Slack:");
-        p.line(slack);
-        p.note(&format!(
-            "tip: in the Devin app, choose the outpost {shown} as the session's machine before you send the task (or make it your organization's default platform); in Slack, `!outpost {shown}` routes the message there."
-        ));
-    }
-    match (&name.name, &name.note) {
-        (None, Some(why)) => p.warn(&format!(
-            "outpost name unknown ({why}): replace {PLACEHOLDER} in the Slack line, or pass --outpost NAME (set DEVIN_OUTPOSTS_TOKEN and OUTPOST_ID to look it up)"
-        )),
-        (Some(_), Some(note)) => p.note(note),
-        _ => {}
-    }
-}
-
-fn sandbox_label(sb: &SandboxInfo) -> String {
-    if sb.id == sb.name {
-        sb.id.clone()
-    } else {
-        format!("{} ({})", sb.name, sb.id)
-    }
-}
-
-async fn run_verify(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
-    let proof = match &a.proof {
-        Some(p) => {
-            check_proof(p)?;
-            p.clone()
-        }
-        None => verify::new_proof(),
-    };
-    check_path(&a.path)?;
-    if let Some(o) = &a.outpost
-        && !printable(o)
-    {
-        return Err(usage(
-            format!("--outpost {} has control characters", show(o)),
-            "pass the outpost's name as Devin shows it",
-        ));
-    }
-    let target = target(&a)?;
-    let task = verify::task_text(&proof, &a.path);
-    let devin = devin(ctx)?;
-    let name = outpost_name(ctx, a.outpost.as_deref(), devin.as_ref()).await;
-    let slack = verify::slack_line(name.shown(), &task);
-    let mut doc = json!({
-        "result": "printed", "exit_code": 0, "proof": proof, "path": a.path, "task": task,
-        "slack": slack, "outpost_name": name.name, "outpost_name_source": name.source,
-        "provider": null, "session_id": target.as_ref().and_then(Target::session),
-        "sandbox": null, "waited_seconds": null, "trailing_newline": null, "expected": null,
-        "found": null, "found_bytes": null, "diagnosis": null, "egress": null,
-    });
-
-    let target = match (a.print_only, target) {
-        (false, Some(t)) => t,
-        // --print-only: no provider is built at all.
-        _ => {
-            announce(ctx, &task, &slack, &name, true);
-            if ctx.printer.json() {
-                ctx.printer.json_doc(&doc);
-            }
-            return Ok(ExitStatus::Success);
-        }
-    };
-
-    let kind = provider_kind(ctx, a.provider)?;
-    doc["provider"] = json!(kind);
-    let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
-    let found = verify::locate(provider.as_ref(), &target)
-        .await
-        .map_err(|e| resolve_error(e, kind))?;
-    // A mistyped session id would otherwise wait the whole --wait for a sandbox never made.
-    if found.is_none()
-        && let (Target::Session(s), Some(client)) = (&target, devin.as_ref())
-    {
-        verify::check_session_known(client, s)
-            .await
-            .map_err(|e| resolve_error(e, kind))?;
-    }
-    announce(ctx, &task, &slack, &name, false);
-
-    let waiting_for = match (&found, &target) {
-        (Some(sb), _) => format!("sandbox {}", sandbox_label(sb)),
-        (None, Target::Session(s)) => format!("the sandbox of session {}", show(s)),
-        (None, Target::Sandbox(id)) => format!("sandbox {}", show(id)),
-    };
-    let spinner = ctx.printer.spinner(&format!(
-        "waiting for {} in {waiting_for} on {kind} (up to {})",
-        a.path,
-        humantime::format_duration(a.wait)
-    ));
-    let wait_limit = humantime::format_duration(a.wait).to_string();
-    let waited = verify::wait_for_proof(
-        provider.as_ref(),
-        &target,
-        found,
-        &a.path,
-        &proof,
-        a.wait,
-        |elapsed, w| {
-            let at = format!("{}s of {wait_limit}", elapsed.as_secs());
-            spinner.set_message(&match w {
-                Waiting::NoSandbox { name } => {
-                    format!("waiting for the session's sandbox {name} to appear ({at})")
-                }
-                Waiting::NoFile { sandbox } => {
-                    format!("waiting for {} in sandbox {} ({at})", a.path, sandbox.name)
-                }
-                Waiting::Other { sandbox, found } => format!(
-                    "waiting for the proof in {} in sandbox {} ({at}; it holds {} for now, an earlier value?)",
-                    a.path,
-                    sandbox.name,
-                    show(found)
-                ),
-                Waiting::Retrying { sandbox, error } => format!(
-                    "waiting for {} in sandbox {} ({at}; retrying after: {error})",
-                    a.path, sandbox.name
-                ),
-            });
-        },
-    )
-    .await;
-    spinner.finish(None);
-    let waited = waited.map_err(|e| resolve_error(e, kind))?;
-    doc["waited_seconds"] = json!((waited.elapsed.as_secs_f64() * 10.0).round() / 10.0);
-    doc["sandbox"] = json!(waited.sandbox);
-    // The sandbox's network as its provider reports it (the session's policy in force).
-    doc["egress"] = json!(waited.sandbox.as_ref().map(|sb| &sb.egress));
-    if doc["session_id"].is_null()
-        && let Some(s) = waited
-            .sandbox
-            .as_ref()
-            .and_then(|sb| sb.labels.get(crate::orchestrator::LABEL_SESSION))
-    {
-        doc["session_id"] = json!(s);
-    }
-
-    match &waited.contents {
-        Some(bytes) => Ok(verdict(ctx, &mut doc, &proof, &a.path, &waited, bytes)),
-        None => {
-            let d = diagnose(&provider, &target, &waited, devin.as_ref(), LOG_LINES).await;
-            doc["result"] = json!("timeout");
-            doc["exit_code"] = json!(1);
-            doc["diagnosis"] = json!(d);
-            if doc["sandbox"].is_null() {
-                doc["sandbox"] = json!(d.sandbox);
-            }
-            let human = timeout_report(&ctx.printer.mark(false), &a.path, a.wait, kind, &d);
-            ctx.printer.result(&doc, || human);
-            Ok(ExitStatus::Failure)
-        }
-    }
-}
-
-fn verdict(
-    ctx: &Ctx,
-    doc: &mut Value,
-    proof: &str,
-    path: &str,
-    waited: &Waited,
-    bytes: &[u8],
-) -> ExitStatus {
-    let p = &ctx.printer;
-    let where_ = waited
-        .sandbox
-        .as_ref()
-        .map(sandbox_label)
-        .unwrap_or_default();
-    let network = waited
-        .sandbox
-        .as_ref()
-        .map(|sb| format!("\n  network:  {}", sb.egress.summary()))
-        .unwrap_or_default();
-    match compare(proof, bytes) {
-        Comparison::Match { trailing_newline } => {
-            doc["result"] = json!("match");
-            doc["trailing_newline"] = json!(trailing_newline);
-            let note = if trailing_newline {
-                " (one trailing newline, tolerated)"
-            } else {
-                ""
-            };
-            p.result(doc, || {
-                format!(
-                    "{} verified: {path} in sandbox {where_} holds {}{note}{network}",
-                    p.mark(true),
-                    show(proof)
-                )
-            });
-            ExitStatus::Success
-        }
-        Comparison::Mismatch { expected, found } => {
-            doc["result"] = json!("mismatch");
-            doc["exit_code"] = json!(3);
-            doc["expected"] = json!(expected);
-            // A runaway file is cut in the JSON too; found_bytes tells its real size.
-            doc["found"] = json!(found.chars().take(4096).collect::<String>());
-            doc["found_bytes"] = json!(bytes.len());
-            p.result(doc, || {
-                format!(
-                    "{} mismatch: {path} in sandbox {where_} still did not hold the proof after {}\n  expected: {}\n  found:    {}{network}",
-                    p.mark(false),
-                    humantime::format_duration(Duration::from_secs(waited.elapsed.as_secs())),
-                    show(&expected),
-                    show(&found)
-                )
-            });
-            ExitStatus::CheckFailed
-        }
-    }
-}
-
-fn row(out: &mut String, k: &str, v: String) {
-    out.push_str(&format!("  {k:<10}{v}\n"));
-}
-
-fn timeout_report(
-    mark: &str,
-    path: &str,
-    wait: Duration,
-    kind: ProviderKind,
-    d: &Diagnosis,
-) -> String {
-    let mut out = format!(
-        "{mark} timed out after {}: no {path} in {}\n",
-        humantime::format_duration(wait),
-        match &d.sandbox {
-            Some(sb) => format!("sandbox {}", sandbox_label(sb)),
-            None => format!("a sandbox ({} not found)", d.sandbox_looked_for),
-        }
-    );
-    match &d.sandbox {
-        Some(sb) => row(
-            &mut out,
-            "sandbox",
-            format!(
-                "{} on {kind}{}{}",
-                sb.state,
-                if sb.raw_state != sb.state.as_str() {
-                    format!(" ({})", sb.raw_state)
-                } else {
-                    String::new()
-                },
-                sb.error_reason
-                    .as_deref()
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default()
-            ),
-        ),
-        None => row(
-            &mut out,
-            "sandbox",
-            format!("none named {} on {kind}", d.sandbox_looked_for),
-        ),
-    }
-    if let Some(e) = &d.sandbox_error {
-        row(&mut out, "", format!("(state not read: {e})"));
-    }
-    if let Some(e) = &d.last_read_error {
-        row(&mut out, "read", format!("last error: {e}"));
-    }
-    if let Some(s) = &d.session_id {
-        row(&mut out, "session", show(s));
-    }
-    match (&d.queue, &d.queue_note) {
-        (Some(q), _) if !q.in_queue => row(
-            &mut out,
-            "queue",
-            "not in the queue (ended or unknown)".into(),
-        ),
-        (Some(q), _) => row(
-            &mut out,
-            "queue",
-            format!(
-                "phase {}, session {}{}",
-                q.phase.as_deref().unwrap_or("?"),
-                q.session_status.as_deref().unwrap_or("?"),
-                q.acceptor_id
-                    .as_deref()
-                    .map(|a| format!(", claimed by {a}"))
-                    .unwrap_or_default()
-            ),
-        ),
-        (None, Some(note)) => row(&mut out, "queue", note.clone()),
-        (None, None) => {}
-    }
-    let source = match d.log_source {
-        Some(LogSource::Remote) => "remote",
-        Some(LogSource::Worker) => "worker",
-        Some(LogSource::Sandbox) => "sandbox",
-        None => "",
-    };
-    if d.log_tail.is_empty() {
-        if d.sandbox.is_some() {
-            out.push_str("  log       no log lines available\n");
-        }
-    } else {
-        out.push_str(&format!("  last {source} log lines:\n"));
-        for l in &d.log_tail {
-            let clean: String = l
-                .chars()
-                .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
-                .collect();
-            out.push_str(&format!("    | {clean}\n"));
-        }
-    }
-    for h in &d.hints {
-        out.push_str(&format!("  hint: {h}\n"));
-    }
-    out
 }
 
 #[cfg(test)]

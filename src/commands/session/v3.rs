@@ -5,15 +5,17 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use super::{devin, provider_kind};
+use crate::api::devin::{Phase, QueueEntry, SessionStatus};
 use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
 use crate::api::outpost_lookup::resolve_outpost;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::{self, ProviderKind};
+use crate::provider::{self, ProviderKind, SandboxInfo};
 use crate::verify;
 
 /// How often a followed session is read.
@@ -123,7 +125,7 @@ pub(super) fn client(ctx: &Ctx, org: Option<&str>) -> Result<DevinV3Client> {
 }
 
 pub(super) fn usage(message: String, hint: &str) -> anyhow::Error {
-    CliError::usage(message, Some(hint.to_string())).into()
+    CliError::usage(message, hint).into()
 }
 
 /// The `platform` for an outpost flag (a name or an id), else OUTPOST_ID's name; `None` lets
@@ -235,16 +237,49 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// `outposts session show --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ShowDoc {
+    /// The v3 API's session object, as it returned it.
+    #[schemars(with = "serde_json::Value")]
+    pub session: V3Session,
+    /// The session's row in the outpost queue; null without DEVIN_OUTPOSTS_TOKEN or when absent.
+    pub fleet: Option<FleetRow>,
+    /// The session's sandbox (with --provider or OUTPOSTS_PROVIDER).
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub sandbox: Option<SandboxInfo>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FleetRow {
+    #[schemars(with = "String")]
+    pub phase: Phase,
+    #[schemars(with = "String")]
+    pub session_status: SessionStatus,
+    pub acceptor_id: Option<String>,
+    /// Unix seconds.
+    pub claim_deadline: Option<f64>,
+    pub outpost_id: Option<String>,
+}
+
+impl From<QueueEntry> for FleetRow {
+    fn from(e: QueueEntry) -> Self {
+        FleetRow {
+            phase: e.phase,
+            session_status: e.session_status,
+            acceptor_id: e.acceptor_id,
+            claim_deadline: e.claim_deadline,
+            outpost_id: e.outpost_id,
+        }
+    }
+}
+
 pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     let v3 = client(ctx, a.org.as_deref())?;
     let s = v3.get_session(&a.id).await?;
     let fleet_row = match devin(ctx)? {
         Some(f) => match f.get(&s.session_id).await {
-            Ok(row) => row.map(|e| {
-                json!({"phase": e.phase, "session_status": e.session_status,
-                       "acceptor_id": e.acceptor_id, "claim_deadline": e.claim_deadline,
-                       "outpost_id": e.outpost_id})
-            }),
+            Ok(row) => row.map(FleetRow::from),
             Err(e) => {
                 ctx.printer
                     .warn(&format!("cannot read the fleet queue: {e}"));
@@ -260,23 +295,28 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
         }
         None => None,
     };
-    let mut sandbox = Value::Null;
+    let mut sandbox = None;
     if let Some(kind) = kind {
         let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
         let target = verify::Target::Session(s.session_id.clone());
         match verify::locate(provider.as_ref(), &target).await {
-            Ok(sb) => sandbox = json!(sb),
+            Ok(sb) => sandbox = sb,
             Err(e) => ctx
                 .printer
                 .warn(&format!("cannot find the session's sandbox: {e}")),
         }
     }
-    let doc = json!({"session": s, "fleet": fleet_row, "sandbox": sandbox});
+    let doc = ShowDoc {
+        session: s,
+        fleet: fleet_row,
+        sandbox,
+    };
+    let s = &doc.session;
     ctx.printer.result(&doc, || {
         let mut out = format!(
             "session   {}\nstatus    {}\n",
             s.session_id,
-            session_line(&s)
+            session_line(s)
         );
         if let Some(t) = &s.title {
             out.push_str(&format!("title     {t}\n"));
@@ -284,26 +324,22 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
         if let Some(u) = &s.url {
             out.push_str(&format!("url       {u}\n"));
         }
-        match &doc["fleet"] {
-            Value::Null => {
+        match &doc.fleet {
+            None => {
                 out.push_str("fleet     not in the outpost queue (or DEVIN_OUTPOSTS_TOKEN unset)\n")
             }
-            f => out.push_str(&format!(
+            Some(f) => out.push_str(&format!(
                 "fleet     phase {}, session {}, holder {}, deadline {}\n",
-                f["phase"].as_str().unwrap_or("?"),
-                f["session_status"].as_str().unwrap_or("?"),
-                f["acceptor_id"].as_str().unwrap_or("none"),
-                f["claim_deadline"]
-                    .as_f64()
+                f.phase,
+                f.session_status,
+                f.acceptor_id.as_deref().unwrap_or("none"),
+                f.claim_deadline
                     .map(|d| format!("{d:.0}"))
                     .unwrap_or_else(|| "none".into())
             )),
         }
-        if let Some(name) = doc["sandbox"]["name"].as_str() {
-            out.push_str(&format!(
-                "sandbox   {name} ({})\n",
-                doc["sandbox"]["state"].as_str().unwrap_or("?")
-            ));
+        if let Some(sb) = &doc.sandbox {
+            out.push_str(&format!("sandbox   {} ({})\n", sb.name, sb.state));
         }
         out
     });

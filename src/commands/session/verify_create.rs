@@ -5,17 +5,73 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use super::v3::{POLL, client, outpost_platform, session_line, usage};
 use super::{VerifyArgs, check_path, check_proof, devin, provider_kind};
 use crate::api::devin::DevinClient;
-use crate::api::devin_v3::CreateSession;
-use crate::error::ExitStatus;
-use crate::provider;
+use crate::api::devin_v3::{CreateSession, DevinV3Client};
+use crate::error::{ExitStatus, Hint};
+use crate::output::Printer;
+use crate::provider::{self, ProviderKind, SandboxInfo};
 use crate::verify::unattended::{Event, Follow, FollowError, Followed, Stage};
 use crate::verify::{self, Comparison, compare, show};
+
+/// `outposts session verify --create --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CreateVerifyDoc {
+    pub result: CreateResult,
+    /// The process's exit code, from the same [`ExitStatus`] the command returns.
+    pub exit_code: u8,
+    pub proof: String,
+    pub path: String,
+    pub task: String,
+    /// The platform the session was created on (null: the organisation's default).
+    pub outpost_name: Option<String>,
+    #[schemars(with = "String")]
+    pub provider: ProviderKind,
+    pub session_id: String,
+    pub session_url: Option<String>,
+    pub stages: Vec<StageAt>,
+    /// Where the session stopped: `never claimed`, `claimed but never running`, …
+    pub stalled_at: Option<&'static str>,
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub sandbox: Option<SandboxInfo>,
+    pub expected: Option<String>,
+    pub found: Option<String>,
+    pub trailing_newline: Option<bool>,
+    pub session_ended: bool,
+    pub waited_seconds: f64,
+    /// The session's last v3 status (`status` or `status/detail`).
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CreateResult {
+    Match,
+    Mismatch,
+    Ended,
+    Timeout,
+}
+
+/// A stage the session reached, seconds after it was created.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StageAt {
+    pub stage: Stage,
+    pub at_seconds: f64,
+}
+
+impl CreateVerifyDoc {
+    /// Set the outcome; the document's exit code is the status's.
+    fn end(&mut self, result: CreateResult, status: ExitStatus) -> ExitStatus {
+        self.result = result;
+        self.exit_code = status.code();
+        status
+    }
+}
 
 fn follow_error(e: FollowError) -> anyhow::Error {
     // Unwrap, so main.rs sees the typed error itself (transparent errors hide it in the chain).
@@ -65,7 +121,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     p.note(&format!("created proof session {id} on {on}: {task}"));
 
     let start = Instant::now();
-    let mut stages: Vec<Value> = Vec::new();
+    let mut stages: Vec<StageAt> = Vec::new();
     let followed = Follow {
         v3: &v3,
         fleet: fleet.as_ref(),
@@ -76,7 +132,39 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         wait: a.wait,
         poll: POLL,
     }
-    .run(|ev| match ev {
+    .run(|ev| narrate(p, start, &mut stages, ev))
+    .await;
+
+    // End the session whatever happened, unless asked to keep it.
+    let ended = end_session(p, &v3, &id, a.keep_session).await;
+    let followed = followed.map_err(follow_error)?;
+
+    let mut doc = CreateVerifyDoc {
+        result: CreateResult::Timeout,
+        exit_code: ExitStatus::Success.code(),
+        proof: proof.clone(),
+        path: a.path.clone(),
+        task,
+        outpost_name: platform,
+        provider: kind,
+        session_id: id.clone(),
+        session_url: created.url.clone(),
+        stages,
+        stalled_at: None,
+        sandbox: None,
+        expected: None,
+        found: None,
+        trailing_newline: None,
+        session_ended: ended,
+        waited_seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+        status: None,
+    };
+    Ok(verdict(p, &a, &mut doc, followed))
+}
+
+/// One stage reached: a line on stderr, and a row of the document's `stages`.
+fn narrate(p: &Printer, start: Instant, stages: &mut Vec<StageAt>, ev: Event<'_>) {
+    match ev {
         Event::Reached {
             stage,
             session,
@@ -96,18 +184,22 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
                 stage.label(),
                 session_line(session)
             ));
-            stages.push(json!({"stage": stage, "at_seconds": (at * 10.0).round() / 10.0}));
+            stages.push(StageAt {
+                stage,
+                at_seconds: (at * 10.0).round() / 10.0,
+            });
         }
         Event::Retrying { error } => tracing::debug!("retrying: {error}"),
-    })
-    .await;
+    }
+}
 
-    // End the session whatever happened, unless asked to keep it.
-    let ended = if a.keep_session {
+/// End the proof session (unless kept); whether it was ended.
+async fn end_session(p: &Printer, v3: &DevinV3Client, id: &str, keep: bool) -> bool {
+    if keep {
         p.note(&format!("keeping session {id} (--keep-session)"));
         false
     } else {
-        match v3.end_session(&id, false).await {
+        match v3.end_session(id, false).await {
             Ok(s) => {
                 p.note(&format!("ended session {id} ({})", s.status));
                 true
@@ -117,16 +209,60 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
                 false
             }
         }
-    };
-    let followed = followed.map_err(follow_error)?;
+    }
+}
 
-    let mut doc = json!({
-        "result": null, "exit_code": 0, "proof": proof, "path": a.path, "task": task,
-        "outpost_name": platform, "provider": kind, "session_id": id, "session_url": created.url,
-        "stages": stages, "stalled_at": null, "sandbox": null, "expected": null, "found": null,
-        "trailing_newline": null, "session_ended": ended, "waited_seconds":
-            (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-    });
+/// The file was found: it holds the proof, or something else.
+fn found(
+    p: &Printer,
+    a: &VerifyArgs,
+    doc: &mut CreateVerifyDoc,
+    sandbox: &SandboxInfo,
+    bytes: &[u8],
+) -> ExitStatus {
+    let (id, proof, kind) = (doc.session_id.clone(), doc.proof.clone(), doc.provider);
+    match compare(&proof, bytes) {
+        Comparison::Match { trailing_newline } => {
+            let status = doc.end(CreateResult::Match, ExitStatus::Success);
+            doc.trailing_newline = Some(trailing_newline);
+            p.result(&*doc, || {
+                format!(
+                    "{} verified: session {id} wrote {} to {} in sandbox {} on {kind}",
+                    p.mark(true),
+                    show(&proof),
+                    a.path,
+                    sandbox.name
+                )
+            });
+            status
+        }
+        Comparison::Mismatch { expected, found } => {
+            let status = doc.end(CreateResult::Mismatch, ExitStatus::CheckFailed);
+            doc.expected = Some(expected.clone());
+            doc.found = Some(found.chars().take(4096).collect());
+            p.result(&*doc, || {
+                format!(
+                    "{} mismatch: {} in sandbox {} does not hold the proof\n  expected: {}\n  found:    {}",
+                    p.mark(false),
+                    a.path,
+                    sandbox.name,
+                    show(&expected),
+                    show(&found)
+                )
+            });
+            status
+        }
+    }
+}
+
+/// Compare what the session wrote, or say where it stalled; the status decides the exit.
+fn verdict(
+    p: &Printer,
+    a: &VerifyArgs,
+    doc: &mut CreateVerifyDoc,
+    followed: Followed,
+) -> ExitStatus {
+    let id = doc.session_id.clone();
     let wait = humantime::format_duration(a.wait);
     match followed {
         Followed::Found {
@@ -134,48 +270,15 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
             bytes,
             session,
         } => {
-            doc["sandbox"] = json!(sandbox);
-            doc["status"] = json!(session_line(&session));
-            match compare(&proof, &bytes) {
-                Comparison::Match { trailing_newline } => {
-                    doc["result"] = json!("match");
-                    doc["trailing_newline"] = json!(trailing_newline);
-                    p.result(&doc, || {
-                        format!(
-                            "{} verified: session {id} wrote {} to {} in sandbox {} on {kind}",
-                            p.mark(true),
-                            show(&proof),
-                            a.path,
-                            sandbox.name
-                        )
-                    });
-                    Ok(ExitStatus::Success)
-                }
-                Comparison::Mismatch { expected, found } => {
-                    doc["result"] = json!("mismatch");
-                    doc["exit_code"] = json!(3);
-                    doc["expected"] = json!(expected);
-                    doc["found"] = json!(found.chars().take(4096).collect::<String>());
-                    p.result(&doc, || {
-                        format!(
-                            "{} mismatch: {} in sandbox {} does not hold the proof\n  expected: {}\n  found:    {}",
-                            p.mark(false),
-                            a.path,
-                            sandbox.name,
-                            show(&expected),
-                            show(&found)
-                        )
-                    });
-                    Ok(ExitStatus::CheckFailed)
-                }
-            }
+            doc.sandbox = Some(sandbox.clone());
+            doc.status = Some(session_line(&session));
+            found(p, a, doc, &sandbox, &bytes)
         }
         Followed::Ended { reached, session } => {
-            doc["result"] = json!("ended");
-            doc["exit_code"] = json!(3);
-            doc["stalled_at"] = json!(reached.stall());
-            doc["status"] = json!(session_line(&session));
-            p.result(&doc, || {
+            let status = doc.end(CreateResult::Ended, ExitStatus::CheckFailed);
+            doc.stalled_at = Some(reached.stall());
+            doc.status = Some(session_line(&session));
+            p.result(&*doc, || {
                 format!(
                     "{} session {id} ended ({}) before {} appeared: {}",
                     p.mark(false),
@@ -184,7 +287,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
                     reached.stall()
                 )
             });
-            Ok(ExitStatus::CheckFailed)
+            status
         }
         Followed::Stalled {
             reached,
@@ -192,12 +295,11 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
             sandbox,
             last_error,
         } => {
-            doc["result"] = json!("timeout");
-            doc["exit_code"] = json!(3);
-            doc["stalled_at"] = json!(reached.stall());
-            doc["sandbox"] = json!(sandbox);
-            doc["status"] = json!(session.as_ref().map(session_line));
-            p.result(&doc, || {
+            let status = doc.end(CreateResult::Timeout, ExitStatus::CheckFailed);
+            doc.stalled_at = Some(reached.stall());
+            doc.sandbox = sandbox.clone();
+            doc.status = session.as_ref().map(session_line);
+            p.result(&*doc, || {
                 let mut out = format!(
                     "{} timed out after {wait}: session {id} {}",
                     p.mark(false),
@@ -215,13 +317,13 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
                 out.push_str(&format!("\n  hint: {}", stall_hint(reached)));
                 out
             });
-            Ok(ExitStatus::CheckFailed)
+            status
         }
     }
 }
 
-fn stall_hint(reached: Stage) -> &'static str {
-    match reached {
+fn stall_hint(reached: Stage) -> Hint {
+    Hint::from(match reached {
         Stage::Queued => {
             "is `outposts orchestrator run` (or a worker) serving this outpost? `outposts queue list` shows the queue"
         }
@@ -231,5 +333,5 @@ fn stall_hint(reached: Stage) -> &'static str {
         Stage::Running | Stage::ProofFound => {
             "Devin runs on the machine but wrote no file: open the session's URL to see what it did"
         }
-    }
+    })
 }

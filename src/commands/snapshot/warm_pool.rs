@@ -3,6 +3,8 @@
 
 use anyhow::Result;
 use clap::Subcommand;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::api::daytona_types::WarmPool;
@@ -59,14 +61,42 @@ pub enum WarmPoolAction {
     Delete,
 }
 
-fn view(p: &WarmPool) -> serde_json::Value {
-    serde_json::json!({
-        "id": p.id,
-        "snapshot": p.snapshot,
-        "target": p.target,
-        "size": p.pool as u64,
-        "ready": p.current_size as u64,
-    })
+/// `outposts snapshot warm-pool [show|set] --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PoolDoc {
+    pub snapshot: String,
+    /// Null when the snapshot has no pool.
+    pub pool: Option<PoolView>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PoolView {
+    pub id: String,
+    pub snapshot: String,
+    pub target: String,
+    /// Sandboxes the pool keeps.
+    pub size: u64,
+    /// Sandboxes waiting now.
+    pub ready: u64,
+}
+
+/// `outposts snapshot warm-pool delete --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PoolDeleteDoc {
+    pub snapshot: String,
+    /// False when there was no pool (not an error).
+    pub deleted: bool,
+    pub id: Option<String>,
+}
+
+fn view(p: &WarmPool) -> PoolView {
+    PoolView {
+        id: p.id.clone(),
+        snapshot: p.snapshot.clone(),
+        target: p.target.clone(),
+        size: p.pool as u64,
+        ready: p.current_size as u64,
+    }
 }
 
 fn line(snapshot: &str, p: Option<&WarmPool>) -> String {
@@ -87,21 +117,31 @@ pub async fn run(ctx: &Ctx, a: WarmPoolArgs, snapshot: String) -> Result<ExitSta
         WarmPoolAction::Show => {
             let p = warm_pool::find(&client, &snapshot, target).await?;
             ctx.printer.result(
-                &serde_json::json!({"snapshot": snapshot, "pool": p.as_ref().map(view)}),
+                &PoolDoc {
+                    snapshot: snapshot.clone(),
+                    pool: p.as_ref().map(view),
+                },
                 || line(&snapshot, p.as_ref()),
             );
         }
         WarmPoolAction::Set { size } => {
             let p = warm_pool::set(&client, &snapshot, target, size).await?;
             ctx.printer.result(
-                &serde_json::json!({"snapshot": snapshot, "pool": view(&p)}),
+                &PoolDoc {
+                    snapshot: snapshot.clone(),
+                    pool: Some(view(&p)),
+                },
                 || line(&snapshot, Some(&p)),
             );
         }
         WarmPoolAction::Delete => {
             let p = warm_pool::delete(&client, &snapshot, target).await?;
             ctx.printer.result(
-                &serde_json::json!({"snapshot": snapshot, "deleted": p.is_some(), "id": p.as_ref().map(|p| p.id.clone())}),
+                &PoolDeleteDoc {
+                    snapshot: snapshot.clone(),
+                    deleted: p.is_some(),
+                    id: p.as_ref().map(|p| p.id.clone()),
+                },
                 || match &p {
                     Some(p) => format!("deleted warm pool {} for {snapshot}", p.id),
                     None => format!("no warm pool for {snapshot}: nothing deleted"),

@@ -3,23 +3,23 @@
 //! logic lives in [`crate::worker`].
 
 pub(crate) mod launch;
+pub(crate) mod list;
 
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::Subcommand;
 use futures::StreamExt;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::config::parse_duration;
 use crate::env;
 use crate::error::ExitStatus;
-use crate::output::table::Table;
-use crate::provider::ProviderKind;
-use crate::provider::SandboxInfo;
+use crate::provider::{ProviderKind, SandboxInfo, SandboxState};
 use crate::worker::registry::{self, Registry};
-use crate::worker::{LogLine, WorkerStatus, WorkerView, Workers};
+use crate::worker::{LogLine, WorkerStatus, Workers};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -183,7 +183,7 @@ pub struct StopArgs {
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         WorkerCommand::Launch(a) => launch::launch(ctx, a).await,
-        WorkerCommand::List(a) => list(ctx, a).await,
+        WorkerCommand::List(a) => list::list(ctx, a).await,
         WorkerCommand::Status(a) => status(ctx, a).await,
         WorkerCommand::Logs(a) => logs(ctx, a).await,
         WorkerCommand::Exec(a) => exec(ctx, a).await,
@@ -211,7 +211,7 @@ pub(super) fn registry(ctx: &Ctx) -> Result<Registry> {
 }
 
 /// Every configured provider, in search order (see [`crate::worker::registry::candidates`]).
-async fn candidates(ctx: &Ctx, id: Option<&str>) -> Result<Vec<Workers>> {
+pub(super) async fn candidates(ctx: &Ctx, id: Option<&str>) -> Result<Vec<Workers>> {
     let default = kind(ctx, &ProviderArg { provider: None })?;
     Ok(registry::candidates(&ctx.config, ctx.http()?, default, &registry(ctx)?, id).await)
 }
@@ -231,140 +231,10 @@ pub(super) async fn find_worker(
     registry::find(candidates(ctx, Some(id)).await?, id).await
 }
 
-fn age(created_at: Option<f64>) -> String {
+pub(super) fn age(created_at: Option<f64>) -> String {
     created_at
         .map(|t| super::orchestrator::watch::age(crate::time::now() - t))
         .unwrap_or_else(|| "-".into())
-}
-
-/// The labels that mean `--outpost VALUE`: the outpost resolved once (name or id; unknown is an
-/// error listing the outposts) gives its id — what `worker launch` labels with — and its name
-/// (workers launched before it resolved). When the Devin API cannot be asked, the value as typed.
-async fn outpost_labels(ctx: &Ctx, typed: &str) -> Result<Vec<String>> {
-    let found = match crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?) {
-        Ok(devin) => match crate::commands::lookup_outpost(&devin, typed).await {
-            Ok(o) => Some(o),
-            Err(e) if e.downcast_ref::<crate::error::CliError>().is_some() => return Err(e),
-            Err(e) => {
-                ctx.printer.warn(&format!(
-                    "cannot look up outpost {typed} ({e:#}); matching workers labelled {typed}"
-                ));
-                None
-            }
-        },
-        Err(e) => {
-            ctx.printer.warn(&format!(
-                "cannot look up outpost {typed} ({e:#}); matching workers labelled {typed}"
-            ));
-            None
-        }
-    };
-    let mut labels = vec![typed.to_string()];
-    if let Some(o) = found {
-        labels.push(o.outpost_id);
-        labels.extend(o.name);
-    }
-    Ok(labels)
-}
-
-async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
-    // Without --provider, every configured provider: a worker is listed wherever it runs.
-    let providers = if a.provider.provider.is_some() {
-        vec![workers(ctx, &a.provider).await?]
-    } else {
-        candidates(ctx, None).await?
-    };
-    let outposts = match &a.outpost {
-        Some(o) => Some(outpost_labels(ctx, o).await?),
-        None => None,
-    };
-    let mut all: Vec<(WorkerView, String)> = Vec::new();
-    let mut kinds = Vec::new();
-    for w in &providers {
-        kinds.push(w.kind().to_string());
-        let views = match w.list(None).await {
-            Ok(mut v) => {
-                if let Some(wanted) = &outposts {
-                    v.retain(|w| w.outpost.as_ref().is_some_and(|o| wanted.contains(o)));
-                }
-                v
-            }
-            Err(e) if a.provider.provider.is_none() => {
-                ctx.printer
-                    .warn(&format!("cannot list workers on {}: {e}", w.kind()));
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let health = futures::future::join_all(views.iter().map(|v| w.status(&v.id))).await;
-        for (v, h) in views.into_iter().zip(health) {
-            let h = h.map(|s| s.health()).unwrap_or_else(|_| "unknown".into());
-            all.push((v, h));
-        }
-    }
-    let doc: Vec<serde_json::Value> = all
-        .iter()
-        .map(|(v, h)| {
-            let mut j = serde_json::to_value(v).unwrap_or_default();
-            j["health"] = json!(h);
-            j
-        })
-        .collect();
-    let mut hidden = String::new();
-    ctx.printer.result(&doc, || {
-        if all.is_empty() {
-            return String::new();
-        }
-        // Name and outpost give way first on a narrow terminal; every field is in --json.
-        let mut t = Table::new(&[
-            "ID", "PROVIDER", "STATE", "HEALTH", "AGE", "NAME", "OUTPOST",
-        ])
-        .optional("NAME")
-        .optional("OUTPOST");
-        for (w, h) in &all {
-            t.row(vec![
-                w.id.clone(),
-                w.provider.to_string(),
-                w.state.as_str().to_string(),
-                h.clone(),
-                age(w.created_at),
-                w.name.clone(),
-                w.outpost.as_deref().unwrap_or("-").to_string(),
-            ]);
-        }
-        let r = t.render(ctx.printer.width());
-        if !r.dropped.is_empty() {
-            hidden = r.dropped.join(", ");
-        }
-        r.text
-    });
-    if !hidden.is_empty() {
-        // The same selection, so the command runs as printed.
-        let mut again = "outposts worker list --json".to_string();
-        if let Some(p) = a.provider.provider {
-            again.push_str(&format!(" --provider {p}"));
-        }
-        if let Some(o) = &a.outpost {
-            again.push_str(&format!(" --outpost {}", crate::shell::posix_quote(o)));
-        }
-        ctx.printer.note(&format!(
-            "{hidden} left out to fit the terminal; every field: {again}"
-        ));
-    }
-    if all.is_empty() {
-        ctx.printer.note(&format!(
-            "no workers on {}{}",
-            if kinds.is_empty() {
-                "any configured provider".to_string()
-            } else {
-                kinds.join(", ")
-            },
-            a.outpost
-                .map(|o| format!(" for outpost {o}"))
-                .unwrap_or_default()
-        ));
-    }
-    Ok(ExitStatus::Success)
 }
 
 fn render_status(s: &WorkerStatus) -> String {
@@ -451,10 +321,22 @@ async fn logs(ctx: &Ctx, a: LogsArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// `outposts worker exec --json`: the command's own exit code and output.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ExecDoc {
+    pub exit_code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
 async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
     let (workers, info) = find_worker(ctx, &a.provider, &a.id).await?;
     let out = workers.exec(&info.id, &a.command, Some(a.timeout)).await?;
-    let doc = json!({"exit_code": out.exit_code, "stdout": out.stdout, "stderr": out.stderr});
+    let doc = ExecDoc {
+        exit_code: out.exit_code,
+        stdout: out.stdout.clone(),
+        stderr: out.stderr.clone(),
+    };
     ctx.printer.result(&doc, || out.stdout.clone());
     if !ctx.printer.json() && !out.stderr.is_empty() {
         eprint!("{}", crate::secrets::redact(&out.stderr));
@@ -462,6 +344,29 @@ async fn exec(ctx: &Ctx, a: ExecArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Passthrough(
         u8::try_from(out.exit_code).unwrap_or(1),
     ))
+}
+
+/// `outposts worker stop --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StopDoc {
+    pub id: String,
+    pub name: String,
+    #[schemars(with = "String")]
+    pub provider: ProviderKind,
+    #[schemars(with = "String")]
+    pub state: SandboxState,
+    pub raw_state: String,
+    pub snapshot: SnapshotTaken,
+}
+
+/// The workspace snapshot taken before the stop: `{taken: true, id}` or `{taken: false, reason}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SnapshotTaken {
+    pub taken: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 async fn stop(ctx: &Ctx, a: StopArgs) -> Result<ExitStatus> {
@@ -493,21 +398,37 @@ async fn stop(ctx: &Ctx, a: StopArgs) -> Result<ExitStatus> {
                 "workspace snapshot {id} (start a worker from it with `outposts worker launch \
                  --provider {kind} --restore {id}`)"
             ));
-            json!({"taken": true, "id": id})
+            SnapshotTaken {
+                taken: true,
+                id: Some(id.clone()),
+                reason: None,
+            }
         }
-        (None, true) => json!({"taken": false, "reason": "--no-snapshot"}),
+        (None, true) => SnapshotTaken {
+            taken: false,
+            id: None,
+            reason: Some("--no-snapshot".into()),
+        },
         (None, false) => {
             let reason = format!(
                 "the {kind} provider keeps a stopped sandbox's disk; no snapshot is needed"
             );
             ctx.printer.note(&format!("workspace snapshot: {reason}"));
-            json!({"taken": false, "reason": reason})
+            SnapshotTaken {
+                taken: false,
+                id: None,
+                reason: Some(reason),
+            }
         }
     };
-    let doc = json!({
-        "id": after.id, "name": after.name, "provider": kind,
-        "state": after.state, "raw_state": after.raw_state, "snapshot": snapshot,
-    });
+    let doc = StopDoc {
+        id: after.id.clone(),
+        name: after.name.clone(),
+        provider: kind,
+        state: after.state,
+        raw_state: after.raw_state.clone(),
+        snapshot,
+    };
     ctx.printer.result(&doc, || {
         format!(
             "stopped {} ({}, {})\n",

@@ -4,17 +4,20 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::Ctx;
-use super::{ProviderArg, workers};
+mod readiness;
+
+use self::readiness::{outcome, stop_failed, verdicts, wait_ready};
+use super::{Ctx, ProviderArg, workers};
 use crate::config::{Source as ConfigSource, parse_duration};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::{ProviderKind, Resources};
+use crate::provider::{ProviderKind, Resources, SandboxInfo, SandboxState};
 use crate::secrets::Secret;
 use crate::worker::registry::Remembered;
-use crate::worker::{self, Mode, Readiness, TokenSource, WorkerSpec};
+use crate::worker::{self, Mode, Readiness, TokenSource, WorkerSpec, Workers};
 
 pub const LAUNCH_HELP: &str = "\
 Examples:
@@ -114,6 +117,31 @@ fn worker_env(ctx: &Ctx, extra: &[(String, String)]) -> Result<BTreeMap<String, 
     Ok(env)
 }
 
+/// `outposts worker launch --json`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LaunchDoc {
+    #[schemars(with = "String")]
+    pub provider: ProviderKind,
+    pub outpost: String,
+    /// `main` or `exec`.
+    #[schemars(with = "String")]
+    pub mode: Mode,
+    pub workers: Vec<LaunchedWorker>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LaunchedWorker {
+    pub id: String,
+    pub name: String,
+    #[schemars(with = "String")]
+    pub state: SandboxState,
+    pub raw_state: String,
+    /// Null with --no-wait; else `{"result": "ready"|"auth_failed"|"failed"|"timeout", …}` as
+    /// the worker's log showed it.
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub readiness: Option<Readiness>,
+}
+
 pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
     let mut config = ctx.config.clone();
     config.set_flag(&env::OUTPOST_ID, a.outpost.clone());
@@ -123,27 +151,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             "pass --outpost NAME (the outpost's name or id), or set OUTPOST_ID",
         )?
         .value;
-    let token = match &a.secret {
-        Some((store, name)) => TokenSource::SecretStore {
-            store: store.clone(),
-            name: name.clone(),
-        },
-        None => TokenSource::Env(Secret::new(
-            ctx.config
-                .get(&env::DEVIN_OUTPOSTS_TOKEN)
-                .ok_or_else(|| {
-                    CliError::auth(
-                        "DEVIN_OUTPOSTS_TOKEN is not set: the workers need the outpost token",
-                        Some(
-                            "run `outposts connect`, set DEVIN_OUTPOSTS_TOKEN, or pass --secret STORE:NAME to use a provider secret store"
-                                .to_string(),
-                        ),
-                    )
-                })?
-                .value
-                .trim(),
-        )),
-    };
+    let token = token_source(ctx, &a)?;
     // Resolved once: the workers are started with (and labelled by) the outpost's id, whether
     // the user typed its name or its id.
     if a.secret.is_none()
@@ -154,8 +162,69 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
     let workers = workers(ctx, &a.provider).await?;
     let kind = workers.kind();
     workers.preflight()?;
-    let spec = WorkerSpec {
+    let spec = worker_spec(ctx, &a, &outpost, token, kind)?;
+    let mode = Mode::for_provider(kind);
+    // Nothing is created for a worker the provider cannot run.
+    let source = crate::worker::sandbox_spec(&spec, "preflight", mode).source;
+    workers
+        .provider()
+        .preflight(&source)
+        .await
+        .with_context(|| format!("the {kind} provider cannot run a worker sandbox"))?;
+    ctx.printer.note(&format!(
+        "launching {} worker{} for outpost {outpost} on {kind} ({})",
+        a.count,
+        if a.count == 1 { "" } else { "s" },
+        match mode {
+            Mode::Main => "main command",
+            Mode::Exec => "detached via exec",
+        }
+    ));
+    let (created, failure) = create_all(ctx, &workers, &spec, a.count).await;
+    remember(ctx, kind, &outpost, &created);
+    let readiness = if a.no_wait {
+        vec![None; created.len()]
+    } else {
+        wait_ready(ctx, &workers, &created, a.wait_timeout).await
+    };
+    let verdicts = verdicts(ctx, &created, &readiness, a.wait_timeout);
+    // A worker that cannot serve would restart (and bill) forever: stop it now.
+    let cleanup = stop_failed(ctx, &workers, &verdicts.failed_ids).await;
+    let doc = LaunchDoc {
+        provider: kind,
         outpost: outpost.clone(),
+        mode,
+        workers: created
+            .iter()
+            .zip(&readiness)
+            .map(|(i, r)| LaunchedWorker {
+                id: i.id.clone(),
+                name: i.name.clone(),
+                state: i.state,
+                raw_state: i.raw_state.clone(),
+                readiness: r.clone(),
+            })
+            .collect(),
+    };
+    ctx.printer.result(&doc, || {
+        created
+            .iter()
+            .map(|i| format!("{}\n", i.id))
+            .collect::<String>()
+    });
+    outcome(&a, failure, &created, &verdicts, &cleanup)
+}
+
+/// What every worker of this launch runs.
+fn worker_spec(
+    ctx: &Ctx,
+    a: &LaunchArgs,
+    outpost: &str,
+    token: TokenSource,
+    kind: ProviderKind,
+) -> Result<WorkerSpec> {
+    let spec = WorkerSpec {
+        outpost: outpost.to_string(),
         image: a.image.clone(),
         resources: Resources {
             cpu: Some(a.cpu),
@@ -186,30 +255,48 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
         )
         .into());
     }
-    let mode = Mode::for_provider(kind);
-    // Nothing is created for a worker the provider cannot run.
-    let source = crate::worker::sandbox_spec(&spec, "preflight", mode).source;
-    workers
-        .provider()
-        .preflight(&source)
-        .await
-        .with_context(|| format!("the {kind} provider cannot run a worker sandbox"))?;
-    ctx.printer.note(&format!(
-        "launching {} worker{} for outpost {outpost} on {kind} ({})",
-        a.count,
-        if a.count == 1 { "" } else { "s" },
-        match mode {
-            Mode::Main => "main command",
-            Mode::Exec => "detached via exec",
-        }
-    ));
+    Ok(spec)
+}
+
+/// Where the workers' outpost token comes from: a provider secret store, or ours.
+fn token_source(ctx: &Ctx, a: &LaunchArgs) -> Result<TokenSource> {
+    Ok(match &a.secret {
+        Some((store, name)) => TokenSource::SecretStore {
+            store: store.clone(),
+            name: name.clone(),
+        },
+        None => TokenSource::Env(Secret::new(
+            ctx.config
+                .get(&env::DEVIN_OUTPOSTS_TOKEN)
+                .ok_or_else(|| {
+                    CliError::auth(
+                        "DEVIN_OUTPOSTS_TOKEN is not set: the workers need the outpost token",
+                        Some(
+                            "run `outposts connect`, set DEVIN_OUTPOSTS_TOKEN, or pass --secret STORE:NAME to use a provider secret store"
+                                .to_string(),
+                        ),
+                    )
+                })?
+                .value
+                .trim(),
+        )),
+    })
+}
+
+/// Create `count` workers one by one; stop at the first failure (the ones made are kept).
+async fn create_all(
+    ctx: &Ctx,
+    workers: &Workers,
+    spec: &WorkerSpec,
+    count: u32,
+) -> (Vec<SandboxInfo>, Option<anyhow::Error>) {
     let mut created = Vec::new();
     let mut failure = None;
-    for i in 0..a.count {
+    for i in 0..count {
         let progress = ctx
             .printer
-            .spinner(&format!("creating worker {}/{}", i + 1, a.count));
-        match workers.launch_one(&spec).await {
+            .spinner(&format!("creating worker {}/{}", i + 1, count));
+        match workers.launch_one(spec).await {
             Ok(info) => {
                 progress.finish(Some(&format!("created {} ({})", info.name, info.id)));
                 created.push(info);
@@ -219,7 +306,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
                 failure = Some(anyhow::Error::new(e).context(format!(
                     "creating worker {}/{} failed{}",
                     i + 1,
-                    a.count,
+                    count,
                     if created.is_empty() {
                         String::new()
                     } else {
@@ -238,7 +325,11 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             }
         }
     }
-    // Remembered at once, so `outposts worker … ID` finds them without --provider.
+    (created, failure)
+}
+
+/// Remembered at once, so `outposts worker … ID` finds them without --provider.
+fn remember(ctx: &Ctx, kind: ProviderKind, outpost: &str, created: &[SandboxInfo]) {
     let remembered: Vec<(String, Remembered)> = created
         .iter()
         .map(|i| {
@@ -247,7 +338,7 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
                 Remembered {
                     provider: kind.to_string(),
                     name: i.name.clone(),
-                    outpost: outpost.clone(),
+                    outpost: outpost.to_string(),
                 },
             )
         })
@@ -257,113 +348,6 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             "cannot remember the workers' provider ({e:#}); pass --provider {kind} to later worker commands"
         ));
     }
-    let readiness: Vec<Option<Readiness>> = if a.no_wait || created.is_empty() {
-        vec![None; created.len()]
-    } else {
-        let progress = ctx.printer.spinner(&format!(
-            "waiting for {} worker{} to reach the queue",
-            created.len(),
-            if created.len() == 1 { "" } else { "s" }
-        ));
-        let waits = created.iter().map(|info| {
-            let p = progress.clone();
-            let name = info.name.clone();
-            let workers = &workers;
-            let timeout = a.wait_timeout;
-            async move {
-                let show = move |line: &str| p.set_message(&format!("{name}: {}", line.trim()));
-                workers.wait_ready(&info.id, timeout, &show).await
-            }
-        });
-        let results = futures::future::join_all(waits).await;
-        progress.finish(None);
-        results.into_iter().map(Some).collect()
-    };
-    let mut auth_failed = Vec::new();
-    let mut not_ready = Vec::new();
-    let mut failed_ids = Vec::new();
-    for (info, r) in created.iter().zip(&readiness) {
-        match r {
-            None => {}
-            Some(Readiness::Ready { .. }) => ctx
-                .printer
-                .note(&format!("{} ({}) is serving the queue", info.name, info.id)),
-            Some(Readiness::AuthFailed { line }) => {
-                failed_ids.push(info.id.clone());
-                auth_failed.push(format!("{}: {}", info.id, line));
-            }
-            Some(Readiness::Failed { reason }) => {
-                failed_ids.push(info.id.clone());
-                not_ready.push(format!("{}: {reason}", info.id));
-            }
-            Some(Readiness::Timeout { last_line }) => {
-                failed_ids.push(info.id.clone());
-                not_ready.push(format!(
-                    "{}: not serving after {}s{}",
-                    info.id,
-                    a.wait_timeout.as_secs(),
-                    last_line
-                        .as_ref()
-                        .map(|l| format!(" (last log line: {})", l.trim()))
-                        .unwrap_or_default()
-                ))
-            }
-        }
-    }
-    // A worker that cannot serve would restart (and bill) forever: stop it now.
-    let cleanup = stop_failed(ctx, &workers, &failed_ids).await;
-    let doc = json!({
-        "provider": kind,
-        "outpost": outpost,
-        "mode": mode,
-        "workers": created.iter().zip(&readiness).map(|(i, r)| json!({
-            "id": i.id, "name": i.name, "state": i.state, "raw_state": i.raw_state, "readiness": r,
-        })).collect::<Vec<_>>(),
-    });
-    ctx.printer.result(&doc, || {
-        created
-            .iter()
-            .map(|i| format!("{}\n", i.id))
-            .collect::<String>()
-    });
-    if let Some(e) = failure {
-        let left: Vec<String> = created.iter().map(|c| c.id.clone()).collect();
-        return Err(match stop_hint(&left) {
-            Some(h) => e.context(h),
-            None => e,
-        });
-    }
-    if !auth_failed.is_empty() {
-        return Err(CliError::auth(
-            format!(
-                "the Devin API rejected the workers' outpost token: {}",
-                auth_failed.join("; ")
-            ),
-            Some(format!(
-                "check the token ({}), then launch new workers; {cleanup}",
-                if a.secret.is_some() {
-                    "the secret-store entry given with --secret"
-                } else {
-                    "DEVIN_OUTPOSTS_TOKEN"
-                }
-            )),
-        )
-        .into());
-    }
-    if !not_ready.is_empty() {
-        anyhow::bail!(
-            "{} worker{} did not reach the queue: {} (see {}); {cleanup}",
-            not_ready.len(),
-            if not_ready.len() == 1 { "" } else { "s" },
-            not_ready.join("; "),
-            failed_ids
-                .iter()
-                .map(|id| format!("`outposts worker logs {id}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    Ok(ExitStatus::Success)
 }
 
 /// Before anything is created: the outpost must exist, and the token in DEVIN_OUTPOSTS_TOKEN
@@ -401,48 +385,4 @@ async fn check_token_and_outpost(
             Ok(None)
         }
     }
-}
-
-/// Stop the workers that cannot serve; what was done, in words, with the exact command for
-/// any that could not be stopped.
-async fn stop_failed(ctx: &Ctx, workers: &worker::Workers, ids: &[String]) -> String {
-    let mut stopped = Vec::new();
-    let mut left = Vec::new();
-    for id in ids {
-        match workers.stop(id, false).await {
-            Ok(_) => stopped.push(id.clone()),
-            Err(e) => {
-                ctx.printer.warn(&format!("cannot stop worker {id}: {e:#}"));
-                left.push(id.clone());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if !stopped.is_empty() {
-        out.push(format!(
-            "stopped {} so {} not restart in a loop",
-            stopped.join(", "),
-            if stopped.len() == 1 {
-                "it does"
-            } else {
-                "they do"
-            }
-        ));
-    }
-    out.extend(stop_hint(&left));
-    out.join("; ")
-}
-
-/// The commands that stop these workers, exactly as they can be run.
-fn stop_hint(ids: &[String]) -> Option<String> {
-    (!ids.is_empty()).then(|| {
-        format!(
-            "stop {} with {}",
-            if ids.len() == 1 { "it" } else { "them" },
-            ids.iter()
-                .map(|id| format!("`outposts worker stop {id} --yes`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
 }

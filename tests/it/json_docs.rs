@@ -1,0 +1,119 @@
+//! The `--json` documents' contract (`docs/json.md`, generated from their types): what real
+//! commands print has exactly the documented fields. The `generated` test keeps the file in step
+//! with the types; this keeps the output in step with the file.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::support::TestEnv;
+
+/// The schema documented for `command` in the committed docs/json.md.
+fn documented(command: &str) -> Value {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/json.md")).expect("docs/json.md");
+    let heading = format!("\n## `{command}`\n");
+    let at = text
+        .find(&heading)
+        .unwrap_or_else(|| panic!("docs/json.md documents no `{command}`"));
+    let rest = &text[at + heading.len()..];
+    let start = rest.find("```json\n").expect("a schema block") + "```json\n".len();
+    let end = rest[start..].find("\n```").expect("the block's end");
+    serde_json::from_str(&rest[start..start + end]).expect("the schema is JSON")
+}
+
+/// The schema's object properties and required names (following a `$ref` to `$defs`).
+fn fields(schema: &Value, node: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
+    if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+        let name = r.trim_start_matches("#/$defs/");
+        return fields(schema, &schema["$defs"][name]);
+    }
+    let props = node["properties"]
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    let required = node["required"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    (props, required)
+}
+
+/// Every key of `doc` is documented, and every required field is there.
+fn assert_matches(command: &str, doc: &Value) {
+    let schema = documented(command);
+    let (props, required) = fields(&schema, &schema);
+    let keys: BTreeSet<String> = doc
+        .as_object()
+        .expect("an object")
+        .keys()
+        .cloned()
+        .collect();
+    let undocumented: Vec<_> = keys.difference(&props).collect();
+    let missing: Vec<_> = required.difference(&keys).collect();
+    assert!(
+        undocumented.is_empty() && missing.is_empty(),
+        "`{command} --json` drifted from docs/json.md: undocumented {undocumented:?}, missing {missing:?}\n{doc}"
+    );
+}
+
+#[test]
+fn printed_documents_have_the_documented_fields() {
+    let env = TestEnv::new();
+    let verify = env
+        .run(&[
+            "session",
+            "verify",
+            "--print-only",
+            "--json",
+            "--proof",
+            "pp-1",
+            "--outpost",
+            "o1",
+        ])
+        .ok()
+        .json();
+    assert_matches("session verify", &verify);
+    // The document's exit code is the process's.
+    assert_eq!(verify["exit_code"], 0);
+    assert_eq!(verify["result"], "printed");
+
+    let name = env.run(&["snapshot", "name", "--json"]).ok().json();
+    assert_matches("snapshot name", &name);
+    let script = env.run(&["completions", "bash", "--json"]).ok().json();
+    assert_matches("completions", &script);
+    let drift = env.run(&["generate", "--check", "--dir", ".", "--json"]);
+    drift.code(1);
+    assert_matches("generate", &drift.json());
+
+    let vars = env.run(&["help-env", "--json"]).ok().json();
+    let schema = documented("help-env");
+    let (props, _) = fields(&schema, &schema["items"]);
+    for v in vars.as_array().expect("an array") {
+        let keys: BTreeSet<String> = v.as_object().expect("an object").keys().cloned().collect();
+        assert_eq!(keys, props, "{v}");
+    }
+}
+
+#[test]
+fn errors_have_the_documented_fields() {
+    let env = TestEnv::new();
+    let r = env.run(&[
+        "session",
+        "verify",
+        "--json",
+        "--proof",
+        "a b",
+        "--print-only",
+    ]);
+    r.code(2);
+    let doc: Value = serde_json::from_str(r.stderr.trim()).expect("JSON on stderr");
+    assert_matches("(any command, on failure)", &doc);
+    assert_eq!(doc["error"]["exit_code"], 2);
+    assert!(doc["error"]["hint"].is_string(), "{doc}");
+}
