@@ -60,7 +60,7 @@ impl Cw {
 
 #[test]
 fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     // The workspace is the session's working directory; the proof goes there.
@@ -195,6 +195,7 @@ fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
 /// tools); and a brand-new session's home holds what the image ships in its own home.
 #[test]
 fn a_coreweave_session_keeps_its_home_and_working_directory_across_sleep() {
+    // About what the sandbox sees (`pwd`, `$HOME` are /workspace…): only isolation shows that.
     crate::host::require!(crate::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     // No WORKDIR: the provider's default.

@@ -649,6 +649,8 @@ async fn without_bubblewrap_sandboxes_are_refused_unless_opted_in() {
         tmp.path(),
         LocalOptions {
             bwrap: Some("/nonexistent/bwrap".into()),
+            // Not opted in, whatever this host has (`opts()` opts in without bubblewrap).
+            allow_unisolated: false,
             ..opts()
         },
     )

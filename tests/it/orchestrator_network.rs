@@ -312,7 +312,7 @@ fn coreweave(emu: &Emu, env: &TestEnv) -> (tokio::runtime::Runtime, CoreweavePro
 
 #[test]
 fn coreweave_creates_with_network_options_and_reads_the_effective_egress_back() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
@@ -380,7 +380,7 @@ fn coreweave_creates(emu: &Emu) -> Vec<Value> {
 
 #[test]
 fn a_policy_coreweave_cannot_express_launches_no_remote() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
@@ -420,7 +420,7 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
 
 #[test]
 fn coreweave_refuses_to_launch_when_the_effective_egress_is_not_what_was_asked() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     // A backend that takes NetworkOptions and applies none of them.

@@ -71,7 +71,7 @@ fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
 
 #[test]
 fn verify_create_on_emulated_coreweave_ends_the_session_and_its_sandbox() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::host::require!(crate::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     env.set("WORKDIR", "/workspace");

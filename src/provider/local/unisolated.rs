@@ -12,8 +12,13 @@
 //! [`SANDBOX_ROOT_VAR`]: the host directory the sandbox sees as `/`, for a program that is handed
 //! paths some other way (the emulator's fake remote receives its task's paths over the network).
 //!
-//! Not mapped: paths a program builds itself or reads from a file, and the temporary files of
-//! host programs (`mktemp` without an argument uses the host's `/tmp`). This is safety by
+//! A user's home is the one path programs commonly look up for themselves (`getent passwd`):
+//! unisolated it would be the host user's, so a script that copies "the image's home" would copy
+//! the host's (gigabytes of toolchains, and its credentials) into the sandbox. A `getent` shim
+//! first on PATH ([`GETENT_SHIM`]) maps the home of every passwd entry as above.
+//!
+//! Not mapped: other paths a program builds itself or reads from a file, and the temporary files
+//! of host programs (`mktemp` without an argument uses the host's `/tmp`). This is safety by
 //! convention, not isolation; bubblewrap is what isolates.
 
 use std::path::{Path, PathBuf};
@@ -187,13 +192,75 @@ pub(super) fn command(
     for (k, v) in &launch.env {
         let v = match k.as_str() {
             "HOME" => sfs.host_path(v)?.to_string_lossy().into_owned(),
-            "PATH" => unisolated_path(v, &sfs, layout.binds)?,
+            "PATH" => {
+                let path = unisolated_path(v, &sfs, layout.binds)?;
+                match shim_dir(layout.fs_root)? {
+                    Some(dir) => format!("{}:{path}", dir.display()),
+                    None => path,
+                }
+            }
             _ => map.text(v),
         };
         cmd.env(k, v);
     }
     cmd.env(SANDBOX_ROOT_VAR, layout.fs_root);
     Ok(cmd)
+}
+
+/// Directory of the sandbox's shims, next to its tree (a provider path: never mapped).
+const SHIM_DIR: &str = "unisolated-bin";
+
+/// `getent` for an unisolated sandbox: the host's, with the home field of `passwd` entries under
+/// a mapped top moved into the sandbox's tree (`@GETENT@` and `@ROOT@` are filled in, quoted).
+/// The exit status is the real `getent`'s (2: no such entry).
+const GETENT_SHIM: &str = r#"#!/bin/sh
+# Written by outposts for an unisolated sandbox: see src/provider/local/unisolated.rs.
+[ "$1" = passwd ] || exec @GETENT@ "$@"
+out=$(@GETENT@ "$@"); rc=$?
+[ -z "$out" ] || printf '%s\n' "$out" | OUTPOSTS_SHIM_ROOT=@ROOT@ awk -F: -v OFS=: \
+  '$6 ~ /^\/(@TOPS@)(\/|$)/ { $6 = ENVIRON["OUTPOSTS_SHIM_ROOT"] $6 } { print }'
+exit $rc
+"#;
+
+/// Single-quoted for `sh`.
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The sandbox's shim directory, written when missing or stale; `None` when the host has no
+/// `getent` to wrap.
+fn shim_dir(fs_root: &Path) -> Result<Option<PathBuf>, ProviderError> {
+    let Some(getent) = super::isolation::find_in_path("getent") else {
+        return Ok(None);
+    };
+    let Some(sandbox) = fs_root.parent() else {
+        return Ok(None);
+    };
+    let dir = sandbox.join(SHIM_DIR);
+    let script = GETENT_SHIM
+        .replace("@GETENT@", &sh_quote(&getent.to_string_lossy()))
+        .replace("@ROOT@", &sh_quote(&fs_root.to_string_lossy()))
+        .replace("@TOPS@", &MAPPED_TOPS.join("|"));
+    let shim = dir.join("getent");
+    if std::fs::read_to_string(&shim).is_ok_and(|s| s == script) {
+        return Ok(Some(dir));
+    }
+    let write = || -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::create_dir_all(&dir)?;
+        // Written aside and renamed: a process starting meanwhile sees the old shim or the new.
+        let tmp = dir.join(format!(".getent.{}", uuid::Uuid::new_v4().simple()));
+        std::fs::write(&tmp, &script)?;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))?;
+        std::fs::rename(&tmp, &shim)
+    };
+    write().map_err(|e| {
+        ProviderError::Other(format!(
+            "cannot write the sandbox's shim {}: {e}",
+            shim.display()
+        ))
+    })?;
+    Ok(Some(dir))
 }
 
 /// Unisolated PATH: private-tree entries map to their host paths, bind targets to their sources,
@@ -271,5 +338,32 @@ mod tests {
             assert_eq!(m.text(same), same, "{same}");
         }
         assert_eq!(m.text("ünï /workspace"), "ünï /sb/fs/workspace");
+    }
+
+    #[test]
+    fn the_getent_shim_puts_passwd_homes_in_the_sandbox_tree() {
+        if super::super::isolation::find_in_path("getent").is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let fs_root = dir.path().join("fs it's");
+        std::fs::create_dir_all(&fs_root).unwrap();
+        let shims = shim_dir(&fs_root).unwrap().unwrap();
+        let run = |args: &[&str]| {
+            std::process::Command::new(shims.join("getent"))
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        let out = run(&["passwd", "0"]);
+        assert!(out.status.success());
+        let line = String::from_utf8(out.stdout).unwrap();
+        let home = line.trim_end().split(':').nth(5).unwrap().to_string();
+        assert_eq!(home, format!("{}/root", fs_root.display()), "{line}");
+        // Not found stays not found; other databases pass through.
+        assert_eq!(run(&["passwd", "no-such-user-here"]).status.code(), Some(2));
+        assert!(run(&["group", "0"]).status.success());
+        // Rewritten only when stale.
+        assert_eq!(shim_dir(&fs_root).unwrap(), Some(shims));
     }
 }
