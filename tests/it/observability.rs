@@ -274,6 +274,14 @@ fn status_watch_redraws_on_a_terminal_and_streams_ndjson_off_one() {
         || read(&tty_out).contains("serving"),
         || read(&tty_out),
     );
+    // Both views sample the status file on their own clock: the stream must have seen the
+    // session served before it is put to sleep.
+    wait_until(
+        WAIT,
+        "the NDJSON stream showing the session served",
+        || read(&ndjson_out).contains("\"phase\":\"serving\""),
+        || read(&ndjson_out),
+    );
     block_on(emu.client().suspend(&s)).unwrap();
     wait_until(
         WAIT,

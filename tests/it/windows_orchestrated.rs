@@ -74,10 +74,12 @@ fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
         .expect("the sandbox");
 
     // The remote "ran" and the session went to sleep: it exits 0, the bootstrap writes the code.
-    block_on(emu.client().suspend(&s)).unwrap();
+    // The exit file first: a liveness check that runs after the suspension must find it (the
+    // other order lets a check between the two see a live remote and sleep on strikes alone).
     let url = block_on(client(&emu).toolbox_proxy_url(&sb.id)).unwrap();
     let tb = client(&emu).toolbox(&url, &sb.id);
     block_on(tb.upload(&format!("{}\\worker.exit", root(&s)), b"0\r\n")).unwrap();
+    block_on(emu.client().suspend(&s)).unwrap();
 
     wait_until(
         WAIT,
