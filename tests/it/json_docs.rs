@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::support::TestEnv;
+use crate::support::{Emu, TestEnv};
 
 /// The schema documented for `command` in the committed docs/json.md.
 fn documented(command: &str) -> Value {
@@ -97,6 +97,90 @@ fn printed_documents_have_the_documented_fields() {
     for v in vars.as_array().expect("an array") {
         let keys: BTreeSet<String> = v.as_object().expect("an object").keys().cloned().collect();
         assert_eq!(keys, props, "{v}");
+    }
+}
+
+/// `command`'s array document: every item has the documented item fields.
+fn assert_items_match(command: &str, doc: &Value) {
+    let schema = documented(command);
+    let (props, required) = fields(&schema, &schema["items"]);
+    let items = doc.as_array().expect("an array");
+    assert!(
+        !items.is_empty(),
+        "`{command} --json` listed nothing to check: {doc}"
+    );
+    for item in items {
+        let keys: BTreeSet<String> = item
+            .as_object()
+            .expect("an object")
+            .keys()
+            .cloned()
+            .collect();
+        let undocumented: Vec<_> = keys.difference(&props).collect();
+        let missing: Vec<_> = required.difference(&keys).collect();
+        assert!(
+            undocumented.is_empty() && missing.is_empty(),
+            "`{command} --json` drifted from docs/json.md: undocumented {undocumented:?}, missing {missing:?}\n{item}"
+        );
+    }
+}
+
+/// The domain types printed as they are (outposts, v3 sessions, doctor's report), against the
+/// emulator.
+#[test]
+fn domain_documents_against_the_emulator_have_the_documented_fields() {
+    let emu_env = TestEnv::new();
+    let emu = Emu::start(&emu_env, &[]);
+    let mut env = TestEnv::new();
+    emu.configure(&mut env);
+
+    let created = env
+        .run(&[
+            "outpost",
+            "create",
+            "docs-check",
+            "--platform",
+            "linux",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_matches("outpost create", &created);
+    let id = created["outpost_id"]
+        .as_str()
+        .expect("the new outpost's id")
+        .to_string();
+    let got = env.run(&["outpost", "get", &id, "--json"]).ok().json();
+    assert_matches("outpost get", &got);
+    let list = env.run(&["outpost", "list", "--json"]).ok().json();
+    assert_items_match("outpost list", &list);
+
+    let session = env
+        .run(&[
+            "session",
+            "create",
+            "--prompt",
+            "sh: true",
+            "--outpost",
+            "EMULATOR",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_matches("session create", &session);
+    let sid = session["session_id"].as_str().expect("the session id");
+    let ended = env.run(&["session", "end", sid, "--json"]).ok().json();
+    assert_matches("session end", &ended);
+
+    // Some checks fail here (no provider set up); the report is printed all the same.
+    let report = env.run(&["doctor", "--json"]);
+    let doc: Value = serde_json::from_str(&report.stdout).expect("a JSON report");
+    assert_matches("doctor", &doc);
+    let schema = documented("doctor");
+    let (check_fields, _) = fields(&schema, &schema["properties"]["checks"]["items"]);
+    for c in doc["checks"].as_array().expect("checks") {
+        let keys: BTreeSet<String> = c.as_object().expect("a check").keys().cloned().collect();
+        assert_eq!(keys, check_fields, "{c}");
     }
 }
 
