@@ -201,3 +201,56 @@ fn errors_have_the_documented_fields() {
     assert_eq!(doc["error"]["exit_code"], 2);
     assert!(doc["error"]["hint"].is_string(), "{doc}");
 }
+
+/// `orchestrator status --json` from a status file an older orchestrator wrote (no `phase`,
+/// `ended`, `sandboxes`, …): it loads, the missing fields take their defaults, and the document
+/// keeps the documented fields, down to the rows.
+#[test]
+fn an_old_status_file_loads_into_the_documented_status() {
+    use outposts::orchestrator::state::StateDir;
+    let env = TestEnv::new();
+    let state = StateDir::open(&env.path("state")).expect("state dir");
+    let dir = state
+        .outpost("o-docs")
+        .expect("outpost dir")
+        .dir()
+        .to_path_buf();
+    std::fs::write(dir.join("acceptor_id"), "acc-docs\n").expect("acceptor id");
+    let old = serde_json::json!({"pid": 4242, "updated_at": 1.0, "cap": 3, "held": 1,
+        "sessions": [{"session_id": "s1", "remote": "running", "sandbox_id": "sb-1"}],
+        "sleeping": [{"session_id": "s2", "state": "stopped", "slept_since": 1.0}]});
+    std::fs::write(dir.join("status.json"), old.to_string()).expect("status file");
+
+    let doc = env
+        .run(&["orchestrator", "status", "--outpost", "o-docs", "--json"])
+        .ok()
+        .json();
+    assert_matches("orchestrator status", &doc);
+    assert_eq!(
+        (&doc["pid"], &doc["cap"], &doc["stale"]),
+        (
+            &serde_json::json!(4242),
+            &serde_json::json!(3),
+            &Value::Bool(true)
+        )
+    );
+    let schema = documented("orchestrator status");
+    for (list, def) in [("sessions", "SessionRow"), ("sleeping", "SleepingRow")] {
+        let (props, _) = fields(&schema, &schema["$defs"][def]);
+        let row = &doc[list][0];
+        let keys: BTreeSet<String> = row.as_object().expect("a row").keys().cloned().collect();
+        assert_eq!(keys, props, "{row}");
+    }
+    assert_eq!(doc["sessions"][0]["sandbox_id"], "sb-1");
+    assert_eq!(doc["sleeping"][0]["state"], "stopped");
+    assert_eq!(doc["ended"], serde_json::json!([]));
+
+    // The human view reads the same file.
+    let human = env.run(&["orchestrator", "status", "--outpost", "o-docs"]);
+    human.ok();
+    assert!(
+        human.stdout.contains("s1") && human.stdout.contains("SLEEPING SESSION"),
+        "{}",
+        human.stdout
+    );
+}
