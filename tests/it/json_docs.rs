@@ -45,7 +45,7 @@ fn fields(schema: &Value, node: &Value) -> (BTreeSet<String>, BTreeSet<String>) 
 }
 
 /// Every key of `doc` is documented, and every required field is there.
-fn assert_matches(command: &str, doc: &Value) {
+pub(crate) fn assert_matches(command: &str, doc: &Value) {
     let schema = documented(command);
     let (props, required) = fields(&schema, &schema);
     let keys: BTreeSet<String> = doc
@@ -101,7 +101,7 @@ fn printed_documents_have_the_documented_fields() {
 }
 
 /// `command`'s array document: every item has the documented item fields.
-fn assert_items_match(command: &str, doc: &Value) {
+pub(crate) fn assert_items_match(command: &str, doc: &Value) {
     let schema = documented(command);
     let (props, required) = fields(&schema, &schema["items"]);
     let items = doc.as_array().expect("an array");
