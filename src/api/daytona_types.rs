@@ -96,7 +96,7 @@ impl SnapshotState {
 }
 
 /// `BuildInfo` on sandboxes and snapshots.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BuildInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -317,7 +317,7 @@ pub struct WarmPool {
 }
 
 /// `SnapshotDto`. `mem` here is `memory` in the create body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     pub id: String,
@@ -329,6 +329,7 @@ pub struct Snapshot {
     #[serde(default)]
     pub image_name: Option<String>,
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub state: Option<SnapshotState>,
     #[serde(default)]
     pub size: Option<f64>,

@@ -151,13 +151,14 @@ impl QueueEntry {
 }
 
 /// An outpost.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Outpost {
     pub outpost_id: String,
     pub account_id: Option<String>,
     #[serde(serialize_with = "serialize_seconds")]
     pub created_at: Option<f64>,
     pub name: Option<String>,
+    #[schemars(with = "Option<String>")]
     pub platform: Option<Platform>,
     pub description: Option<String>,
     pub queue_depth: Option<u64>,

@@ -91,14 +91,16 @@ fn lenient_strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Er
 }
 
 /// `SessionResponse`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct V3Session {
     pub session_id: String,
     #[serde(default)]
     pub url: Option<String>,
     #[serde(default = "unknown_status")]
+    #[schemars(with = "String")]
     pub status: V3Status,
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub status_detail: Option<StatusDetail>,
     #[serde(default, deserialize_with = "lenient_strings")]
     pub tags: Vec<String>,

@@ -71,6 +71,8 @@ fn general() -> Vec<Documented> {
             "The new outpost, and the .env that names it.",
         ),
         doc::<outpost::DeletedDoc>("outpost delete", "Whether it was deleted or already gone."),
+        doc::<crate::api::devin::Outpost>("outpost get", "The outpost."),
+        doc::<Vec<crate::api::devin::Outpost>>("outpost list", "Every outpost the token sees."),
         doc::<queue::WatchLine>("queue watch", "NDJSON: one line per watch event."),
         doc::<demo::DemoStep>("demo", "NDJSON: one line per step."),
         doc::<demo::DemoSummary>("demo (last line)", "When every check passed."),
@@ -78,6 +80,7 @@ fn general() -> Vec<Documented> {
         doc::<emulator::session::EmulatorStatusDoc>("emulator status", "What the emulator holds."),
         doc::<generate::CompletionsDoc>("completions", "The completion script."),
         doc::<generate::GenerateDoc>("generate", "The generated files that drifted."),
+        doc::<crate::doctor::Report>("doctor", "Every check's verdict and the settings in force."),
     ]
 }
 
@@ -119,6 +122,10 @@ fn machines_and_sessions() -> Vec<Documented> {
             "The snapshot name in force and where it came from.",
         ),
         doc::<snapshot::DockerfileDoc>("snapshot dockerfile", "The built-in image definition."),
+        doc::<Vec<crate::api::daytona_types::Snapshot>>(
+            "snapshot list",
+            "The snapshots, as Daytona reports them.",
+        ),
         doc::<snapshot::build::BuildDoc>("snapshot build", "The snapshot, found or built."),
         doc::<snapshot::build::BuildFailedDoc>(
             "snapshot build (failed)",
@@ -138,6 +145,11 @@ fn machines_and_sessions() -> Vec<Documented> {
             "The workers created and how far each got.",
         ),
         doc::<Vec<worker::list::ListRow>>("worker list", "Every worker, with its health."),
+        doc::<crate::worker::WorkerStatus>(
+            "worker status",
+            "The worker, its containers, and whether it serves.",
+        ),
+        doc::<crate::worker::LogLine>("worker logs", "NDJSON: one line per log line."),
         doc::<worker::ExecDoc>("worker exec", "The command's exit code and output."),
         doc::<worker::StopDoc>(
             "worker stop",
@@ -151,6 +163,11 @@ fn machines_and_sessions() -> Vec<Documented> {
             "session show",
             "The session from the v3 API, its queue row and its sandbox.",
         ),
+        doc::<crate::api::devin_v3::V3Session>(
+            "session create",
+            "The session from the v3 API (with --until, as last read).",
+        ),
+        doc::<crate::api::devin_v3::V3Session>("session end", "The ended session."),
         doc::<session::verify_create::CreateVerifyDoc>(
             "session verify --create",
             "The unattended verdict: the session's stages and the proof read back.",

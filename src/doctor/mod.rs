@@ -27,7 +27,7 @@ use crate::config::{Config, Source};
 use crate::provider::ProviderKind;
 
 /// A check's verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Pass,
@@ -36,7 +36,7 @@ pub enum Status {
 }
 
 /// One named check.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Check {
     /// Stable identifier for scripts, e.g. `devin_token`.
     pub id: &'static str,
@@ -88,7 +88,7 @@ impl Check {
 }
 
 /// One resolved setting: where it came from (secrets masked).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Setting {
     pub name: &'static str,
     pub value: String,
@@ -100,7 +100,7 @@ pub struct Setting {
 }
 
 /// Everything `doctor` found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub ok: bool,
     pub passed: usize,

@@ -58,15 +58,13 @@ impl Orchestrator {
 }
 
 /// The refusals still remembered (the session's failures are), for the status file.
-pub(super) fn refusals_json(book: &Book) -> Vec<serde_json::Value> {
+pub(super) fn refusals(book: &Book) -> Vec<super::report::RefusedRow> {
     book.refusals()
-        .map(|(id, reason, at)| {
-            serde_json::json!({
-                "session_id": id,
-                "reason": reason,
-                "at": at,
-                "retry_at": book.track(id).and_then(|t| t.retry_at),
-            })
+        .map(|(id, reason, at)| super::report::RefusedRow {
+            session_id: id.clone(),
+            reason: reason.to_string(),
+            at,
+            retry_at: book.track(id).and_then(|t| t.retry_at),
         })
         .collect()
 }

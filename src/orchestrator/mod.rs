@@ -26,6 +26,8 @@ pub mod state;
 mod sweep;
 
 pub use provision::repo_dir_name;
+pub use report::{EndedRow, GivenUpRow, RefusedRow, SessionRow, SleepingRow, StatusFile};
+pub use sleep::Fleet;
 
 /// Label naming the session a sandbox serves.
 pub const LABEL_SESSION: &str = "devin.session_id";

@@ -1,9 +1,13 @@
 //! What the orchestrator tells about itself while it runs: the status file `orchestrator
 //! status` reads, and the note that the cap holds sessions back. Nothing here decides anything.
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use super::plan::{self, RemoteState};
 use super::run::{Book, Capacity, Change, EndHow, OrchEvent, Orchestrator};
 use super::sandbox_name;
+use super::sleep::Fleet;
 use crate::time::now;
 
 /// How often an unchanged status file is written again, so its age tells how long ago the
@@ -59,28 +63,129 @@ impl Orchestrator {
         }
     }
 
-    fn status_doc(&self, book: &Book, t: f64) -> serde_json::Value {
+    fn status_doc(&self, book: &Book, t: f64) -> StatusFile {
         let events = self.last_events_snapshot();
         let retention = self.opts.sleep_retention.map(|d| d.as_secs_f64());
-        serde_json::json!({
-            "pid": std::process::id(),
-            "sleeping": sleeping_json(book, &events, retention),
-            "sandboxes": book.fleet(),
-            "sleep_retention_seconds": retention,
-            "outpost_id": self.opts.outpost_id,
-            "acceptor_id": self.opts.acceptor_id,
-            "updated_at": t,
-            "draining": book.draining(),
-            "cap": self.opts.limits.cap,
-            "held": book.capacity().held,
-            "waiting": book.capacity().waiting,
-            "sessions": sessions_json(book, &events),
-            "ended": ended_json(book, &events, t),
-            "refused": super::egress::refusals_json(book),
-            "given_up": super::run::given_up_json(book),
-            "sleep_keeps": self.provider.kind().sleep_keeps(),
-        })
+        StatusFile {
+            pid: Some(std::process::id()),
+            sleeping: sleeping_rows(book, &events, retention),
+            sandboxes: Some(book.fleet()),
+            sleep_retention_seconds: retention,
+            outpost_id: Some(self.opts.outpost_id.clone()),
+            acceptor_id: Some(self.opts.acceptor_id.clone()),
+            updated_at: Some(t),
+            draining: book.draining(),
+            cap: Some(self.opts.limits.cap),
+            held: Some(book.capacity().held),
+            waiting: Some(book.capacity().waiting),
+            sessions: session_rows(book, &events),
+            ended: ended_rows(book, &events, t),
+            refused: super::egress::refusals(book),
+            given_up: super::run::given_up(book),
+            sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
+        }
     }
+}
+
+/// The status file (`status.json`) a running orchestrator rewrites and `orchestrator status`
+/// reads. Every field has a default, so a file an older orchestrator wrote still loads; the
+/// `Option`s are always written (as `null` when unknown).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct StatusFile {
+    pub pid: Option<u32>,
+    pub sleeping: Vec<SleepingRow>,
+    /// The janitor's last count of the outpost's sandboxes.
+    pub sandboxes: Option<Fleet>,
+    pub sleep_retention_seconds: Option<f64>,
+    pub outpost_id: Option<String>,
+    pub acceptor_id: Option<String>,
+    /// Unix seconds of this rewrite.
+    pub updated_at: Option<f64>,
+    pub draining: bool,
+    pub cap: Option<usize>,
+    pub held: Option<usize>,
+    pub waiting: Option<usize>,
+    pub sessions: Vec<SessionRow>,
+    pub ended: Vec<EndedRow>,
+    pub refused: Vec<RefusedRow>,
+    pub given_up: Vec<GivenUpRow>,
+    /// What a sleeping session keeps on this provider.
+    pub sleep_keeps: Option<String>,
+}
+
+/// A session this instance holds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct SessionRow {
+    pub session_id: String,
+    pub sandbox_id: Option<String>,
+    pub sandbox_name: String,
+    /// Served from a warm-pool sandbox, when known.
+    pub served_warm: Option<bool>,
+    /// `provisioning`, `serving` or `ending`.
+    pub phase: String,
+    /// The remote's state: `unknown`, `not_running`, `running` or `exited CODE`.
+    pub remote: String,
+    pub session_status: Option<String>,
+    /// The session's own start (Devin's), not when we first saw it.
+    pub created_at: Option<f64>,
+    pub claim_deadline: Option<f64>,
+    pub failures: u32,
+    pub last_event: Option<String>,
+    pub last_event_at: Option<f64>,
+}
+
+/// A sleeping session, with its retention clock.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct SleepingRow {
+    pub session_id: String,
+    pub sandbox_name: String,
+    pub sandbox_id: Option<String>,
+    /// `stopped`, `archived` or `snapshot`.
+    pub state: String,
+    pub slept_since: f64,
+    pub absent_since: Option<f64>,
+    /// When retention removes it; `None` when retention is off.
+    pub retention_deadline: Option<f64>,
+    pub created_at: Option<f64>,
+    pub last_event: Option<String>,
+    pub last_event_at: Option<f64>,
+}
+
+/// A session that just left this instance, with its last word.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct EndedRow {
+    pub session_id: String,
+    /// `terminated`, `suspended` or `unknown`.
+    pub state: String,
+    pub last_event: String,
+    pub last_event_at: f64,
+}
+
+/// A session not served because its network policy cannot be enforced.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct RefusedRow {
+    pub session_id: String,
+    pub reason: String,
+    pub at: f64,
+    /// When it becomes claimable again.
+    pub retry_at: Option<f64>,
+}
+
+/// A session given up (released, cooling off).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct GivenUpRow {
+    pub session_id: String,
+    pub reason: String,
+    /// When it is tried again.
+    pub retry_at: Option<f64>,
+    /// What its remote logged last, when it exited.
+    pub last_log: Option<String>,
 }
 
 type Events = [(String, OrchEvent, f64)];
@@ -90,59 +195,63 @@ fn last<'a>(events: &'a Events, id: &str) -> Option<&'a (String, OrchEvent, f64)
 }
 
 /// The sessions this instance holds.
-fn sessions_json(book: &Book, events: &Events) -> Vec<serde_json::Value> {
+fn session_rows(book: &Book, events: &Events) -> Vec<SessionRow> {
     book.tracks()
         .filter(|(_, t)| t.held)
         .map(|(id, t)| {
             let entry = book.entry(id);
             let running = matches!(t.remote, RemoteState::Running { .. });
-            serde_json::json!({
-                "session_id": id,
-                "sandbox_id": book.sandbox(id),
-                "sandbox_name": sandbox_name(id),
-                "served_warm": book.served_warm(id),
-                "phase": if t.terminated { "ending" } else if running { "serving" } else { "provisioning" },
-                "remote": match &t.remote {
+            SessionRow {
+                session_id: id.clone(),
+                sandbox_id: book.sandbox(id).map(str::to_string),
+                sandbox_name: sandbox_name(id),
+                served_warm: book.served_warm(id),
+                phase: if t.terminated {
+                    "ending"
+                } else if running {
+                    "serving"
+                } else {
+                    "provisioning"
+                }
+                .to_string(),
+                remote: match &t.remote {
                     RemoteState::Unknown => "unknown".to_string(),
                     RemoteState::NotRunning => "not_running".to_string(),
                     RemoteState::Running { .. } => "running".to_string(),
                     RemoteState::Exited { code, .. } => format!("exited {code}"),
                 },
-                "session_status": entry.map(|e| e.session_status.as_str()),
-                // The session's own start (Devin's), not when we first saw it.
-                "created_at": entry.and_then(|e| e.created_at),
-                "claim_deadline": t.claim_deadline,
-                "failures": t.failures,
-                "last_event": last(events, id).map(|e| e.1.summary()),
-                "last_event_at": last(events, id).map(|e| e.2),
-            })
+                session_status: entry.map(|e| e.session_status.as_str().to_string()),
+                created_at: entry.and_then(|e| e.created_at),
+                claim_deadline: t.claim_deadline,
+                failures: t.failures,
+                last_event: last(events, id).map(|e| e.1.summary()),
+                last_event_at: last(events, id).map(|e| e.2),
+            }
         })
         .collect()
 }
 
 /// The sleeping sessions, with their retention clocks.
-fn sleeping_json(book: &Book, events: &Events, retention: Option<f64>) -> Vec<serde_json::Value> {
+fn sleeping_rows(book: &Book, events: &Events, retention: Option<f64>) -> Vec<SleepingRow> {
     book.sleepers()
-        .map(|(id, s)| {
-            serde_json::json!({
-                "session_id": id,
-                "sandbox_name": s.sandbox,
-                "sandbox_id": s.sandbox_id,
-                "state": s.state,
-                "slept_since": s.slept_since,
-                "absent_since": s.absent_since,
-                "retention_deadline": s.deadline(retention),
-                "created_at": book.entry(id).and_then(|e| e.created_at),
-                "last_event": last(events, id).map(|e| e.1.summary()),
-                "last_event_at": last(events, id).map(|e| e.2),
-            })
+        .map(|(id, s)| SleepingRow {
+            session_id: id.clone(),
+            sandbox_name: s.sandbox.clone(),
+            sandbox_id: s.sandbox_id.clone(),
+            state: s.state.as_str().to_string(),
+            slept_since: s.slept_since,
+            absent_since: s.absent_since,
+            retention_deadline: s.deadline(retention),
+            created_at: book.entry(id).and_then(|e| e.created_at),
+            last_event: last(events, id).map(|e| e.1.summary()),
+            last_event_at: last(events, id).map(|e| e.2),
         })
         .collect()
 }
 
 /// Sessions that just left this instance: their last word, so a view that showed them can say
 /// how they ended instead of keeping their last state.
-fn ended_json(book: &Book, events: &Events, t: f64) -> Vec<serde_json::Value> {
+fn ended_rows(book: &Book, events: &Events, t: f64) -> Vec<EndedRow> {
     events
         .iter()
         .filter(|(id, _, at)| {
@@ -163,8 +272,12 @@ fn ended_json(book: &Book, events: &Events, t: f64) -> Vec<serde_json::Value> {
                 } => "suspended",
                 _ => "unknown",
             };
-            serde_json::json!({"session_id": id, "state": state,
-                "last_event": ev.summary(), "last_event_at": at})
+            EndedRow {
+                session_id: id.clone(),
+                state: state.to_string(),
+                last_event: ev.summary(),
+                last_event_at: *at,
+            }
         })
         .collect()
 }

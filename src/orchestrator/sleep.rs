@@ -12,7 +12,10 @@ use crate::time::now;
 
 /// How many of the outpost's sandboxes are up, asleep and archived (the janitor's last listing;
 /// CoreWeave's snapshotted sleepers count as asleep).
-#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(default)]
 pub struct Fleet {
     pub running: usize,
     pub sleeping: usize,

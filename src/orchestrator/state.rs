@@ -213,14 +213,16 @@ impl OutpostState {
         write_atomic(&self.dir.join("watch_cursor"), cursor.as_bytes())
     }
 
-    pub fn save_status(&self, status: &serde_json::Value) -> Result<()> {
+    pub fn save_status(&self, status: &super::report::StatusFile) -> Result<()> {
         write_atomic(
             &self.dir.join("status.json"),
             serde_json::to_string_pretty(status)?.as_bytes(),
         )
     }
 
-    pub fn status(&self) -> Option<serde_json::Value> {
+    /// The status file; `None` when missing or unreadable (fields it lacks, written by an older
+    /// orchestrator, take their defaults).
+    pub fn status(&self) -> Option<super::report::StatusFile> {
         let text = fs::read_to_string(self.dir.join("status.json")).ok()?;
         serde_json::from_str(&text).ok()
     }

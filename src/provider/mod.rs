@@ -18,7 +18,9 @@ pub mod coreweave;
 pub mod local;
 
 /// Which provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
     Daytona,
@@ -68,7 +70,7 @@ impl fmt::Display for ProviderKind {
 
 /// The small state machine every provider maps onto. Provider-specific states are kept raw in
 /// [`SandboxInfo::raw_state`] for display only; where the disk is lives in [`Disk`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SandboxState {
     /// Being created, built or pulled.
@@ -226,7 +228,7 @@ impl SandboxSpec {
 }
 
 /// Per-container status (CoreWeave reports several; others report one or none).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ContainerStatus {
     pub name: String,
     pub state: String,

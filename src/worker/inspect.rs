@@ -16,7 +16,7 @@ use crate::provider::{
 };
 
 /// One worker as `worker list` shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WorkerView {
     pub id: String,
     pub name: String,
@@ -31,7 +31,7 @@ pub struct WorkerView {
 }
 
 /// `worker status`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WorkerStatus {
     #[serde(flatten)]
     pub view: WorkerView,
@@ -72,7 +72,7 @@ impl WorkerStatus {
 }
 
 /// One line of `worker logs --json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct LogLine {
     pub sandbox_id: String,
     pub line: String,

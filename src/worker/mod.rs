@@ -102,7 +102,7 @@ exec devin worker start "$@"
 "#;
 
 /// How the worker process is run in its sandbox.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The sandbox's supervised main command.

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::support::TestEnv;
+use crate::support::{Emu, TestEnv};
 
 /// The schema documented for `command` in the committed docs/json.md.
 fn documented(command: &str) -> Value {
@@ -45,7 +45,7 @@ fn fields(schema: &Value, node: &Value) -> (BTreeSet<String>, BTreeSet<String>) 
 }
 
 /// Every key of `doc` is documented, and every required field is there.
-fn assert_matches(command: &str, doc: &Value) {
+pub(crate) fn assert_matches(command: &str, doc: &Value) {
     let schema = documented(command);
     let (props, required) = fields(&schema, &schema);
     let keys: BTreeSet<String> = doc
@@ -100,6 +100,90 @@ fn printed_documents_have_the_documented_fields() {
     }
 }
 
+/// `command`'s array document: every item has the documented item fields.
+pub(crate) fn assert_items_match(command: &str, doc: &Value) {
+    let schema = documented(command);
+    let (props, required) = fields(&schema, &schema["items"]);
+    let items = doc.as_array().expect("an array");
+    assert!(
+        !items.is_empty(),
+        "`{command} --json` listed nothing to check: {doc}"
+    );
+    for item in items {
+        let keys: BTreeSet<String> = item
+            .as_object()
+            .expect("an object")
+            .keys()
+            .cloned()
+            .collect();
+        let undocumented: Vec<_> = keys.difference(&props).collect();
+        let missing: Vec<_> = required.difference(&keys).collect();
+        assert!(
+            undocumented.is_empty() && missing.is_empty(),
+            "`{command} --json` drifted from docs/json.md: undocumented {undocumented:?}, missing {missing:?}\n{item}"
+        );
+    }
+}
+
+/// The domain types printed as they are (outposts, v3 sessions, doctor's report), against the
+/// emulator.
+#[test]
+fn domain_documents_against_the_emulator_have_the_documented_fields() {
+    let emu_env = TestEnv::new();
+    let emu = Emu::start(&emu_env, &[]);
+    let mut env = TestEnv::new();
+    emu.configure(&mut env);
+
+    let created = env
+        .run(&[
+            "outpost",
+            "create",
+            "docs-check",
+            "--platform",
+            "linux",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_matches("outpost create", &created);
+    let id = created["outpost_id"]
+        .as_str()
+        .expect("the new outpost's id")
+        .to_string();
+    let got = env.run(&["outpost", "get", &id, "--json"]).ok().json();
+    assert_matches("outpost get", &got);
+    let list = env.run(&["outpost", "list", "--json"]).ok().json();
+    assert_items_match("outpost list", &list);
+
+    let session = env
+        .run(&[
+            "session",
+            "create",
+            "--prompt",
+            "sh: true",
+            "--outpost",
+            "EMULATOR",
+            "--json",
+        ])
+        .ok()
+        .json();
+    assert_matches("session create", &session);
+    let sid = session["session_id"].as_str().expect("the session id");
+    let ended = env.run(&["session", "end", sid, "--json"]).ok().json();
+    assert_matches("session end", &ended);
+
+    // Some checks fail here (no provider set up); the report is printed all the same.
+    let report = env.run(&["doctor", "--json"]);
+    let doc: Value = serde_json::from_str(&report.stdout).expect("a JSON report");
+    assert_matches("doctor", &doc);
+    let schema = documented("doctor");
+    let (check_fields, _) = fields(&schema, &schema["properties"]["checks"]["items"]);
+    for c in doc["checks"].as_array().expect("checks") {
+        let keys: BTreeSet<String> = c.as_object().expect("a check").keys().cloned().collect();
+        assert_eq!(keys, check_fields, "{c}");
+    }
+}
+
 #[test]
 fn errors_have_the_documented_fields() {
     let env = TestEnv::new();
@@ -116,4 +200,57 @@ fn errors_have_the_documented_fields() {
     assert_matches("(any command, on failure)", &doc);
     assert_eq!(doc["error"]["exit_code"], 2);
     assert!(doc["error"]["hint"].is_string(), "{doc}");
+}
+
+/// `orchestrator status --json` from a status file an older orchestrator wrote (no `phase`,
+/// `ended`, `sandboxes`, …): it loads, the missing fields take their defaults, and the document
+/// keeps the documented fields, down to the rows.
+#[test]
+fn an_old_status_file_loads_into_the_documented_status() {
+    use outposts::orchestrator::state::StateDir;
+    let env = TestEnv::new();
+    let state = StateDir::open(&env.path("state")).expect("state dir");
+    let dir = state
+        .outpost("o-docs")
+        .expect("outpost dir")
+        .dir()
+        .to_path_buf();
+    std::fs::write(dir.join("acceptor_id"), "acc-docs\n").expect("acceptor id");
+    let old = serde_json::json!({"pid": 4242, "updated_at": 1.0, "cap": 3, "held": 1,
+        "sessions": [{"session_id": "s1", "remote": "running", "sandbox_id": "sb-1"}],
+        "sleeping": [{"session_id": "s2", "state": "stopped", "slept_since": 1.0}]});
+    std::fs::write(dir.join("status.json"), old.to_string()).expect("status file");
+
+    let doc = env
+        .run(&["orchestrator", "status", "--outpost", "o-docs", "--json"])
+        .ok()
+        .json();
+    assert_matches("orchestrator status", &doc);
+    assert_eq!(
+        (&doc["pid"], &doc["cap"], &doc["stale"]),
+        (
+            &serde_json::json!(4242),
+            &serde_json::json!(3),
+            &Value::Bool(true)
+        )
+    );
+    let schema = documented("orchestrator status");
+    for (list, def) in [("sessions", "SessionRow"), ("sleeping", "SleepingRow")] {
+        let (props, _) = fields(&schema, &schema["$defs"][def]);
+        let row = &doc[list][0];
+        let keys: BTreeSet<String> = row.as_object().expect("a row").keys().cloned().collect();
+        assert_eq!(keys, props, "{row}");
+    }
+    assert_eq!(doc["sessions"][0]["sandbox_id"], "sb-1");
+    assert_eq!(doc["sleeping"][0]["state"], "stopped");
+    assert_eq!(doc["ended"], serde_json::json!([]));
+
+    // The human view reads the same file.
+    let human = env.run(&["orchestrator", "status", "--outpost", "o-docs"]);
+    human.ok();
+    assert!(
+        human.stdout.contains("s1") && human.stdout.contains("SLEEPING SESSION"),
+        "{}",
+        human.stdout
+    );
 }

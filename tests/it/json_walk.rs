@@ -473,7 +473,12 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             w.snapshot = Some(r.json()["name"].as_str().expect("name").to_string());
             vec![r]
         }
-        "snapshot list" => vec![w.ok(&["snapshot", "list"])],
+        "snapshot list" => {
+            let r = w.ok(&["snapshot", "list"]);
+            // The documented shape (docs/json.md), on the snapshot just built.
+            crate::json_docs::assert_items_match("snapshot list", &r.json());
+            vec![r]
+        }
         "snapshot warm-pool set" => {
             let name = w.snapshot.clone().unwrap();
             vec![w.ok(&["snapshot", "warm-pool", "set", "1", "--snapshot", &name])]
@@ -559,7 +564,11 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             vec![r]
         }
         "worker list" => vec![w.ok(&["worker", "list"])],
-        "worker status" => vec![w.ok(&["worker", "status", &w.worker()])],
+        "worker status" => {
+            let r = w.ok(&["worker", "status", &w.worker()]);
+            crate::json_docs::assert_matches("worker status", &r.json());
+            vec![r]
+        }
         "worker logs" => {
             let id = w.worker();
             let tail = w.ok(&["worker", "logs", &id, "--tail", "3"]);
@@ -568,6 +577,9 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
                 "{}",
                 tail.stdout
             );
+            for line in ndjson("worker logs --tail", &tail) {
+                crate::json_docs::assert_matches("worker logs", &line);
+            }
             let mut bg = Bg::spawn(&w.env, &["--json", "worker", "logs", &id, "--follow"]);
             bg.wait_stdout(Duration::from_secs(30), "a followed line", |s| {
                 s.contains('\n')

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::Ctx;
 use super::{StatusArgs, outpost_id};
 use crate::api::devin::DevinClient;
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::state::StateDir;
+use crate::orchestrator::{EndedRow, Fleet, GivenUpRow, RefusedRow, SessionRow, SleepingRow};
 
 pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let mut outpost = outpost_id(ctx, a.outpost)?;
@@ -30,7 +30,7 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let typed = status_doc(ctx, &outpost)?;
     let acceptor = typed.acceptor_id.clone();
     let cursor_age = typed.cursor_age_seconds;
-    // The views read the status file's lists as they were written.
+    // The table views shared with `--watch` read the document as JSON.
     let doc = serde_json::to_value(&typed)?;
     ctx.printer.result(&typed, || {
         use super::watch as view;
@@ -47,45 +47,56 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             &view::advance(&Default::default(), &doc, t),
             t,
         ));
-        out.push_str(&sleeping_table(&doc));
+        out.push_str(&sleeping_table(&typed));
         // Sessions not served because their network policy cannot be enforced, and sessions
         // given up (released, cooling off), each with why and when it may be tried again.
-        out.push_str(&cooling_off(&doc["refused"], "refused", "claimable again"));
-        out.push_str(&cooling_off(&doc["given_up"], "given up", "tried again"));
+        for r in &typed.refused {
+            let row = (r.session_id.as_str(), r.reason.as_str(), None, r.retry_at);
+            out.push_str(&cooling_off_line("refused", "claimable again", row));
+        }
+        for g in &typed.given_up {
+            let row = (
+                g.session_id.as_str(),
+                g.reason.as_str(),
+                g.last_log.as_deref(),
+                g.retry_at,
+            );
+            out.push_str(&cooling_off_line("given up", "tried again", row));
+        }
         out
     });
     Ok(ExitStatus::Success)
 }
 
 /// `outposts orchestrator status --json`: the state dir's view of one outpost. The lists and
-/// counters are the running orchestrator's status file, passed through as it wrote them.
+/// counters are the running orchestrator's status file, as it wrote them.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OrchStatusDoc {
     pub outpost_id: String,
     pub acceptor_id: String,
     /// Whether an orchestrator holds the state dir's lock.
     pub running: bool,
-    pub pid: Option<Value>,
+    pub pid: Option<u32>,
     pub state_dir: PathBuf,
     pub cursor_age_seconds: Option<f64>,
     /// Unix seconds of the status file's last rewrite.
-    pub status_updated_at: Option<Value>,
-    /// Sessions held: `session_id`, `phase`, `remote`, `session_status`, `sandbox_id`, …
-    pub sessions: Value,
-    /// Sleeping sessions: `session_id`, `state`, `slept_since`, `retention_deadline`, …
-    pub sleeping: Value,
-    pub sandboxes: Option<Value>,
-    pub sleep_retention_seconds: Option<Value>,
-    pub sleep_keeps: Option<Value>,
-    /// Sessions not served (network policy): `session_id`, `reason`, `retry_at`, …
-    pub refused: Value,
-    /// Sessions given up (cooling off): `session_id`, `reason`, `retry_at`, `last_log`, …
-    pub given_up: Value,
-    pub cap: Option<Value>,
-    pub held: Option<Value>,
-    pub waiting: Option<Value>,
-    /// Sessions released lately: `session_id`, `state`, `last_event`, …
-    pub ended: Value,
+    pub status_updated_at: Option<f64>,
+    /// Sessions held.
+    pub sessions: Vec<SessionRow>,
+    /// Sleeping sessions.
+    pub sleeping: Vec<SleepingRow>,
+    pub sandboxes: Option<Fleet>,
+    pub sleep_retention_seconds: Option<f64>,
+    pub sleep_keeps: Option<String>,
+    /// Sessions not served (network policy).
+    pub refused: Vec<RefusedRow>,
+    /// Sessions given up (cooling off).
+    pub given_up: Vec<GivenUpRow>,
+    pub cap: Option<usize>,
+    pub held: Option<usize>,
+    pub waiting: Option<usize>,
+    /// Sessions released lately.
+    pub ended: Vec<EndedRow>,
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
@@ -109,113 +120,95 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         )
         .into());
     };
-    let snapshot = o.status().unwrap_or_default();
-    let field = |k: &str| snapshot.get(k).cloned();
-    let list = |k: &str| field(k).unwrap_or_else(|| Value::Array(Vec::new()));
-    let mut doc = OrchStatusDoc {
+    let file = o.status().unwrap_or_default();
+    let (stale, status_age_seconds) =
+        super::watch::staleness(running, file.updated_at, crate::time::now());
+    Ok(OrchStatusDoc {
         outpost_id: outpost.to_string(),
         acceptor_id: acceptor,
         running,
-        pid: field("pid"),
+        pid: file.pid,
         state_dir: state_dir.root().to_path_buf(),
         cursor_age_seconds: o.cursor().map(|(_, age)| age),
-        status_updated_at: field("updated_at"),
-        sessions: list("sessions"),
-        sleeping: list("sleeping"),
-        sandboxes: field("sandboxes"),
-        sleep_retention_seconds: field("sleep_retention_seconds"),
-        sleep_keeps: field("sleep_keeps"),
-        refused: list("refused"),
-        given_up: list("given_up"),
-        cap: field("cap"),
-        held: field("held"),
-        waiting: field("waiting"),
-        ended: list("ended"),
-        stale: false,
-        status_age_seconds: None,
-    };
-    (doc.stale, doc.status_age_seconds) =
-        super::watch::staleness(&serde_json::to_value(&doc)?, crate::time::now());
-    Ok(doc)
+        status_updated_at: file.updated_at,
+        sessions: file.sessions,
+        sleeping: file.sleeping,
+        sandboxes: file.sandboxes,
+        sleep_retention_seconds: file.sleep_retention_seconds,
+        sleep_keeps: file.sleep_keeps,
+        refused: file.refused,
+        given_up: file.given_up,
+        cap: file.cap,
+        held: file.held,
+        waiting: file.waiting,
+        ended: file.ended,
+        stale,
+        status_age_seconds,
+    })
 }
 
 /// The sleeping sessions' part of `orchestrator status`: what sleep costs, and what the
 /// retention setting would remove and when.
-fn sleeping_table(doc: &serde_json::Value) -> String {
+fn sleeping_table(doc: &OrchStatusDoc) -> String {
     let now = crate::time::now();
     let ago = |t: Option<f64>| {
         t.map(|t| crate::commands::queue::relative(t - now))
             .unwrap_or_else(|| "-".into())
     };
     let mut out = String::new();
-    let list = doc
-        .get("sleeping")
-        .and_then(|v| v.as_array())
-        .cloned()
-        .unwrap_or_default();
-    if list.is_empty() {
+    if doc.sleeping.is_empty() {
         return out;
     }
-    if let Some(keeps) = doc.get("sleep_keeps").and_then(|v| v.as_str()) {
+    if let Some(keeps) = &doc.sleep_keeps {
         out.push_str(&format!("sleep keeps  {keeps}\n"));
     }
-    let retention = doc.get("sleep_retention_seconds").and_then(|v| v.as_f64());
     out.push_str(&format!(
         "{:<40} {:<9} {:<10} {:<22} {}\n",
         "SLEEPING SESSION", "STATE", "SLEPT", "REMOVED (RETENTION)", "SANDBOX"
     ));
-    for s in list {
-        let f = |k: &str| s.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-        let when = match (
-            retention,
-            s.get("retention_deadline").and_then(|v| v.as_f64()),
-        ) {
+    for s in &doc.sleeping {
+        let when = match (doc.sleep_retention_seconds, s.retention_deadline) {
             (None, _) => "never (off)".to_string(),
             (Some(_), Some(d)) => ago(Some(d)),
             (Some(_), None) => "when absent".to_string(),
         };
+        let dash = |v: &str| {
+            if v.is_empty() {
+                "-".to_string()
+            } else {
+                v.to_string()
+            }
+        };
         out.push_str(&format!(
             "{:<40} {:<9} {:<10} {:<22} {}\n",
-            f("session_id"),
-            f("state"),
-            ago(s.get("slept_since").and_then(|v| v.as_f64())),
+            dash(&s.session_id),
+            dash(&s.state),
+            ago(Some(s.slept_since)),
             when,
-            s.get("sandbox_id")
-                .and_then(|v| v.as_str())
-                .unwrap_or_else(|| s
-                    .get("sandbox_name")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("-"))
+            s.sandbox_id
+                .clone()
+                .unwrap_or_else(|| dash(&s.sandbox_name))
         ));
     }
     out
 }
 
-/// One line per cooling-off session: `LABEL  SESSION: REASON[; its remote logged: …] (AGAIN in …)`.
-fn cooling_off(rows: &serde_json::Value, label: &str, again: &str) -> String {
-    let mut out = String::new();
-    for r in rows.as_array().into_iter().flatten() {
-        let f = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or("-").to_string();
-        let when = r
-            .get("retry_at")
-            .and_then(|v| v.as_f64())
-            .map(|t| {
-                format!(
-                    " ({again} {})",
-                    crate::commands::queue::relative(t - crate::time::now())
-                )
-            })
-            .unwrap_or_default();
-        let log = r
-            .get("last_log")
-            .and_then(|v| v.as_str())
-            .map(|l| format!("; its remote logged: {l}"))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "{label:<12} {}: {}{log}{when}\n",
-            f("session_id"),
-            f("reason")
-        ));
-    }
-    out
+/// One cooling-off session: `LABEL  SESSION: REASON[; its remote logged: …] (AGAIN in …)`.
+fn cooling_off_line(
+    label: &str,
+    again: &str,
+    (session, reason, last_log, retry_at): (&str, &str, Option<&str>, Option<f64>),
+) -> String {
+    let when = retry_at
+        .map(|t| {
+            format!(
+                " ({again} {})",
+                crate::commands::queue::relative(t - crate::time::now())
+            )
+        })
+        .unwrap_or_default();
+    let log = last_log
+        .map(|l| format!("; its remote logged: {l}"))
+        .unwrap_or_default();
+    format!("{label:<12} {session}: {reason}{log}{when}\n")
 }

@@ -165,20 +165,19 @@ pub(crate) fn age(secs: f64) -> String {
 
 /// Whether the status file is stale: the orchestrator is not running, or has not rewritten it
 /// for a while. `None` when the file has no time.
-pub(super) fn staleness(doc: &Value, t: f64) -> (bool, Option<f64>) {
-    let running = doc["running"].as_bool().unwrap_or(false);
-    let age = doc["status_updated_at"]
-        .as_f64()
-        .or_else(|| doc["updated_at"].as_f64())
-        .map(|u| (t - u).max(0.0));
+pub(super) fn staleness(running: bool, updated_at: Option<f64>, t: f64) -> (bool, Option<f64>) {
+    let age = updated_at.map(|u| (t - u).max(0.0));
     (!running || age.is_some_and(|a| a > STALE_AFTER), age)
 }
 
 /// The lines above the table, shared by `status` and `status --watch`: whether the orchestrator
 /// runs (and how old its word is), what the cap does, and the outpost's sandboxes.
 pub(super) fn summary(doc: &Value, t: f64) -> String {
-    let (stale, updated) = staleness(doc, t);
     let running = doc["running"].as_bool().unwrap_or(false);
+    let updated_at = doc["status_updated_at"]
+        .as_f64()
+        .or_else(|| doc["updated_at"].as_f64());
+    let (stale, updated) = staleness(running, updated_at, t);
     let as_of = updated
         .map(|a| format!("as of {} ago", age(a)))
         .unwrap_or_else(|| "time unknown".into());
@@ -289,7 +288,7 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
     let mut drawn_lines = 0usize;
     loop {
         let status = super::status::status_doc(ctx, outpost)?;
-        // The views read the status file's lists as they were written.
+        // The table views read the document as JSON (old status files included).
         let doc = serde_json::to_value(&status)?;
         let t = crate::time::now();
         shown = advance(&shown, &doc, t);

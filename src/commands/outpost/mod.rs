@@ -258,8 +258,7 @@ fn scope_error(e: ApiError, var: &str) -> anyhow::Error {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CreatedDoc {
     #[serde(flatten)]
-    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
-    pub outpost: serde_json::Value,
+    pub outpost: Outpost,
     pub env_file: Option<std::path::PathBuf>,
 }
 
@@ -269,10 +268,6 @@ pub struct DeletedDoc {
     pub outpost_id: String,
     pub deleted: bool,
     pub already_gone: bool,
-}
-
-fn outpost_json(o: &Outpost) -> serde_json::Value {
-    serde_json::to_value(o).unwrap_or_default()
 }
 
 async fn create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
@@ -347,7 +342,7 @@ async fn create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         outpost.outpost_id
     ));
     let doc = CreatedDoc {
-        outpost: outpost_json(&outpost),
+        outpost: outpost.clone(),
         env_file: written,
     };
     ctx.printer
@@ -361,8 +356,7 @@ async fn list(ctx: &Ctx, a: ReadArgs) -> Result<ExitStatus> {
         .list_outposts()
         .await
         .map_err(|e| scope_error(e, &var))?;
-    let doc: Vec<_> = all.iter().map(outpost_json).collect();
-    ctx.printer.result(&doc, || table(&all));
+    ctx.printer.result(&all, || table(&all));
     ctx.printer.note(&format!("{} outpost(s)", all.len()));
     Ok(ExitStatus::Success)
 }
@@ -427,7 +421,7 @@ async fn get(ctx: &Ctx, a: GetArgs) -> Result<ExitStatus> {
     let o = resolve_outpost(&client, &a.id)
         .await
         .map_err(|e| lookup_error(e, &var))?;
-    ctx.printer.result(&outpost_json(&o), || {
+    ctx.printer.result(&o, || {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
         format!(
             "ID:           {}\nName:         {}\nPlatform:     {}\nDescription:  {}\nQueued:       {}\nClaimed:      {}\n",

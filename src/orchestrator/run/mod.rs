@@ -396,18 +396,18 @@ impl Chores {
 }
 
 /// Sessions given up and cooling off: why, until when, and the last line their remote logged.
-pub(super) fn given_up_json(book: &Book) -> Vec<serde_json::Value> {
+pub(super) fn given_up(book: &Book) -> Vec<super::report::GivenUpRow> {
     let t_now = now();
     book.tracks()
         .filter(|(_, t)| !t.held && t.retry_at.is_some_and(|r| r > t_now))
         .filter_map(|(id, t)| {
             let why = t.gave_up?;
-            Some(serde_json::json!({
-                "session_id": id,
-                "reason": why.to_string(),
-                "retry_at": t.retry_at,
-                "last_log": book.exit_log(id),
-            }))
+            Some(super::report::GivenUpRow {
+                session_id: id.clone(),
+                reason: why.to_string(),
+                retry_at: t.retry_at,
+                last_log: book.exit_log(id).map(str::to_string),
+            })
         })
         .collect()
 }
