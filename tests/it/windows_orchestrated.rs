@@ -73,12 +73,17 @@ fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
         .unwrap()
         .expect("the sandbox");
 
-    // The remote "ran" and the session went to sleep: it exits 0, the bootstrap writes the code.
-    // The exit file first: a liveness check that runs after the suspension must find it (the
-    // other order lets a check between the two see a live remote and sleep on strikes alone).
+    // The remote "ran" and ended cleanly: the bootstrap writes its exit code. The orchestrator
+    // must read that code (not sleep on the suspension alone), then the suspension explains it.
     let url = block_on(client(&emu).toolbox_proxy_url(&sb.id)).unwrap();
     let tb = client(&emu).toolbox(&url, &sb.id);
     block_on(tb.upload(&format!("{}\\worker.exit", root(&s)), b"0\r\n")).unwrap();
+    wait_until(
+        WAIT,
+        "the remote's exit code read",
+        || orch.log().contains(r#""event":"remote_exited","session":"#),
+        || orch.log(),
+    );
     block_on(emu.client().suspend(&s)).unwrap();
 
     wait_until(
