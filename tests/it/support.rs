@@ -286,10 +286,14 @@ impl Drop for Emu {
 /// `OUTPOSTS_LOCAL_ROOT`) end with the test, whatever happened to the orchestrator.
 impl Drop for TestEnv {
     fn drop(&mut self) {
-        outposts::provider::local::kill_under_root(
-            &self.home.path().join("sandboxes"),
-            Duration::from_secs(5),
-        );
+        // The emulator's sandboxes, and the CLI's own local provider's (`worker launch
+        // --provider local` keeps them under the data dir): a failed test must not leave either.
+        for root in ["sandboxes", ".local/share/outposts/sandboxes"] {
+            outposts::provider::local::kill_under_root(
+                &self.home.path().join(root),
+                Duration::from_secs(5),
+            );
+        }
     }
 }
 
