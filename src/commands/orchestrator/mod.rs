@@ -2,6 +2,7 @@
 
 pub(crate) mod run;
 pub(crate) mod status;
+mod switch;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
@@ -129,6 +130,11 @@ pub struct RunArgs {
     /// Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds).
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::config::parse_duration)]
     pub ready_timeout: Duration,
+    /// Take over the sessions this STATE_DIR holds on another provider: their sandboxes there
+    /// are stopped first (disks kept), then they are served here. Needed once when the provider
+    /// (or its endpoint) changes while sessions are held; without it such a start exits 2.
+    #[arg(long, value_enum, value_name = "PROVIDER")]
+    pub adopt_from: Option<ProviderKind>,
 }
 
 #[derive(Debug, clap::Args)]
