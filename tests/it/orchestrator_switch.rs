@@ -96,9 +96,23 @@ impl Drop for Daemon {
     }
 }
 
-/// `line` run to completion (a start that refuses returns at once).
+/// `line` run to completion. A start that refuses returns at once; one that does not (it
+/// serves) is stopped after 20 s and reads as exit -1, so a missing refusal fails the test
+/// instead of hanging it.
 fn run_line(env: &TestEnv, line: &str) -> Run {
-    Run::from(sh(env, line).output().expect("sh"))
+    let mut child = sh(env, line)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh");
+    for _ in 0..400 {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    Run::from(child.wait_with_output().expect("output"))
 }
 
 /// The running `devin-remote serve` processes of `session` on this machine, wherever they run

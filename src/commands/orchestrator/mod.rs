@@ -47,6 +47,9 @@ served, slept, woke, ended, refused, given up; \"at capacity\" when the cap hold
 Runs until SIGTERM/SIGINT: stops claiming, persists, exits within 30 s and leaves sandboxes
 and remotes running (the next start reattaches); a second signal exits at once. One
 orchestrator per STATE_DIR (a second exits 2); replicas each get their own STATE_DIR.
+A STATE_DIR remembers the provider (and endpoint) holding its sessions: a start on another one
+while sessions are held there exits 2 naming them, unless --adopt-from PROVIDER hands them over
+(their old sandboxes are stopped first, disks kept).
 Scripting: --json prints NDJSON on stdout: {\"event\":\"started\", outpost_id, acceptor_id,
 provider, state_dir, metrics_url, pid}, then one object per event ({\"event\": \"claimed\" |
 \"sandbox_created\" | \"remote_running\" | \"released\" | \"failed\" | …, \"session\", …}), and
