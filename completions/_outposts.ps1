@@ -519,6 +519,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--metrics-addr', '--metrics-addr', [CompletionResultType]::ParameterName, 'Serve Prometheus `/metrics` and `/healthz` here (off by default)')
             [CompletionResult]::new('--janitor-grace', '--janitor-grace', [CompletionResultType]::ParameterName, 'How long a new sandbox is safe from the janitor (e.g. 90s, 5m; bare numbers are seconds)')
             [CompletionResult]::new('--ready-timeout', '--ready-timeout', [CompletionResultType]::ParameterName, 'Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds)')
+            [CompletionResult]::new('--adopt-from', '--adopt-from', [CompletionResultType]::ParameterName, 'Take over the sessions this STATE_DIR holds on another provider: their sandboxes there are stopped first (disks kept), then they are served here. Needed once when the provider (or its endpoint) changes while sessions are held; without it such a start exits 2')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')

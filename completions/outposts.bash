@@ -2689,7 +2689,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__orchestrator__subcmd__run)
-            opts="-q -v -y -h -V --provider --launch --outpost --max-concurrent-sessions --snapshot --windows-snapshot --image --metrics-addr --janitor-grace --ready-timeout --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --provider --launch --outpost --max-concurrent-sessions --snapshot --windows-snapshot --image --metrics-addr --janitor-grace --ready-timeout --adopt-from --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2733,6 +2733,10 @@ _outposts() {
                     ;;
                 --ready-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --adopt-from)
+                    COMPREPLY=($(compgen -W "daytona coreweave local" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -475,6 +475,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --metrics-addr 'Serve Prometheus `/metrics` and `/healthz` here (off by default)'
             cand --janitor-grace 'How long a new sandbox is safe from the janitor (e.g. 90s, 5m; bare numbers are seconds)'
             cand --ready-timeout 'Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds)'
+            cand --adopt-from 'Take over the sessions this STATE_DIR holds on another provider: their sandboxes there are stopped first (disks kept), then they are served here. Needed once when the provider (or its endpoint) changes while sessions are held; without it such a start exits 2'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

@@ -337,6 +337,9 @@ complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fi
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l metrics-addr -d 'Serve Prometheus `/metrics` and `/healthz` here (off by default)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l janitor-grace -d 'How long a new sandbox is safe from the janitor (e.g. 90s, 5m; bare numbers are seconds)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l ready-timeout -d 'Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds)' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l adopt-from -d 'Take over the sessions this STATE_DIR holds on another provider: their sandboxes there are stopped first (disks kept), then they are served here. Needed once when the provider (or its endpoint) changes while sessions are held; without it such a start exits 2' -r -f -a "daytona\t''
+coreweave\t''
+local\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

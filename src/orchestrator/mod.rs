@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 mod claim;
 mod egress;
 mod end;
+pub mod handover;
 mod liveness;
 pub mod metrics;
 mod narrate;

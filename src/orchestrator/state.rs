@@ -10,6 +10,8 @@
 //! STATE_DIR/outposts/<sha256(outpost_id)>/status.json
 //! STATE_DIR/outposts/<sha256(outpost_id)>/sleepers.json   sleeping sessions, absence clocks
 //! STATE_DIR/outposts/<sha256(outpost_id)>/terminated.json terminations seen: session id → when
+//! STATE_DIR/outposts/<sha256(outpost_id)>/provider.json   the site (provider, endpoint) holding
+//!                                                         the claims and sleepers above
 //! ```
 
 use std::fs::{self, File, OpenOptions};
@@ -21,6 +23,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
 
+use super::handover::Site;
 use super::plan::retention::Sleeper;
 use fs2::FileExt;
 use sha2::{Digest, Sha256};
@@ -151,10 +154,7 @@ impl OutpostState {
     pub fn acceptor_id(&self, configured: Option<&str>) -> Result<String> {
         let path = self.dir.join("acceptor_id");
         if let Some(id) = configured {
-            validate_acceptor(id).map_err(|p| StateError {
-                message: format!("ACCEPTOR_ID {p}"),
-                hint: "use letters, digits, `-`, `_`, `.` (≤ 128)".to_string(),
-            })?;
+            check_acceptor(id)?;
             write_atomic(&path, id.as_bytes())?;
             return Ok(id.to_string());
         }
@@ -247,6 +247,33 @@ impl OutpostState {
             serde_json::to_string_pretty(sleepers)?.as_bytes(),
         )
     }
+
+    /// The site holding this outpost's claims and sleepers (`provider.json`); `None` when none
+    /// is recorded (a new state dir, or one written before sites were recorded). A file that
+    /// cannot be read is an error, not `None`: guessing could serve a session a second time.
+    pub fn site(&self) -> Result<Option<Site>> {
+        let path = self.dir.join("provider.json");
+        match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+                StateError {
+                    message: format!("cannot read {}: {e}", path.display()),
+                    hint: "restore the file from a backup, or delete it: the next start then \
+                           checks where the held sessions' sandboxes are"
+                        .to_string(),
+                }
+                .into()
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(anyhow::Error::new(e).context(format!("cannot read {}", path.display()))),
+        }
+    }
+
+    pub fn save_site(&self, site: &Site) -> Result<()> {
+        write_atomic(
+            &self.dir.join("provider.json"),
+            serde_json::to_string_pretty(site)?.as_bytes(),
+        )
+    }
 }
 
 impl OutpostState {
@@ -285,6 +312,14 @@ impl OutpostState {
 /// How long a seen termination is remembered: far longer than any sweep delay or claim expiry,
 /// short enough that the record stays small.
 pub const TERMINATED_KEEP: f64 = 7.0 * 86_400.0;
+
+/// `ACCEPTOR_ID` as configured: checked before anything is sent (exit 2 naming it).
+pub fn check_acceptor(id: &str) -> Result<(), StateError> {
+    validate_acceptor(id).map_err(|p| StateError {
+        message: format!("ACCEPTOR_ID {p}"),
+        hint: "use letters, digits, `-`, `_`, `.` (≤ 128)".to_string(),
+    })
+}
 
 fn validate_acceptor(id: &str) -> Result<(), String> {
     if id.is_empty() {
@@ -424,6 +459,24 @@ mod tests {
         assert_eq!(o.sweep_temp_files(), 1);
         assert_eq!(o.cursor().unwrap().0, "c1");
         assert_eq!(o.sweep_temp_files(), 0);
+    }
+
+    #[test]
+    fn the_site_round_trips_and_a_missing_one_is_none() {
+        let d = tempfile::tempdir().unwrap();
+        let o = StateDir::open(d.path()).unwrap().outpost("x").unwrap();
+        // A state dir from before sites were recorded: its other files load, no site.
+        fs::write(o.dir().join("sleepers.json"), b"{}").unwrap();
+        assert!(o.site().unwrap().is_none());
+        let site = Site {
+            provider: crate::provider::ProviderKind::Local,
+            endpoint: "/srv/sandboxes".into(),
+        };
+        o.save_site(&site).unwrap();
+        assert_eq!(o.site().unwrap(), Some(site));
+        fs::write(o.dir().join("provider.json"), b"{broken").unwrap();
+        let err = o.site().unwrap_err();
+        assert!(err.downcast_ref::<StateError>().is_some(), "{err}");
     }
 
     #[test]

@@ -53,6 +53,7 @@ mod orchestrator_local;
 mod orchestrator_model;
 mod orchestrator_network;
 mod orchestrator_sleep;
+mod orchestrator_switch;
 mod outpost_crud;
 mod outpost_lookup;
 mod proc_leaks;

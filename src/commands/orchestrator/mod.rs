@@ -2,6 +2,7 @@
 
 pub(crate) mod run;
 pub(crate) mod status;
+mod switch;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
@@ -46,6 +47,9 @@ served, slept, woke, ended, refused, given up; \"at capacity\" when the cap hold
 Runs until SIGTERM/SIGINT: stops claiming, persists, exits within 30 s and leaves sandboxes
 and remotes running (the next start reattaches); a second signal exits at once. One
 orchestrator per STATE_DIR (a second exits 2); replicas each get their own STATE_DIR.
+A STATE_DIR remembers the provider (and endpoint) holding its sessions: a start on another one
+while sessions are held there exits 2 naming them, unless --adopt-from PROVIDER hands them over
+(their old sandboxes are stopped first, disks kept).
 Scripting: --json prints NDJSON on stdout: {\"event\":\"started\", outpost_id, acceptor_id,
 provider, state_dir, metrics_url, pid}, then one object per event ({\"event\": \"claimed\" |
 \"sandbox_created\" | \"remote_running\" | \"released\" | \"failed\" | …, \"session\", …}), and
@@ -129,6 +133,11 @@ pub struct RunArgs {
     /// Longest wait for a sandbox to start (e.g. 90s, 5m; bare numbers are seconds).
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::config::parse_duration)]
     pub ready_timeout: Duration,
+    /// Take over the sessions this STATE_DIR holds on another provider: their sandboxes there
+    /// are stopped first (disks kept), then they are served here. Needed once when the provider
+    /// (or its endpoint) changes while sessions are held; without it such a start exits 2.
+    #[arg(long, value_enum, value_name = "PROVIDER")]
+    pub adopt_from: Option<ProviderKind>,
 }
 
 #[derive(Debug, clap::Args)]

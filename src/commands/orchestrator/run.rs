@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{RunArgs, narrator, outpost_id, run_options};
+use super::{RunArgs, narrator, outpost_id, run_options, switch};
 use crate::api::devin::DevinClient;
 use crate::commands::Ctx;
 use crate::env;
@@ -153,21 +153,30 @@ async fn preflight(
 }
 
 pub(super) async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
+    // Every setting is read and checked before the first request: a bad value exits 2 naming
+    // its variable with nothing sent anywhere (the outpost and acceptor ids are filled in below).
     let kind = provider_kind(ctx, a.provider)?;
     let wanted = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
     let devin = DevinClient::from_config(&ctx.config, http.clone())?;
-    // Before anything else: an outpost that does not exist would be watched forever in silence.
-    // A name is served under its id; when the outposts cannot be read at all, the value is used
-    // as given and the first listing shows what is wrong.
+    let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
+    let site = switch::site(kind, &ctx.config)?;
+    let state_root = ctx.config.state_dir()?;
+    let configured_acceptor = ctx.config.value(&env::ACCEPTOR_ID);
+    if let Some(id) = &configured_acceptor {
+        crate::orchestrator::state::check_acceptor(id)?;
+    }
+    let mut opts = run_options(ctx, &a, kind, wanted.clone(), String::new())?;
+    // An outpost that does not exist would be watched forever in silence. A name is served
+    // under its id; when the outposts cannot be read at all, the value is used as given and the
+    // first listing shows what is wrong.
     let found = served_outpost(ctx, &devin, &wanted).await?;
     let outpost = found
         .as_ref()
         .map_or_else(|| wanted.clone(), |o| o.outpost_id.clone());
     // Registered before anything can announce readiness: an early signal is a graceful stop.
     let mut signals = crate::commands::emulator::Signals::new()?;
-    let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
-    let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
+    let state_dir = StateDir::open(&state_root)?;
     let _lock = state_dir.lock()?;
     let outpost_state = state_dir.outpost(&outpost)?;
     // We hold the lock: temp files here are leftovers of a crash mid-write.
@@ -175,13 +184,29 @@ pub(super) async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         0 => {}
         n => tracing::info!("removed {n} temp file(s) left by an interrupted state write"),
     }
-    let acceptor = outpost_state.acceptor_id(ctx.config.value(&env::ACCEPTOR_ID).as_deref())?;
-    let opts = run_options(ctx, &a, kind, outpost.clone(), acceptor.clone())?;
+    let acceptor = outpost_state.acceptor_id(configured_acceptor.as_deref())?;
+    opts.outpost_id = outpost.clone();
+    opts.acceptor_id = acceptor.clone();
     // Before the first claim: a session claimed for a sandbox that cannot exist would only be
     // released again. The outpost's platform picks the source its sessions boot from (when the
     // outpost cannot be read, the Linux one; that failure shows at the first list anyway).
     let platform = found.as_ref().and_then(|o| o.platform);
     preflight(provider.as_ref(), platform, &opts, kind).await?;
+    // Before reattaching: sessions this state dir holds on another provider (or endpoint) are
+    // refused or handed over, never served a second time.
+    switch::Switch {
+        ctx,
+        args: &a,
+        current: site,
+        provider: provider.as_ref(),
+        devin: &devin,
+        http: &http,
+        outpost: &outpost,
+        acceptor: &acceptor,
+        state: &outpost_state,
+    }
+    .settle()
+    .await?;
     let orch = Orchestrator::new(devin, provider, http, opts, outpost_state);
     // Every API exchange of this process is timed into the orchestrator's metrics.
     crate::api::telemetry::set_observer(orch.metrics.clone());
