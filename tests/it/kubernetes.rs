@@ -261,6 +261,14 @@ fn overlays_tag_the_image_with_the_binary_version_and_leave_monitoring_opt_in() 
             file.display()
         );
     }
+    // The README's Kubernetes section says the same: the tag to build and the line to uncomment.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for said in [
+        format!("docker build -t registry.example.com/outposts:{version} ."),
+        format!("`{}`", MONITORING_OFF.trim()),
+    ] {
+        assert!(readme.contains(&said), "the README does not say {said}");
+    }
 }
 
 /// The pod runs restricted: non-root, read-only root, no token, no escalation, no
