@@ -5,8 +5,9 @@
 #   docker run -d --name outposts-orchestrator --restart unless-stopped \
 #     --env-file /etc/outposts/outposts.env -v outposts-state:/var/lib/outposts outposts
 #
-# The default command is `outposts orchestrator run` with JSON logs and /metrics + /healthz on
-# port 9464. Any other command works too: `docker run --rm --env-file … outposts doctor`.
+# The default command is `outposts orchestrator run` with JSON logs and /metrics, /readyz and
+# /livez on port 9464 (the health check asks /livez: unhealthy only when the loop is wedged).
+# Any other command works too: `docker run --rm --env-file … outposts doctor`.
 # Settings come from the environment (--env-file); the token is never baked into the image.
 # Written to be correct by construction; the repository's CI does not run docker.
 
@@ -44,7 +45,7 @@ ENV OUTPOSTS_NO_KEYRING=1 \
 VOLUME ["/var/lib/outposts"]
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-  CMD curl -fsS http://127.0.0.1:9464/healthz >/dev/null || exit 1
+  CMD curl -fsS http://127.0.0.1:9464/livez >/dev/null || exit 1
 # SIGTERM: stop claiming, persist, exit within 30 s; sandboxes and remotes keep running.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--", "outposts"]

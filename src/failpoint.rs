@@ -80,6 +80,11 @@ mod imp {
         }
     }
 
+    /// Is any failpoint configured (a list or a file)? Lets a caller skip costly set-up.
+    pub fn armed() -> bool {
+        spec().is_some()
+    }
+
     pub fn hit(name: &str) {
         let Some(spec) = spec() else { return };
         let list = match spec.strip_prefix('@') {
@@ -141,7 +146,7 @@ mod imp {
 }
 
 #[cfg(debug_assertions)]
-pub use imp::hit;
+pub use imp::{armed, hit};
 
 /// Mark a failpoint (see the module docs). Compiles to nothing in release builds.
 #[macro_export]

@@ -139,8 +139,5 @@ fn the_dockerfile_runs_the_cli_it_builds() {
         .and_then(|a| a.split_whitespace().next())
         .and_then(|a| a.rsplit(':').next())
         .expect("CMD serves metrics");
-    assert!(
-        text.contains(&format!("127.0.0.1:{port}/healthz")),
-        "{text}"
-    );
+    assert!(text.contains(&format!("127.0.0.1:{port}/livez")), "{text}");
 }

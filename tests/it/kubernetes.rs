@@ -1,7 +1,10 @@
 //! The Kubernetes kit in `deploy/kubernetes/` (docker and a cluster cannot run here): every
 //! overlay renders with `kubectl kustomize` and validates strictly, offline, against the
-//! Kubernetes schemas (`kubernetes-validate --strict`); the pods are restricted; every flag and
-//! variable the manifests hand the binary is one it knows; the PrometheusRule is the alert file.
+//! Kubernetes schemas (`kubernetes-validate --strict`), as shipped (no prometheus-operator kinds:
+//! monitoring is opt-in) and with its monitoring line uncommented as the README says; the image
+//! tag is the binary's version; the pods are restricted and probe `/livez` and `/readyz`; every
+//! flag and variable the manifests hand the binary is one it knows; the PrometheusRule is the
+//! alert file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,6 +28,55 @@ fn overlays() -> Vec<PathBuf> {
     out.sort();
     assert!(out.len() >= 2, "no overlays in {}", dir.display());
     out
+}
+
+/// The overlay's opt-in line, commented out as shipped; the README says to uncomment it.
+const MONITORING_OFF: &str = "  # - ../../monitoring";
+const MONITORING_ON: &str = "  - ../../monitoring";
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// A copy of the kit in `dir` with every overlay's monitoring line uncommented (what a user with
+/// the prometheus-operator does); its overlays, in the order of [`overlays`].
+fn overlays_with_monitoring(dir: &Path) -> Vec<PathBuf> {
+    let kit = dir.join("kubernetes");
+    copy_tree(&root().join("deploy/kubernetes"), &kit);
+    overlays()
+        .iter()
+        .map(|o| {
+            let copy = kit.join("overlays").join(o.file_name().unwrap());
+            let file = copy.join("kustomization.yaml");
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert_eq!(
+                text.lines().filter(|l| *l == MONITORING_OFF).count(),
+                1,
+                "{}: no line {MONITORING_OFF:?} to uncomment",
+                o.display()
+            );
+            let on: Vec<&str> = text
+                .lines()
+                .map(|l| {
+                    if l == MONITORING_OFF {
+                        MONITORING_ON
+                    } else {
+                        l
+                    }
+                })
+                .collect();
+            std::fs::write(&file, on.join("\n") + "\n").unwrap();
+            copy
+        })
+        .collect()
 }
 
 /// `kubectl kustomize DIR`, as YAML text.
@@ -85,49 +137,44 @@ fn every_overlay_renders_and_validates_strictly_offline() {
         crate::host::PY_YAML
     );
     let dir = tempfile::tempdir().unwrap();
+    let core_kinds = [
+        "StatefulSet",
+        "ConfigMap",
+        "Service",
+        "PodDisruptionBudget",
+        "NetworkPolicy",
+    ];
+    // As shipped: applies to a cluster without the prometheus-operator CRDs.
     for overlay in overlays() {
         let name = overlay.file_name().unwrap().to_string_lossy().into_owned();
         let docs = documents(&render(&overlay));
         let kinds: Vec<&str> = docs.iter().map(kind).collect();
-        for want in [
-            "StatefulSet",
-            "ConfigMap",
-            "Service",
-            "PodDisruptionBudget",
-            "NetworkPolicy",
-            "PodMonitor",
-            "PrometheusRule",
-        ] {
+        for want in core_kinds {
             assert!(kinds.contains(&want), "{name}: no {want} in {kinds:?}");
         }
-        // The core kinds against the bundled schemas; the CRDs have none there (checked below
-        // by promtool and the drift test instead), and they are said to be skipped.
-        let (crds, core): (Vec<&Value>, Vec<&Value>) = docs.iter().partition(|d| is_crd(d));
-        for d in &crds {
-            eprintln!(
-                "{name}: {} {} is a prometheus-operator CRD: not schema-validated",
-                kind(d),
-                d["metadata"]["name"]
-            );
-        }
-        let file = dir.path().join(format!("{name}.json"));
-        let list: Vec<String> = core.iter().map(|d| d.to_string()).collect();
-        // JSON is YAML: one document per line, `---` between them.
-        std::fs::write(&file, list.join("\n---\n")).unwrap();
-        let out = Command::new("kubernetes-validate")
-            .args(["--strict", "--quiet"])
-            .arg(&file)
-            .output()
-            .expect("kubernetes-validate");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
         assert!(
-            out.status.success() && !text.contains("WARN") && !text.contains("ERROR"),
-            "{name}: kubernetes-validate --strict:\n{text}"
+            !docs.iter().any(is_crd),
+            "{name}: monitoring is opt-in, yet the overlay renders {kinds:?}"
         );
+        validate(dir.path(), &name, &docs);
+        restricted(&name, &docs);
+    }
+    // With the monitoring line uncommented, as the README says.
+    for overlay in overlays_with_monitoring(dir.path()) {
+        let name = format!(
+            "{}+monitoring",
+            overlay.file_name().unwrap().to_string_lossy()
+        );
+        let docs = documents(&render(&overlay));
+        let kinds: Vec<&str> = docs.iter().map(kind).collect();
+        for want in core_kinds.iter().chain(&["PodMonitor", "PrometheusRule"]) {
+            assert!(kinds.contains(want), "{name}: no {want} in {kinds:?}");
+        }
+        let (crds, _): (Vec<&Value>, Vec<&Value>) = docs.iter().partition(|d| is_crd(d));
+        for d in &crds {
+            assert_eq!(d["metadata"]["namespace"], "outposts", "{name}: {d}");
+        }
+        validate(dir.path(), &name, &docs);
         // The alert rules inside the PrometheusRule are valid rules for Prometheus itself.
         if crate::host::which(&["promtool"]).is_some() {
             let rule = crds
@@ -151,9 +198,82 @@ fn every_overlay_renders_and_validates_strictly_offline() {
     }
 }
 
+/// The core kinds against the bundled schemas, strictly; the CRDs have none there (checked by
+/// promtool and the drift test instead), and they are said to be skipped.
+fn validate(dir: &Path, name: &str, docs: &[Value]) {
+    let (crds, core): (Vec<&Value>, Vec<&Value>) = docs.iter().partition(|d| is_crd(d));
+    for d in &crds {
+        eprintln!(
+            "{name}: {} {} is a prometheus-operator CRD: not schema-validated",
+            kind(d),
+            d["metadata"]["name"]
+        );
+    }
+    let file = dir.join(format!("{name}.json"));
+    let list: Vec<String> = core.iter().map(|d| d.to_string()).collect();
+    // JSON is YAML: one document per line, `---` between them.
+    std::fs::write(&file, list.join("\n---\n")).unwrap();
+    let out = Command::new("kubernetes-validate")
+        .args(["--strict", "--quiet"])
+        .arg(&file)
+        .output()
+        .expect("kubernetes-validate");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && !text.contains("WARN") && !text.contains("ERROR"),
+        "{name}: kubernetes-validate --strict:\n{text}"
+    );
+}
+
+/// Monitoring is one commented line in each overlay, and the image each overlay runs is tagged
+/// with the binary's version (read from the files: no kubectl needed, so a fresh machine checks
+/// it too).
+#[test]
+fn overlays_tag_the_image_with_the_binary_version_and_leave_monitoring_opt_in() {
+    let version = env!("CARGO_PKG_VERSION");
+    for overlay in overlays() {
+        let file = overlay.join("kustomization.yaml");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let tags: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("newTag:"))
+            .map(|t| t.trim().trim_matches('"'))
+            .collect();
+        assert_eq!(
+            tags,
+            vec![version],
+            "{}: the image tag must be the version in Cargo.toml ({version})",
+            file.display()
+        );
+        assert_eq!(
+            text.lines().filter(|l| *l == MONITORING_OFF).count(),
+            1,
+            "{}: monitoring is opt-in through one line {MONITORING_OFF:?}",
+            file.display()
+        );
+        assert!(
+            !text.lines().any(|l| l.trim() == MONITORING_ON.trim()),
+            "{}: monitoring is on by default",
+            file.display()
+        );
+    }
+    // The README's Kubernetes section says the same: the tag to build and the line to uncomment.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for said in [
+        format!("docker build -t registry.example.com/outposts:{version} ."),
+        format!("`{}`", MONITORING_OFF.trim()),
+    ] {
+        assert!(readme.contains(&said), "the README does not say {said}");
+    }
+}
+
 /// The pod runs restricted: non-root, read-only root, no token, no escalation, no
-/// capabilities, the runtime's seccomp profile; probes and scrapes hit `/healthz` and
-/// `/metrics` on the port the command serves.
+/// capabilities, the runtime's seccomp profile; liveness probes `/livez`, readiness `/readyz`,
+/// on the port the command serves; the image is tagged with the binary's version.
 fn restricted(name: &str, docs: &[Value]) {
     let sts = docs.iter().find(|d| kind(d) == "StatefulSet").unwrap();
     let pod = &sts["spec"]["template"]["spec"];
@@ -177,9 +297,16 @@ fn restricted(name: &str, docs: &[Value]) {
             "{name}"
         );
         assert!(c["resources"]["requests"]["memory"].is_string(), "{name}");
+        assert_eq!(c["livenessProbe"]["httpGet"]["path"], "/livez", "{name}");
+        assert_eq!(c["readinessProbe"]["httpGet"]["path"], "/readyz", "{name}");
         for probe in ["livenessProbe", "readinessProbe"] {
-            assert_eq!(c[probe]["httpGet"]["path"], "/healthz", "{name} {probe}");
+            assert_eq!(c[probe]["httpGet"]["port"], "metrics", "{name} {probe}");
         }
+        let image = c["image"].as_str().unwrap_or_default();
+        assert!(
+            image.ends_with(&format!(":{}", env!("CARGO_PKG_VERSION"))),
+            "{name}: image {image} is not tagged with the binary's version"
+        );
         // A token never as a literal in a manifest.
         for v in c["env"].as_array().into_iter().flatten() {
             let var = v["name"].as_str().unwrap_or_default();
@@ -203,8 +330,17 @@ fn restricted(name: &str, docs: &[Value]) {
 #[test]
 fn manifests_pass_only_flags_and_variables_the_binary_knows() {
     crate::host::require!(crate::host::KUBECTL, crate::host::PY_YAML);
-    for overlay in overlays() {
-        let name = overlay.file_name().unwrap().to_string_lossy().into_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = overlays().into_iter().map(|o| (o, false));
+    let monitored = overlays_with_monitoring(dir.path())
+        .into_iter()
+        .map(|o| (o, true));
+    for (overlay, monitoring) in shipped.chain(monitored) {
+        let name = format!(
+            "{}{}",
+            overlay.file_name().unwrap().to_string_lossy(),
+            if monitoring { "+monitoring" } else { "" }
+        );
         let docs = documents(&render(&overlay));
         let sts = docs.iter().find(|d| kind(d) == "StatefulSet").unwrap();
         for c in sts["spec"]["template"]["spec"]["containers"]
@@ -264,11 +400,14 @@ fn manifests_pass_only_flags_and_variables_the_binary_knows() {
                 );
             }
         }
-        let monitor = docs.iter().find(|d| kind(d) == "PodMonitor").unwrap();
-        assert_eq!(
-            monitor["spec"]["podMetricsEndpoints"][0]["port"], "metrics",
-            "{name}"
-        );
+        // The PodMonitor scrapes the named port the command serves metrics on.
+        if monitoring {
+            let monitor = docs.iter().find(|d| kind(d) == "PodMonitor").unwrap();
+            assert_eq!(
+                monitor["spec"]["podMetricsEndpoints"][0]["port"], "metrics",
+                "{name}"
+            );
+        }
     }
     // The Secret's documented keys are variables too (and the secret ones among them).
     let example = std::fs::read_to_string(root().join("deploy/kubernetes/tokens.env.example"))

@@ -49,6 +49,7 @@ mod orch_support;
 mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_extras;
+mod orchestrator_health;
 mod orchestrator_local;
 mod orchestrator_model;
 mod orchestrator_network;

@@ -15,6 +15,8 @@ const WAIT: Duration = Duration::from_secs(60);
 #[test]
 fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
     crate::host::require!(crate::host::SANDBOXES);
+    // The repository is served over HTTP by `python3 -m http.server`.
+    crate::host::require!(crate::host::PYTHON3);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     let (bare, readme) = crate::daytona_support::bare_repo(&env);
@@ -170,7 +172,11 @@ fn metrics_health_and_json_logs() {
         })
         .count() as u32;
     assert_eq!(held, 1, "{metrics}");
-    assert!(get("/healthz").contains("ok"));
+    // Served and reconciling: ready and live (tests/it/orchestrator_health.rs says when not).
+    for probe in ["/readyz", "/livez", "/healthz"] {
+        let answer = get(probe);
+        assert!(answer.starts_with("HTTP/1.1 200 OK"), "{probe}: {answer}");
+    }
     // Every tracing line is JSON with --log-format json.
     let events: Vec<serde_json::Value> = log
         .lines()

@@ -273,6 +273,9 @@ impl Metrics {
     }
 
     pub(in crate::orchestrator) fn relisted(&self, ok: bool) {
+        if ok {
+            self.health.listed();
+        }
         self.relists
             .get_or_create(&labels(&[("result", if ok { "ok" } else { "failed" })]))
             .inc();

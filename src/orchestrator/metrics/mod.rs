@@ -1,5 +1,5 @@
-//! The orchestrator's metrics (`prometheus-client`, OpenMetrics text) and `/healthz`, served on
-//! `--metrics-addr` (off by default). Names, types and help come from [`catalog`]; the executor
+//! The orchestrator's metrics (`prometheus-client`, OpenMetrics text) and its probes
+//! (`/readyz`, `/livez`, `/healthz`: see `health.rs`), served on `--metrics-addr` (off by default). Names, types and help come from [`catalog`]; the executor
 //! reports through the hooks in `hooks.rs`, the API layer through [`telemetry::Observer`], the
 //! provider through the wrapper in `provider.rs`. Labels are bounded: never a session or
 //! sandbox id.
@@ -24,6 +24,7 @@ use crate::api::telemetry;
 use crate::provider::ProviderKind;
 
 pub mod catalog;
+mod health;
 mod hooks;
 mod provider;
 
@@ -89,6 +90,8 @@ pub struct Metrics {
     janitor_actions: Family<Labels, Counter>,
     reconcile: Histogram,
     reconciled_at: Seconds,
+    /// What the probes answer from.
+    health: health::Health,
     /// Per session in flight: when its latencies started (ids stay here, never in labels).
     timers: Mutex<HashMap<String, hooks::Timers>>,
 }
@@ -114,7 +117,8 @@ fn init(f: &Family<Labels, Counter>, key: &'static str, values: &[&str]) {
 }
 
 impl Metrics {
-    pub fn new(provider: ProviderKind) -> Self {
+    /// `interval`: the loop's `RECONCILE_INTERVAL`, the unit of the probes' limits.
+    pub fn new(provider: ProviderKind, interval: Duration) -> Self {
         use catalog as c;
         let mut r = Registry::with_prefix(c::PREFIX);
         let build: Family<Labels, Gauge> = reg(&mut r, &c::BUILD_INFO, Family::default());
@@ -161,6 +165,7 @@ impl Metrics {
             reconcile: reg(&mut r, &c::RECONCILE, Histogram::new(RECONCILE)),
             reconciled_at: reg(&mut r, &c::RECONCILED_AT, Seconds::default()),
             registry: r,
+            health: health::Health::new(interval),
             timers: Mutex::new(HashMap::new()),
         };
         m.init_series(provider);
@@ -214,6 +219,7 @@ impl Metrics {
     pub fn reconciled(&self, took: Duration) {
         self.reconcile.observe(took.as_secs_f64());
         self.reconciled_at.set(crate::time::now());
+        self.health.passed();
     }
 
     /// An operation failed on an API error after retries (`None`: no HTTP status).
@@ -242,6 +248,7 @@ impl Metrics {
 
 impl telemetry::Observer for Metrics {
     fn exchange(&self, e: &telemetry::Exchange<'_>) {
+        self.health.answer(e.api, e.answer);
         self.api_duration
             .get_or_create(&labels(&[
                 ("api", e.api),
@@ -257,7 +264,18 @@ impl telemetry::Observer for Metrics {
     }
 }
 
-/// Serve `/metrics` and `/healthz` until the process exits.
+/// A probe's answer: 200 or 503, with the reason on one line.
+fn probe(verdict: Result<String, String>) -> (axum::http::StatusCode, String) {
+    match verdict {
+        Ok(why) => (axum::http::StatusCode::OK, format!("{why}\n")),
+        Err(why) => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!("{why}\n"),
+        ),
+    }
+}
+
+/// Serve `/metrics`, `/readyz`, `/livez` and `/healthz` (= `/livez`) until the process exits.
 pub async fn serve(
     addr: SocketAddr,
     metrics: std::sync::Arc<Metrics>,
@@ -266,6 +284,11 @@ pub async fn serve(
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr} for metrics: {e}"))?;
     let bound = listener.local_addr()?;
+    let (ready_m, live_m) = (metrics.clone(), metrics.clone());
+    let live = move || {
+        let m = live_m.clone();
+        async move { probe(health::live(&m.health.facts())) }
+    };
     let app = Router::new()
         .route(
             "/metrics",
@@ -287,7 +310,15 @@ pub async fn serve(
                 }
             }),
         )
-        .route("/healthz", get(|| async { "ok\n" }));
+        .route(
+            "/readyz",
+            get(move || {
+                let m = ready_m.clone();
+                async move { probe(health::ready(&m.health.facts())) }
+            }),
+        )
+        .route("/livez", get(live.clone()))
+        .route("/healthz", get(live));
     tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::warn!("metrics server stopped: {e}");
@@ -302,7 +333,7 @@ mod tests {
 
     #[test]
     fn every_catalog_entry_is_exposed_once_and_nothing_else() {
-        let m = Metrics::new(ProviderKind::Daytona);
+        let m = Metrics::new(ProviderKind::Daytona, Duration::from_secs(30));
         use telemetry::Observer;
         m.exchange(&telemetry::Exchange {
             api: "devin",

@@ -79,7 +79,7 @@ impl Orchestrator {
             state.terminated(now()),
         );
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
-        let metrics = Arc::new(Metrics::new(provider.kind()));
+        let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
         Arc::new(Orchestrator {
             devin,
@@ -207,6 +207,7 @@ impl Orchestrator {
         let mut drain_deadline: Option<Instant> = None;
 
         loop {
+            wedge_point();
             tokio::select! {
                 _ = self.notify.notified() => {}
                 _ = tokio::time::sleep(Duration::from_millis(500)) => {}
@@ -363,6 +364,25 @@ impl Orchestrator {
             .find_map(|c| c.downcast_ref::<crate::api::ApiError>())
             .and_then(|a| a.status());
         self.metrics.api_error(status);
+    }
+}
+
+/// The failpoint `reconcile.pass` (debug builds), hit before every pass: a test wedges the loop
+/// here (`sleep:MS`) and watches the liveness probe fail. The sleep blocks in place, so this
+/// worker's other tasks (the metrics server's among them) move to another thread and keep
+/// running, as they would while a real wedge holds only the loop.
+fn wedge_point() {
+    #[cfg(debug_assertions)]
+    {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        if !crate::failpoint::armed() {
+            return;
+        }
+        if Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread) {
+            tokio::task::block_in_place(|| crate::failpoint!("reconcile.pass"));
+        } else {
+            crate::failpoint!("reconcile.pass");
+        }
     }
 }
 
