@@ -11,6 +11,7 @@ use outposts::config::ConfigError;
 use outposts::error::{CliError, Code, Hint};
 use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
+use outposts::settings::OutputSettings;
 
 fn main() -> ExitCode {
     // Multi-call: started as `devin`, this binary is the emulator's fake Devin CLI.
@@ -34,20 +35,8 @@ fn main() -> ExitCode {
             });
         }
     };
-    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    let ci = std::env::var("CI")
-        .map(|v| !matches!(v.as_str(), "" | "0" | "false"))
-        .unwrap_or(false);
     init_tracing(cli.global.verbose, cli.global.quiet, cli.global.log_format);
-    let printer = Printer::new(
-        cli.global.json,
-        cli.global.quiet,
-        cli.global.verbose,
-        cli.global.color,
-        env_set("NO_COLOR"),
-        ci,
-        env_set("RUST_LOG"),
-    );
+    let printer = Printer::new(&OutputSettings::resolve(&cli.global));
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -216,27 +216,6 @@ impl Default for HttpOptions {
     }
 }
 
-impl HttpOptions {
-    /// The defaults, with the `OUTPOSTS_HTTP_*` settings of `config` applied.
-    pub fn from_config(config: &crate::config::Config) -> Result<Self, crate::config::ConfigError> {
-        use crate::env;
-        let mut opts = HttpOptions::default();
-        if let Some(n) = config.positive(&env::OUTPOSTS_HTTP_ATTEMPTS)? {
-            opts.retry.attempts = n;
-        }
-        if let Some(d) = config.duration(&env::OUTPOSTS_CONNECT_TIMEOUT)? {
-            opts.connect_timeout = d;
-        }
-        if let Some(d) = config.duration(&env::OUTPOSTS_READ_TIMEOUT)? {
-            opts.read_timeout = d;
-        }
-        if let Some(d) = config.duration(&env::OUTPOSTS_RETRY_AFTER_CAP)? {
-            opts.retry.retry_after_cap = d;
-        }
-        Ok(opts)
-    }
-}
-
 /// The shared client. Cheap to clone.
 #[derive(Clone)]
 pub struct HttpClient {

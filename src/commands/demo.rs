@@ -25,6 +25,7 @@ use crate::orchestrator::state::StateDir;
 use crate::provider::Provider;
 use crate::provider::local::{LocalOptions, LocalProvider};
 use crate::secrets::Secret;
+use crate::settings::{DevinSettings, V3Settings};
 use crate::verify;
 
 const AFTER_HELP: &str = "\
@@ -271,17 +272,21 @@ async fn cast(
     let http = ctx.http()?;
     let admin = EmulatorClient::new(http.clone(), &info.base_url);
     let devin = DevinClient::new(
+        DevinSettings::new(
+            &env("DEVIN_API_URL"),
+            Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
+        ),
         http.clone(),
-        &env("DEVIN_API_URL"),
-        Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
     );
     let outpost = env("OUTPOST_ID");
     // Sessions are created the way a user does: through Devin's v3 API, on the outpost's name.
     let v3 = DevinV3Client::new(
+        V3Settings::new(
+            &env("DEVIN_API_URL"),
+            &env("DEVIN_ORG_ID"),
+            Secret::new(env("DEVIN_API_KEY")),
+        ),
         http.clone(),
-        &env("DEVIN_API_URL"),
-        &env("DEVIN_ORG_ID"),
-        Secret::new(env("DEVIN_API_KEY")),
     );
     let outpost_name = resolve_outpost(&devin, &outpost)
         .await?

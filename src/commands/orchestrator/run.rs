@@ -84,17 +84,6 @@ fn forward_events(
     })
 }
 
-/// `--provider`, else OUTPOSTS_PROVIDER, else Daytona.
-fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
-    Ok(match flag {
-        Some(k) => k,
-        None => ctx
-            .config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
-            .unwrap_or(ProviderKind::Daytona),
-    })
-}
-
 /// The outpost served, by name and id, on stderr.
 fn announce(ctx: &Ctx, name: Option<&str>, outpost: &str, kind: ProviderKind, acceptor: &str) {
     let shown = match name {
@@ -153,10 +142,10 @@ async fn preflight(
 }
 
 pub(super) async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
-    let kind = provider_kind(ctx, a.provider)?;
+    let kind = ctx.provider_kind(a.provider)?;
     let wanted = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
-    let devin = DevinClient::from_config(&ctx.config, http.clone())?;
+    let devin = DevinClient::new(ctx.devin_settings()?, http.clone());
     // Before anything else: an outpost that does not exist would be watched forever in silence.
     // A name is served under its id; when the outposts cannot be read at all, the value is used
     // as given and the first listing shows what is wrong.
@@ -166,7 +155,7 @@ pub(super) async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
         .map_or_else(|| wanted.clone(), |o| o.outpost_id.clone());
     // Registered before anything can announce readiness: an early signal is a graceful stop.
     let mut signals = crate::commands::emulator::Signals::new()?;
-    let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
+    let provider = provider::build(ctx.provider_settings(kind)?, http.clone()).await?;
     let state_dir = StateDir::open(&ctx.config.state_dir()?)?;
     let _lock = state_dir.lock()?;
     let outpost_state = state_dir.outpost(&outpost)?;

@@ -13,6 +13,7 @@ use crate::api::devin::{
 use crate::api::devin_types::Platform;
 use crate::api::{ApiError, HttpClient, HttpOptions};
 use crate::secrets::Secret;
+use crate::settings::DevinSettings;
 
 /// Everything a running worker shares.
 struct Worker {
@@ -85,7 +86,7 @@ pub async fn start(a: StartArgs, s: Settings) -> u8 {
         return direct_serve(session, ct, &s, &http, shutdown).await;
     }
     let w = Worker {
-        devin: DevinClient::new(http.clone(), &s.api_url, token),
+        devin: DevinClient::new(DevinSettings::new(&s.api_url, token), http.clone()),
         acceptor: match acceptor_id(&a, &s) {
             Ok(id) => id,
             Err(e) => {
