@@ -175,3 +175,141 @@ impl CliError {
         }
     }
 }
+
+/// The one hint shape: every error a command can end with answers `hint()` the same way — the
+/// user's next step, or `None` — so `main.rs` only picks the exit code. Domain modules may not
+/// name `crate::error` (tests/it/layering.rs), so their errors' impls live here and read what
+/// each error carries (its own `hint()`, a `hint`/`fix` field, or the error it wraps).
+pub trait HasHint {
+    fn hint(&self) -> Option<Hint>;
+}
+
+/// Errors with nothing to add: the message is the whole story.
+macro_rules! no_hint {
+    ($($t:ty),* $(,)?) => {$(
+        impl HasHint for $t {
+            fn hint(&self) -> Option<Hint> {
+                None
+            }
+        }
+    )*};
+}
+
+/// Errors whose own `hint()` answers `Option<String>`.
+macro_rules! own_hint {
+    ($($t:ty),* $(,)?) => {$(
+        impl HasHint for $t {
+            fn hint(&self) -> Option<Hint> {
+                <$t>::hint(self).map(Hint::from)
+            }
+        }
+    )*};
+}
+
+no_hint!(
+    crate::api::sse::SseError,
+    crate::connect::callback::BindError,
+    crate::secrets::keyring::KeyringError,
+    crate::secrets::dotenv::DotEnvError,
+);
+own_hint!(
+    crate::api::ApiError,
+    crate::api::devin_v3::V3Error,
+    crate::api::coreweave::CoreweaveError,
+    crate::api::outpost_lookup::OutpostLookupError,
+);
+
+impl HasHint for CliError {
+    fn hint(&self) -> Option<Hint> {
+        CliError::hint(self).cloned()
+    }
+}
+
+impl HasHint for crate::config::ConfigError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::from(crate::config::ConfigError::hint(self)))
+    }
+}
+
+impl HasHint for crate::orchestrator::state::StateError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::new(self.hint.clone()))
+    }
+}
+
+impl HasHint for crate::worker::WorkerError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::new(self.hint.clone()))
+    }
+}
+
+impl HasHint for crate::connect::store::SaveError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::new(self.hint.clone()))
+    }
+}
+
+impl HasHint for crate::connect::store::StoreError {
+    fn hint(&self) -> Option<Hint> {
+        None
+    }
+}
+
+impl HasHint for crate::provider::ProviderError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::provider::ProviderError as P;
+        match self {
+            P::NotReady { fix, .. } => Some(Hint::new(fix.clone())),
+            P::Api(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::api::connection_token::ExchangeError {
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            crate::api::connection_token::ExchangeError::Api(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::provider::daytona::snapshot::FollowError {
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            crate::provider::daytona::snapshot::FollowError::Api(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::orchestrator::remote::RemoteError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::orchestrator::remote::RemoteError as R;
+        match self {
+            R::Api(e) => HasHint::hint(e),
+            R::Provider(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::verify::unattended::FollowError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::verify::unattended::FollowError as F;
+        match self {
+            F::V3(e) => HasHint::hint(e),
+            F::Provider(e) => HasHint::hint(e),
+        }
+    }
+}
+
+impl HasHint for crate::verify::ResolveError {
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            crate::verify::ResolveError::Provider(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}

@@ -907,6 +907,7 @@ impl HttpClient {
     }
 
     async fn wait_for_host(&self, host: &str) {
+        // Not poll_until: sleeps out a server's Retry-After, which may be extended meanwhile.
         loop {
             let until = {
                 let p = self.pauses.lock().unwrap_or_else(|e| e.into_inner());

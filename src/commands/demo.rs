@@ -22,6 +22,7 @@ use crate::orchestrator::plan::Limits;
 use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
 use crate::orchestrator::sandbox_name;
 use crate::orchestrator::state::StateDir;
+use crate::poll::{Backoff, Poll, poll_until};
 use crate::provider::Provider;
 use crate::provider::local::{LocalOptions, LocalProvider};
 use crate::secrets::Secret;
@@ -414,36 +415,34 @@ async fn scenario(
 
 /// The fake remote connected and finished its scripted task (writing the proof).
 async fn wait_task_done(admin: &EmulatorClient, session: &str, step: Duration) -> Result<()> {
-    let deadline = Instant::now() + step;
-    loop {
+    let every = Backoff::fixed(Duration::from_millis(200));
+    let waited = poll_until(Instant::now() + step, every, || async {
         let s = admin
             .session(session)
             .await?
             .context("the session vanished from the emulator")?;
-        if s.remote_connected
-            && s.session_status == "running"
-            && s.tasks
-                .iter()
-                .all(|t| t.status == "done" || t.status == "failed")
-        {
-            if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
-                bail!(
-                    "the task failed in the sandbox: {}",
-                    t.detail.clone().unwrap_or_default()
-                );
-            }
-            break;
+        let finished = s
+            .tasks
+            .iter()
+            .all(|t| t.status == "done" || t.status == "failed");
+        if !(s.remote_connected && s.session_status == "running" && finished) {
+            return Ok(Poll::Pending((s.remote_connected, s.session_status)));
         }
-        if Instant::now() >= deadline {
+        if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
             bail!(
-                "the remote did not finish its task within {step:?} (connected: {}, status: {})",
-                s.remote_connected,
-                s.session_status
+                "the task failed in the sandbox: {}",
+                t.detail.clone().unwrap_or_default()
             );
         }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    Ok(())
+        Ok(Poll::Ready(()))
+    })
+    .await?;
+    waited.or_else(|seen| {
+        let (connected, status) = seen.unwrap_or_default();
+        anyhow::anyhow!(
+            "the remote did not finish its task within {step:?} (connected: {connected}, status: {status})"
+        )
+    })
 }
 
 /// One claim and one release per session generation, never two holders.

@@ -194,6 +194,7 @@ impl CoreweaveClient {
             _ => self.retry.attempts.max(1),
         };
         let mut attempt = 0;
+        // Not poll_until: retries a call on the RetryPolicy (jittered backoff), not a wait.
         loop {
             let started = Instant::now();
             tracing::debug!("→ CoreWeave {method}");

@@ -547,6 +547,7 @@ impl Worker {
 
 /// Renew the claim a minute (or half its lifetime) before its deadline, for as long as it runs.
 async fn renew_loop(devin: DevinClient, sid: String, acceptor: String, mut deadline: Option<f64>) {
+    // Not poll_until: renews the claim on the claim's own clock until the task is aborted.
     loop {
         let now = crate::time::now();
         let left = deadline.map(|d| d - now).unwrap_or(120.0);
@@ -564,6 +565,7 @@ async fn renew_loop(devin: DevinClient, sid: String, acceptor: String, mut deadl
 /// reads (10 s apart) that say the session is over.
 async fn watch_status(devin: DevinClient, sid: String, stop: watch::Sender<bool>) {
     let mut ended = 0;
+    // Not poll_until: supervises the session until it ends; no deadline to give up at.
     loop {
         tokio::time::sleep(Duration::from_secs(10)).await;
         let over = match devin.get(&sid).await {

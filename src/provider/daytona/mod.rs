@@ -828,6 +828,7 @@ impl Provider for DaytonaProvider {
             done: false,
         };
         Ok(stream::unfold(state, |mut st| async move {
+            // Not poll_until: a log follow, not a wait: it ends when the sandbox stops.
             loop {
                 if let Some(line) = st.pending.pop_front() {
                     return Some((Ok(line), st));
