@@ -132,33 +132,33 @@ fn exit_code(cause: &(dyn std::error::Error + 'static)) -> Option<(Code, &dyn Ha
             CliError::Interrupted => Code::Interrupted,
             CliError::Failed { .. } => Code::Failure,
         };
-        return Some((code, e));
+        return hinted(code, e);
     }
     if let Some(e) = cause.downcast_ref::<ConfigError>() {
         let code = match e {
             ConfigError::MissingCredentials { .. } => Code::Auth,
             _ => Code::Usage,
         };
-        return Some((code, e));
+        return hinted(code, e);
     }
     if let Some(e) = cause.downcast_ref::<outposts::orchestrator::state::StateError>() {
-        return Some((Code::Usage, e));
+        return hinted(Code::Usage, e);
     }
     if let Some(e) = cause.downcast_ref::<outposts::worker::WorkerError>() {
-        return Some((Code::Usage, e));
+        return hinted(Code::Usage, e);
     }
     // A provider that cannot run here, or its API's failure (ProviderError::Api is
     // transparent, so the ApiError itself is not in the chain).
     if let Some(e) = cause.downcast_ref::<ProviderError>() {
         match e {
-            ProviderError::NotReady { .. } => return Some((Code::Usage, e)),
-            ProviderError::Api(api) => return Some((auth_or_failure(api.is_auth()), e)),
+            ProviderError::NotReady { .. } => return hinted(Code::Usage, e),
+            ProviderError::Api(api) => return hinted(auth_or_failure(api.is_auth()), e),
             _ => {}
         }
     }
     // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
     if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
-        return Some((auth_or_failure(e.is_auth()), e));
+        return hinted(auth_or_failure(e.is_auth()), e);
     }
     // Transparent over ApiError, so the ApiError itself is not in the chain.
     if let Some(e) = cause.downcast_ref::<OutpostLookupError>() {
@@ -166,12 +166,16 @@ fn exit_code(cause: &(dyn std::error::Error + 'static)) -> Option<(Code, &dyn Ha
             OutpostLookupError::Api(api) if api.is_auth() => Code::Auth,
             _ => Code::Failure,
         };
-        return Some((code, e));
+        return hinted(code, e);
     }
     if let Some(e) = cause.downcast_ref::<ApiError>() {
-        return Some((auth_or_failure(e.is_auth()), e));
+        return hinted(auth_or_failure(e.is_auth()), e);
     }
     None
+}
+
+fn hinted(code: Code, e: &dyn HasHint) -> Option<(Code, &dyn HasHint)> {
+    Some((code, e))
 }
 
 fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>) {

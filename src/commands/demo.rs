@@ -426,7 +426,7 @@ async fn wait_task_done(admin: &EmulatorClient, session: &str, step: Duration) -
             .iter()
             .all(|t| t.status == "done" || t.status == "failed");
         if !(s.remote_connected && s.session_status == "running" && finished) {
-            return Ok(Poll::Pending((s.remote_connected, s.session_status)));
+            return Ok::<_, anyhow::Error>(Poll::Pending((s.remote_connected, s.session_status)));
         }
         if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
             bail!(

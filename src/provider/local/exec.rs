@@ -120,7 +120,7 @@ pub(super) async fn run(
     // It exited: what it left in the background is the sandbox's now.
     guard.armed = false;
     // Output a background child still holds open is cut at the grace: take what arrived.
-    let drained = poll_until(
+    let _ = poll_until(
         std::time::Instant::now() + DRAIN_GRACE,
         Backoff::fixed(Duration::from_millis(10)),
         || async {
@@ -133,7 +133,6 @@ pub(super) async fn run(
         },
     )
     .await;
-    drop(drained);
     Ok(ExecOutput {
         exit_code: exit_code(status),
         stdout: text(&out),
