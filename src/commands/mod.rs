@@ -63,7 +63,8 @@ impl Ctx {
 
     /// A fleet API client of [`Self::devin_settings`].
     pub fn devin(&self) -> Result<DevinClient> {
-        Ok(DevinClient::new(self.devin_settings()?, self.http()?))
+        let http = self.http()?;
+        Ok(DevinClient::new(self.devin_settings()?, http))
     }
 
     /// `--provider`, else `OUTPOSTS_PROVIDER`, else Daytona.
@@ -78,14 +79,16 @@ impl Ctx {
 
     /// Provider `kind`, built from its settings.
     pub async fn provider(&self, kind: ProviderKind) -> Result<std::sync::Arc<dyn Provider>> {
-        crate::provider::build(self.provider_settings(kind)?, self.http()?).await
+        let http = self.http()?;
+        crate::provider::build(self.provider_settings(kind)?, http).await
     }
 
     /// Daytona's API client (`snapshot` commands).
     pub fn daytona(&self) -> Result<crate::api::daytona::DaytonaClient> {
+        let http = self.http()?;
         Ok(crate::provider::daytona::client(
             DaytonaApiSettings::resolve(&self.config)?,
-            self.http()?,
+            http,
         ))
     }
 

@@ -195,7 +195,9 @@ pub(super) fn kind(ctx: &Ctx, flag: &ProviderArg) -> Result<ProviderKind> {
 }
 
 pub(super) async fn workers(ctx: &Ctx, flag: &ProviderArg) -> Result<Workers> {
-    Workers::build(ctx.provider_settings(kind(ctx, flag)?)?, ctx.http()?).await
+    let kind = kind(ctx, flag)?;
+    let http = ctx.http()?;
+    Workers::build(ctx.provider_settings(kind)?, http).await
 }
 
 /// Where workers are remembered (the state dir's `workers.json`).
