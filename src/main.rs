@@ -121,7 +121,7 @@ fn classify(err: &anyhow::Error) -> (Code, Option<Hint>) {
 
 /// The exit code of an error the table knows (`None`: look further down the chain). The hint
 /// is the error's own ([`HasHint`]).
-fn exit_code(cause: &(dyn std::error::Error + 'static)) -> Option<(Code, &dyn HasHint)> {
+fn exit_code<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<(Code, &'a dyn HasHint)> {
     use outposts::api::outpost_lookup::OutpostLookupError;
     use outposts::provider::ProviderError;
     if let Some(e) = cause.downcast_ref::<CliError>() {
@@ -174,7 +174,7 @@ fn exit_code(cause: &(dyn std::error::Error + 'static)) -> Option<(Code, &dyn Ha
     None
 }
 
-fn hinted(code: Code, e: &dyn HasHint) -> Option<(Code, &dyn HasHint)> {
+fn hinted<'a>(code: Code, e: &'a dyn HasHint) -> Option<(Code, &'a dyn HasHint)> {
     Some((code, e))
 }
 
