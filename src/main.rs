@@ -174,7 +174,7 @@ fn exit_code<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<(Code, 
     None
 }
 
-fn hinted<'a>(code: Code, e: &'a dyn HasHint) -> Option<(Code, &'a dyn HasHint)> {
+fn hinted(code: Code, e: &dyn HasHint) -> Option<(Code, &dyn HasHint)> {
     Some((code, e))
 }
 
