@@ -65,8 +65,7 @@ impl Code {
 }
 
 /// The user's next step ("run `outposts connect`"): the one shape every command, error and
-/// report uses. Domain errors outside `commands/` keep their own `hint()`; they are converted
-/// into a `Hint` where they reach the user (`main.rs`, [`CliError`]).
+/// report uses. Every error a command can end with answers it through [`HasHint`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Hint(String);
