@@ -312,3 +312,42 @@ impl HasHint for crate::verify::ResolveError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::ProviderError;
+
+    fn not_ready() -> ProviderError {
+        ProviderError::NotReady {
+            problem: "bubblewrap is missing".into(),
+            fix: "install bubblewrap".into(),
+        }
+    }
+
+    #[test]
+    fn every_error_answers_hint_the_same_way() {
+        let fix = Some(Hint::new("install bubblewrap"));
+        assert_eq!(HasHint::hint(&not_ready()), fix);
+        // Wrappers answer with the hint of what they wrap.
+        let remote = crate::orchestrator::remote::RemoteError::Provider(not_ready());
+        assert_eq!(HasHint::hint(&remote), fix);
+        let resolve = crate::verify::ResolveError::Provider(not_ready());
+        assert_eq!(HasHint::hint(&resolve), fix);
+        let follow = crate::verify::unattended::FollowError::Provider(not_ready());
+        assert_eq!(HasHint::hint(&follow), fix);
+        // Nothing to add is `None`, not an empty hint.
+        assert_eq!(HasHint::hint(&ProviderError::Other("x".into())), None);
+        let config = crate::config::ConfigError::Missing {
+            var: "DAYTONA_API_KEY",
+            hint: "set DAYTONA_API_KEY".into(),
+        };
+        assert_eq!(
+            HasHint::hint(&config),
+            Some(Hint::new("set DAYTONA_API_KEY"))
+        );
+        let cli = CliError::usage("bad input", "pass --yes");
+        assert_eq!(HasHint::hint(&cli), Some(Hint::new("pass --yes")));
+        assert_eq!(HasHint::hint(&CliError::Interrupted), None);
+    }
+}
