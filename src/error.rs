@@ -65,8 +65,7 @@ impl Code {
 }
 
 /// The user's next step ("run `outposts connect`"): the one shape every command, error and
-/// report uses. Domain errors outside `commands/` keep their own `hint()`; they are converted
-/// into a `Hint` where they reach the user (`main.rs`, [`CliError`]).
+/// report uses. Every error a command can end with answers it through [`HasHint`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Hint(String);
@@ -173,5 +172,182 @@ impl CliError {
             | CliError::Failed { hint, .. } => hint.as_ref(),
             _ => None,
         }
+    }
+}
+
+/// The one hint shape: every error a command can end with answers `hint()` the same way — the
+/// user's next step, or `None` — so `main.rs` only picks the exit code. Domain modules may not
+/// name `crate::error` (tests/it/layering.rs), so their errors' impls live here and read what
+/// each error carries (its own `hint()`, a `hint`/`fix` field, or the error it wraps).
+pub trait HasHint {
+    fn hint(&self) -> Option<Hint>;
+}
+
+/// Errors with nothing to add: the message is the whole story.
+macro_rules! no_hint {
+    ($($t:ty),* $(,)?) => {$(
+        impl HasHint for $t {
+            fn hint(&self) -> Option<Hint> {
+                None
+            }
+        }
+    )*};
+}
+
+/// Errors whose own `hint()` answers `Option<String>`.
+macro_rules! own_hint {
+    ($($t:ty),* $(,)?) => {$(
+        impl HasHint for $t {
+            fn hint(&self) -> Option<Hint> {
+                <$t>::hint(self).map(Hint::from)
+            }
+        }
+    )*};
+}
+
+no_hint!(
+    crate::api::sse::SseError,
+    crate::connect::callback::BindError,
+    crate::secrets::keyring::KeyringError,
+    crate::secrets::dotenv::DotEnvError,
+);
+own_hint!(
+    crate::api::ApiError,
+    crate::api::devin_v3::V3Error,
+    crate::api::coreweave::CoreweaveError,
+    crate::api::outpost_lookup::OutpostLookupError,
+);
+
+impl HasHint for CliError {
+    fn hint(&self) -> Option<Hint> {
+        CliError::hint(self).cloned()
+    }
+}
+
+impl HasHint for crate::config::ConfigError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::from(crate::config::ConfigError::hint(self)))
+    }
+}
+
+impl HasHint for crate::orchestrator::state::StateError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::new(self.hint.clone()))
+    }
+}
+
+impl HasHint for crate::worker::WorkerError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::new(self.hint.clone()))
+    }
+}
+
+impl HasHint for crate::connect::store::SaveError {
+    fn hint(&self) -> Option<Hint> {
+        Some(Hint::new(self.hint.clone()))
+    }
+}
+
+impl HasHint for crate::connect::store::StoreError {
+    fn hint(&self) -> Option<Hint> {
+        None
+    }
+}
+
+impl HasHint for crate::provider::ProviderError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::provider::ProviderError as P;
+        match self {
+            P::NotReady { fix, .. } => Some(Hint::new(fix.clone())),
+            P::Api(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::api::connection_token::ExchangeError {
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            crate::api::connection_token::ExchangeError::Api(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::provider::daytona::snapshot::FollowError {
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            crate::provider::daytona::snapshot::FollowError::Api(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::orchestrator::remote::RemoteError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::orchestrator::remote::RemoteError as R;
+        match self {
+            R::Api(e) => HasHint::hint(e),
+            R::Provider(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+impl HasHint for crate::verify::unattended::FollowError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::verify::unattended::FollowError as F;
+        match self {
+            F::V3(e) => HasHint::hint(e),
+            F::Provider(e) => HasHint::hint(e),
+        }
+    }
+}
+
+impl HasHint for crate::verify::ResolveError {
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            crate::verify::ResolveError::Provider(e) => HasHint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::ProviderError;
+
+    fn not_ready() -> ProviderError {
+        ProviderError::NotReady {
+            problem: "bubblewrap is missing".into(),
+            fix: "install bubblewrap".into(),
+        }
+    }
+
+    #[test]
+    fn every_error_answers_hint_the_same_way() {
+        let fix = Some(Hint::new("install bubblewrap"));
+        assert_eq!(HasHint::hint(&not_ready()), fix);
+        // Wrappers answer with the hint of what they wrap.
+        let remote = crate::orchestrator::remote::RemoteError::Provider(not_ready());
+        assert_eq!(HasHint::hint(&remote), fix);
+        let resolve = crate::verify::ResolveError::Provider(not_ready());
+        assert_eq!(HasHint::hint(&resolve), fix);
+        let follow = crate::verify::unattended::FollowError::Provider(not_ready());
+        assert_eq!(HasHint::hint(&follow), fix);
+        // Nothing to add is `None`, not an empty hint.
+        assert_eq!(HasHint::hint(&ProviderError::Other("x".into())), None);
+        let config = crate::config::ConfigError::Missing {
+            var: "DAYTONA_API_KEY",
+            hint: "set DAYTONA_API_KEY".into(),
+        };
+        assert_eq!(
+            HasHint::hint(&config),
+            Some(Hint::new("set DAYTONA_API_KEY"))
+        );
+        let cli = CliError::usage("bad input", "pass --yes");
+        assert_eq!(HasHint::hint(&cli), Some(Hint::new("pass --yes")));
+        assert_eq!(HasHint::hint(&CliError::Interrupted), None);
     }
 }

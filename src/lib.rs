@@ -19,6 +19,7 @@ pub mod output;
 pub(crate) mod poll;
 pub mod provider;
 pub mod secrets;
+pub mod settings;
 pub(crate) mod shell;
 pub(crate) mod time;
 pub mod units;

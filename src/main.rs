@@ -8,9 +8,10 @@ use outposts::api::ApiError;
 use outposts::cli::{Cli, LogFormat};
 use outposts::commands::docs::{ErrorBody, ErrorDoc};
 use outposts::config::ConfigError;
-use outposts::error::{CliError, Code, Hint};
+use outposts::error::{CliError, Code, HasHint, Hint};
 use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
+use outposts::settings::OutputSettings;
 
 fn main() -> ExitCode {
     // Multi-call: started as `devin`, this binary is the emulator's fake Devin CLI.
@@ -34,20 +35,8 @@ fn main() -> ExitCode {
             });
         }
     };
-    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    let ci = std::env::var("CI")
-        .map(|v| !matches!(v.as_str(), "" | "0" | "false"))
-        .unwrap_or(false);
     init_tracing(cli.global.verbose, cli.global.quiet, cli.global.log_format);
-    let printer = Printer::new(
-        cli.global.json,
-        cli.global.quiet,
-        cli.global.verbose,
-        cli.global.color,
-        env_set("NO_COLOR"),
-        ci,
-        env_set("RUST_LOG"),
-    );
+    let printer = Printer::new(&OutputSettings::resolve(&cli.global));
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -125,61 +114,68 @@ fn auth_or_failure(is_auth: bool) -> Code {
 }
 
 fn classify(err: &anyhow::Error) -> (Code, Option<Hint>) {
-    for cause in err.chain() {
-        if let Some(e) = cause.downcast_ref::<CliError>() {
-            let code = match e {
-                CliError::Usage { .. } => Code::Usage,
-                CliError::Auth { .. } => Code::Auth,
-                CliError::Check { .. } => Code::CheckFailed,
-                CliError::Interrupted => Code::Interrupted,
-                CliError::Failed { .. } => Code::Failure,
-            };
-            return (code, e.hint().cloned());
-        }
-        if let Some(e) = cause.downcast_ref::<ConfigError>() {
-            let code = match e {
-                ConfigError::MissingCredentials { .. } => Code::Auth,
-                _ => Code::Usage,
-            };
-            return (code, Some(Hint::from(e.hint())));
-        }
-        if let Some(e) = cause.downcast_ref::<outposts::orchestrator::state::StateError>() {
-            return (Code::Usage, Some(Hint::new(e.hint.clone())));
-        }
-        if let Some(e) = cause.downcast_ref::<outposts::worker::WorkerError>() {
-            return (Code::Usage, Some(Hint::new(e.hint.clone())));
-        }
-        if let Some(outposts::provider::ProviderError::NotReady { fix, .. }) =
-            cause.downcast_ref::<outposts::provider::ProviderError>()
-        {
-            return (Code::Usage, Some(Hint::new(fix.clone())));
-        }
-        // A provider's API failure (ProviderError::Api is transparent, so the ApiError itself
-        // is not in the chain).
-        if let Some(outposts::provider::ProviderError::Api(e)) =
-            cause.downcast_ref::<outposts::provider::ProviderError>()
-        {
-            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
-        }
-        // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
-        if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
-            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
-        }
-        // Transparent over ApiError, so the ApiError itself is not in the chain.
-        if let Some(e) = cause.downcast_ref::<outposts::api::outpost_lookup::OutpostLookupError>() {
-            let code = match e {
-                outposts::api::outpost_lookup::OutpostLookupError::Api(api) if api.is_auth() => {
-                    Code::Auth
-                }
-                _ => Code::Failure,
-            };
-            return (code, e.hint().map(Hint::from));
-        }
-        if let Some(e) = cause.downcast_ref::<ApiError>() {
-            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
+    err.chain()
+        .find_map(exit_code)
+        .map_or((Code::Failure, None), |(code, e)| (code, e.hint()))
+}
+
+/// The exit code of an error the table knows (`None`: look further down the chain). The hint
+/// is the error's own ([`HasHint`]).
+fn exit_code<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<(Code, &'a dyn HasHint)> {
+    use outposts::api::outpost_lookup::OutpostLookupError;
+    use outposts::provider::ProviderError;
+    if let Some(e) = cause.downcast_ref::<CliError>() {
+        let code = match e {
+            CliError::Usage { .. } => Code::Usage,
+            CliError::Auth { .. } => Code::Auth,
+            CliError::Check { .. } => Code::CheckFailed,
+            CliError::Interrupted => Code::Interrupted,
+            CliError::Failed { .. } => Code::Failure,
+        };
+        return hinted(code, e);
+    }
+    if let Some(e) = cause.downcast_ref::<ConfigError>() {
+        let code = match e {
+            ConfigError::MissingCredentials { .. } => Code::Auth,
+            _ => Code::Usage,
+        };
+        return hinted(code, e);
+    }
+    if let Some(e) = cause.downcast_ref::<outposts::orchestrator::state::StateError>() {
+        return hinted(Code::Usage, e);
+    }
+    if let Some(e) = cause.downcast_ref::<outposts::worker::WorkerError>() {
+        return hinted(Code::Usage, e);
+    }
+    // A provider that cannot run here, or its API's failure (ProviderError::Api is
+    // transparent, so the ApiError itself is not in the chain).
+    if let Some(e) = cause.downcast_ref::<ProviderError>() {
+        match e {
+            ProviderError::NotReady { .. } => return hinted(Code::Usage, e),
+            ProviderError::Api(api) => return hinted(auth_or_failure(api.is_auth()), e),
+            _ => {}
         }
     }
-    (Code::Failure, None)
+    // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
+    if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
+        return hinted(auth_or_failure(e.is_auth()), e);
+    }
+    // Transparent over ApiError, so the ApiError itself is not in the chain.
+    if let Some(e) = cause.downcast_ref::<OutpostLookupError>() {
+        let code = match e {
+            OutpostLookupError::Api(api) if api.is_auth() => Code::Auth,
+            _ => Code::Failure,
+        };
+        return hinted(code, e);
+    }
+    if let Some(e) = cause.downcast_ref::<ApiError>() {
+        return hinted(auth_or_failure(e.is_auth()), e);
+    }
+    None
+}
+
+fn hinted(code: Code, e: &dyn HasHint) -> Option<(Code, &dyn HasHint)> {
+    Some((code, e))
 }
 
 fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>) {

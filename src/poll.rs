@@ -1,7 +1,9 @@
 //! The one way this tool waits for something: ask, and if the answer is "not yet", sleep on a
-//! growing schedule until a deadline. Every wait (a sandbox starting, a snapshot building, a proof
-//! file appearing, a session being claimed) goes through [`poll_until`], so schedules and
-//! timeout behaviour are the same everywhere and are tested once.
+//! growing schedule until a deadline. Waits for a state (a sandbox starting, a snapshot building,
+//! a proof file appearing, a session being claimed, processes ending) go through [`poll_until`],
+//! so schedules and timeout behaviour are the same everywhere and are tested once. Loops that
+//! sleep but are not such a wait — log follows, HTTP/gRPC retries, the orchestrator's and the
+//! emulator's ticks — say why not in a `// Not poll_until:` comment where they loop.
 
 use std::future::Future;
 use std::time::{Duration, Instant};

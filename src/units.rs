@@ -1,5 +1,5 @@
-//! One parser per kind of value a flag or variable takes — durations and sizes — so every flag
-//! of a kind accepts the same forms and rejects bad input in the same words, with examples.
+//! One parser per kind of value a flag or variable takes — durations, sizes, base URLs — so
+//! every flag of a kind accepts the same forms and rejects bad input in the same words.
 
 use std::time::Duration;
 
@@ -53,6 +53,30 @@ pub fn parse_whole_gib(s: &str) -> Result<u32, String> {
         ));
     }
     Ok(gib as u32)
+}
+
+/// Check an http(s) base URL and strip trailing slashes (and `/opbeta` when asked).
+pub fn normalize_base_url(raw: &str, strip_opbeta: bool) -> Result<String, String> {
+    let mut s = raw.trim().to_string();
+    loop {
+        let before = s.len();
+        while s.ends_with('/') {
+            s.pop();
+        }
+        if strip_opbeta && s.ends_with("/opbeta") {
+            s.truncate(s.len() - "/opbeta".len());
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    let parsed = url::Url::parse(&s).map_err(|e| format!("`{raw}` is not a URL ({e})"))?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err(format!(
+            "`{raw}` must be an http:// or https:// URL with a host"
+        ));
+    }
+    Ok(s)
 }
 
 #[cfg(test)]

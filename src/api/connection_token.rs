@@ -12,8 +12,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::api::http::{self, ApiError, ApiRequest, HttpClient};
-use crate::config::normalize_base_url;
 use crate::secrets::Secret;
+use crate::units::normalize_base_url;
 
 /// Longest server message we repeat to the user.
 pub const MAX_MESSAGE: usize = 300;

@@ -14,9 +14,8 @@ use serde_json::{Value, json};
 pub use crate::api::devin_types::*;
 use crate::api::http::{self, ApiError, ApiRequest, ApiResponse, HttpClient};
 use crate::api::sse::{RequestBuilder, Watch, WatchOptions};
-use crate::config::{Config, ConfigError};
-use crate::env::{self, EnvVar};
 use crate::secrets::Secret;
+use crate::settings::DevinSettings;
 
 /// Largest page the queue serves.
 pub const MAX_PAGE: u32 = 200;
@@ -131,39 +130,13 @@ impl std::fmt::Debug for DevinClient {
 }
 
 impl DevinClient {
-    /// `base` is the API origin (a trailing `/` or `/opbeta` is removed).
-    pub fn new(http: HttpClient, base: &str, token: Secret) -> Self {
-        let mut base = base.trim().trim_end_matches('/').to_string();
-        if let Some(b) = base.strip_suffix("/opbeta") {
-            base = b.trim_end_matches('/').to_string();
+    /// The client of resolved [`DevinSettings`] (the origin is already normalised there).
+    pub fn new(settings: DevinSettings, http: HttpClient) -> Self {
+        DevinClient {
+            http,
+            base: settings.api_url,
+            token: settings.token,
         }
-        DevinClient { http, base, token }
-    }
-
-    /// From `DEVIN_API_URL` and `DEVIN_OUTPOSTS_TOKEN`. A missing token is an auth error (exit
-    /// 4) that says how to get one; a bad URL is a configuration error (exit 2).
-    pub fn from_config(config: &Config, http: HttpClient) -> anyhow::Result<Self> {
-        Self::from_config_with(config, http, &env::DEVIN_OUTPOSTS_TOKEN)
-    }
-
-    /// Like [`DevinClient::from_config`] with another token variable (e.g.
-    /// `DEVIN_OUTPOST_CREATE_TOKEN` for outpost create/delete).
-    pub fn from_config_with(
-        config: &Config,
-        http: HttpClient,
-        token_var: &'static EnvVar,
-    ) -> anyhow::Result<Self> {
-        let base = config.devin_api_url()?;
-        let token = config
-            .get(token_var)
-            .ok_or_else(|| ConfigError::MissingCredentials {
-                message: format!("{} is not set", token_var.name),
-                hint: format!(
-                    "run `outposts connect` to connect an outpost (it stores the token), or set {} in the environment or .env",
-                    token_var.name
-                ),
-            })?;
-        Ok(Self::new(http, &base, Secret::new(token.value.trim())))
     }
 
     pub fn base_url(&self) -> &str {
@@ -548,11 +521,17 @@ mod tests {
             "http://x:1/opbeta",
             "http://x:1/opbeta/",
         ] {
-            let c = DevinClient::new(http.clone(), raw, Secret::new("cog_testtoken123"));
+            let c = DevinClient::new(
+                DevinSettings::new(raw, Secret::new("cog_testtoken123")),
+                http.clone(),
+            );
             assert_eq!(c.base_url(), "http://x:1");
             assert_eq!(c.url("/devins"), "http://x:1/opbeta/outposts/devins");
         }
-        let c = DevinClient::new(http, "http://x:1", Secret::new("cog_testtoken123"));
+        let c = DevinClient::new(
+            DevinSettings::new("http://x:1", Secret::new("cog_testtoken123")),
+            http,
+        );
         assert!(!format!("{c:?}").contains("cog_testtoken123"));
     }
 
@@ -576,24 +555,5 @@ mod tests {
         assert!(!p.has_next_page);
         assert!(parse_list_value(&json!({"data": []})).is_err());
         assert!(parse_list_value(&json!([1])).is_err());
-    }
-
-    #[test]
-    fn missing_token_is_an_auth_error_with_the_connect_hint() {
-        let cfg = Config::load_with_env(
-            [(
-                "DEVIN_API_URL".to_string(),
-                "http://127.0.0.1:1".to_string(),
-            )]
-            .into(),
-            &Default::default(),
-            std::path::Path::new("/nonexistent-outposts-test"),
-        )
-        .unwrap();
-        let http = HttpClient::new(crate::api::HttpOptions::default()).unwrap();
-        let err = DevinClient::from_config(&cfg, http).unwrap_err();
-        let e = err.downcast_ref::<ConfigError>().expect("ConfigError");
-        assert!(matches!(e, ConfigError::MissingCredentials { .. }));
-        assert!(e.hint().contains("outposts connect"));
     }
 }

@@ -12,9 +12,8 @@ use serde_json::Value;
 use crate::api::devin::path_segment;
 pub use crate::api::devin_v3_types::*;
 use crate::api::http::{self, ApiError, ApiRequest, ApiResponse, HttpClient, Service, ServiceInfo};
-use crate::config::{Config, ConfigError};
-use crate::env;
 use crate::secrets::Secret;
+use crate::settings::V3Settings;
 
 pub const DEVIN_V3: Service = Service(&ServiceInfo {
     name: "Devin API (v3)",
@@ -140,47 +139,14 @@ impl std::fmt::Debug for DevinV3Client {
 }
 
 impl DevinV3Client {
-    pub fn new(http: HttpClient, base: &str, org: &str, key: Secret) -> Self {
-        let mut base = base.trim().trim_end_matches('/').to_string();
-        if let Some(b) = base.strip_suffix("/opbeta") {
-            base = b.trim_end_matches('/').to_string();
-        }
+    /// The client of resolved [`V3Settings`] (the origin is already normalised there).
+    pub fn new(settings: V3Settings, http: HttpClient) -> Self {
         DevinV3Client {
             http,
-            base,
-            org: org.trim().to_string(),
-            key,
+            base: settings.api_url,
+            org: settings.org,
+            key: settings.key,
         }
-    }
-
-    /// From `DEVIN_API_URL`, `DEVIN_API_KEY` and `DEVIN_ORG_ID` (or `org`). A missing key or
-    /// organisation is a usage error (exit 2) raised before any request.
-    pub fn from_config(
-        config: &Config,
-        http: HttpClient,
-        org: Option<&str>,
-    ) -> Result<Self, ConfigError> {
-        let key = config
-            .value(&env::DEVIN_API_KEY)
-            .filter(|k| !k.trim().is_empty())
-            .ok_or_else(|| ConfigError::Missing {
-                var: env::DEVIN_API_KEY.name,
-                hint: "set DEVIN_API_KEY to a service-user key (cog_…) of the organisation with ManageOrgSessions and ViewOrgSessions (ManageOrgSettings for `outpost default`), or store one with `outposts auth set-key`; it is not DEVIN_OUTPOSTS_TOKEN".into(),
-            })?;
-        let org = match org.map(str::trim).filter(|o| !o.is_empty()) {
-            Some(o) => o.to_string(),
-            None => config
-                .value(&env::DEVIN_ORG_ID)
-                .filter(|o| !o.trim().is_empty())
-                .ok_or_else(|| ConfigError::Missing {
-                    var: env::DEVIN_ORG_ID.name,
-                    hint:
-                        "set DEVIN_ORG_ID (org-…, from the organisation's settings) or pass --org"
-                            .into(),
-                })?,
-        };
-        let base = config.devin_api_url()?;
-        Ok(Self::new(http, &base, &org, Secret::new(key.trim())))
     }
 
     pub fn org(&self) -> &str {

@@ -216,27 +216,6 @@ impl Default for HttpOptions {
     }
 }
 
-impl HttpOptions {
-    /// The defaults, with the `OUTPOSTS_HTTP_*` settings of `config` applied.
-    pub fn from_config(config: &crate::config::Config) -> Result<Self, crate::config::ConfigError> {
-        use crate::env;
-        let mut opts = HttpOptions::default();
-        if let Some(n) = config.positive(&env::OUTPOSTS_HTTP_ATTEMPTS)? {
-            opts.retry.attempts = n;
-        }
-        if let Some(d) = config.duration(&env::OUTPOSTS_CONNECT_TIMEOUT)? {
-            opts.connect_timeout = d;
-        }
-        if let Some(d) = config.duration(&env::OUTPOSTS_READ_TIMEOUT)? {
-            opts.read_timeout = d;
-        }
-        if let Some(d) = config.duration(&env::OUTPOSTS_RETRY_AFTER_CAP)? {
-            opts.retry.retry_after_cap = d;
-        }
-        Ok(opts)
-    }
-}
-
 /// The shared client. Cheap to clone.
 #[derive(Clone)]
 pub struct HttpClient {
@@ -928,6 +907,7 @@ impl HttpClient {
     }
 
     async fn wait_for_host(&self, host: &str) {
+        // Not poll_until: sleeps out a server's Retry-After, which may be extended meanwhile.
         loop {
             let until = {
                 let p = self.pauses.lock().unwrap_or_else(|e| e.into_inner());

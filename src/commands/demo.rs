@@ -22,9 +22,11 @@ use crate::orchestrator::plan::Limits;
 use crate::orchestrator::run::{OrchEvent, Orchestrator, RunOptions};
 use crate::orchestrator::sandbox_name;
 use crate::orchestrator::state::StateDir;
+use crate::poll::{Backoff, Poll, poll_until};
 use crate::provider::Provider;
 use crate::provider::local::{LocalOptions, LocalProvider};
 use crate::secrets::Secret;
+use crate::settings::{DevinSettings, V3Settings};
 use crate::verify;
 
 const AFTER_HELP: &str = "\
@@ -271,17 +273,21 @@ async fn cast(
     let http = ctx.http()?;
     let admin = EmulatorClient::new(http.clone(), &info.base_url);
     let devin = DevinClient::new(
+        DevinSettings::new(
+            &env("DEVIN_API_URL"),
+            Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
+        ),
         http.clone(),
-        &env("DEVIN_API_URL"),
-        Secret::new(env("DEVIN_OUTPOSTS_TOKEN")),
     );
     let outpost = env("OUTPOST_ID");
     // Sessions are created the way a user does: through Devin's v3 API, on the outpost's name.
     let v3 = DevinV3Client::new(
+        V3Settings::new(
+            &env("DEVIN_API_URL"),
+            &env("DEVIN_ORG_ID"),
+            Secret::new(env("DEVIN_API_KEY")),
+        ),
         http.clone(),
-        &env("DEVIN_API_URL"),
-        &env("DEVIN_ORG_ID"),
-        Secret::new(env("DEVIN_API_KEY")),
     );
     let outpost_name = resolve_outpost(&devin, &outpost)
         .await?
@@ -409,36 +415,34 @@ async fn scenario(
 
 /// The fake remote connected and finished its scripted task (writing the proof).
 async fn wait_task_done(admin: &EmulatorClient, session: &str, step: Duration) -> Result<()> {
-    let deadline = Instant::now() + step;
-    loop {
+    let every = Backoff::fixed(Duration::from_millis(200));
+    let waited = poll_until(Instant::now() + step, every, || async {
         let s = admin
             .session(session)
             .await?
             .context("the session vanished from the emulator")?;
-        if s.remote_connected
-            && s.session_status == "running"
-            && s.tasks
-                .iter()
-                .all(|t| t.status == "done" || t.status == "failed")
-        {
-            if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
-                bail!(
-                    "the task failed in the sandbox: {}",
-                    t.detail.clone().unwrap_or_default()
-                );
-            }
-            break;
+        let finished = s
+            .tasks
+            .iter()
+            .all(|t| t.status == "done" || t.status == "failed");
+        if !(s.remote_connected && s.session_status == "running" && finished) {
+            return Ok::<_, anyhow::Error>(Poll::Pending((s.remote_connected, s.session_status)));
         }
-        if Instant::now() >= deadline {
+        if let Some(t) = s.tasks.iter().find(|t| t.status == "failed") {
             bail!(
-                "the remote did not finish its task within {step:?} (connected: {}, status: {})",
-                s.remote_connected,
-                s.session_status
+                "the task failed in the sandbox: {}",
+                t.detail.clone().unwrap_or_default()
             );
         }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    Ok(())
+        Ok(Poll::Ready(()))
+    })
+    .await?;
+    waited.or_else(|seen| {
+        let (connected, status) = seen.unwrap_or_default();
+        anyhow::anyhow!(
+            "the remote did not finish its task within {step:?} (connected: {connected}, status: {status})"
+        )
+    })
 }
 
 /// One claim and one release per session generation, never two holders.

@@ -4,12 +4,15 @@ use std::sync::OnceLock;
 
 use anyhow::Result;
 
-use crate::api::{HttpClient, HttpOptions};
+use crate::api::HttpClient;
+use crate::api::devin::DevinClient;
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::config::{Config, LoadOptions};
+use crate::config::{Config, ConfigError, LoadOptions};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::output::Printer;
+use crate::provider::{Provider, ProviderKind};
+use crate::settings::{DaytonaApiSettings, DevinSettings, HttpSettings, ProviderSettings};
 
 pub mod auth;
 pub mod connect;
@@ -25,7 +28,8 @@ pub mod session;
 pub mod snapshot;
 pub mod worker;
 
-/// What every command gets: the global flags, the printer and the layered configuration.
+/// What every command gets: the global flags, the printer, the layered configuration and the
+/// settings resolved from it ([`crate::settings`]), which is what clients and providers take.
 pub struct Ctx {
     pub global: GlobalArgs,
     pub printer: Printer,
@@ -48,8 +52,44 @@ impl Ctx {
         if let Some(c) = self.http.get() {
             return Ok(c.clone());
         }
-        let client = HttpClient::new(HttpOptions::from_config(&self.config)?)?;
+        let client = HttpClient::new(HttpSettings::resolve(&self.config)?)?;
         Ok(self.http.get_or_init(|| client).clone())
+    }
+
+    /// The fleet API's settings (`DEVIN_API_URL`, `DEVIN_OUTPOSTS_TOKEN`).
+    pub fn devin_settings(&self) -> Result<DevinSettings, ConfigError> {
+        DevinSettings::resolve(&self.config)
+    }
+
+    /// A fleet API client of [`Self::devin_settings`].
+    pub fn devin(&self) -> Result<DevinClient> {
+        let http = self.http()?;
+        Ok(DevinClient::new(self.devin_settings()?, http))
+    }
+
+    /// `--provider`, else `OUTPOSTS_PROVIDER`, else Daytona.
+    pub fn provider_kind(&self, flag: Option<ProviderKind>) -> Result<ProviderKind, ConfigError> {
+        ProviderSettings::choose(&self.config, flag)
+    }
+
+    /// The settings of provider `kind`.
+    pub fn provider_settings(&self, kind: ProviderKind) -> Result<ProviderSettings, ConfigError> {
+        ProviderSettings::of(&self.config, kind)
+    }
+
+    /// Provider `kind`, built from its settings.
+    pub async fn provider(&self, kind: ProviderKind) -> Result<std::sync::Arc<dyn Provider>> {
+        let http = self.http()?;
+        crate::provider::build(self.provider_settings(kind)?, http).await
+    }
+
+    /// Daytona's API client (`snapshot` commands).
+    pub fn daytona(&self) -> Result<crate::api::daytona::DaytonaClient> {
+        let http = self.http()?;
+        Ok(crate::provider::daytona::client(
+            DaytonaApiSettings::resolve(&self.config)?,
+            http,
+        ))
     }
 
     /// Ask for confirmation on a terminal; otherwise require `--yes`.

@@ -125,7 +125,7 @@ async fn outpost(ctx: &Ctx, client: &DevinClient, flag: Option<String>) -> Resul
 }
 
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
-    let client = DevinClient::from_config(&ctx.config, ctx.http()?)?;
+    let client = ctx.devin()?;
     let outpost = outpost(ctx, &client, a.outpost).await?;
     let q = ListQuery {
         outpost: outpost.clone(),
@@ -296,7 +296,7 @@ async fn watch(ctx: &Ctx, a: WatchArgs) -> Result<ExitStatus> {
     if a.limit == Some(0) {
         return Ok(ExitStatus::Success);
     }
-    let client = DevinClient::from_config(&ctx.config, ctx.http()?)?;
+    let client = ctx.devin()?;
     let outpost = outpost(ctx, &client, a.outpost).await?;
     let cursor = if let Some(c) = a.cursor {
         Some(c)

@@ -443,29 +443,8 @@ impl Config {
 /// Durations have one parser, shared by every flag and variable.
 pub use crate::units::parse_duration;
 
-/// Check an http(s) base URL and strip trailing slashes (and `/opbeta` when asked).
-pub fn normalize_base_url(raw: &str, strip_opbeta: bool) -> Result<String, String> {
-    let mut s = raw.trim().to_string();
-    loop {
-        let before = s.len();
-        while s.ends_with('/') {
-            s.pop();
-        }
-        if strip_opbeta && s.ends_with("/opbeta") {
-            s.truncate(s.len() - "/opbeta".len());
-        }
-        if s.len() == before {
-            break;
-        }
-    }
-    let parsed = url::Url::parse(&s).map_err(|e| format!("`{raw}` is not a URL ({e})"))?;
-    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
-        return Err(format!(
-            "`{raw}` must be an http:// or https:// URL with a host"
-        ));
-    }
-    Ok(s)
-}
+/// Base URLs have one checker, shared by the settings and the clients.
+pub use crate::units::normalize_base_url;
 
 pub fn expand_home(path: &str, home: Option<&str>) -> PathBuf {
     match (path.strip_prefix("~/"), home) {

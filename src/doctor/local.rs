@@ -9,7 +9,8 @@ use crate::connect::callback::{BindError, CallbackServer};
 use crate::env;
 use crate::orchestrator::state::StateDir;
 use crate::provider::ProviderKind;
-use crate::provider::local::{Isolation, options_from_config, usable};
+use crate::provider::local::{Isolation, usable};
+use crate::settings::{CoreweaveSettings, LocalSettings, ProviderSettings};
 
 /// Devin only redirects to its allowlisted callback on this port.
 const CONNECT_PORT: u16 = crate::connect::DEFAULT_PORT;
@@ -80,20 +81,16 @@ fn setting_errors(config: &Config) -> (Vec<ConfigError>, Vec<String>) {
     for var in [&env::OUTPOSTS_CONNECT_PORT, &env::OUTPOSTS_EMULATOR_PORT] {
         keep(port(config, var).map(drop));
     }
-    keep(
-        config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)
-            .map(drop),
-    );
+    keep(ProviderSettings::chosen(config).map(drop));
     keep(config.state_dir().map(drop));
     let mut other: Vec<String> = Vec::new();
     if config.get(&env::CWSANDBOX_BASE_URL).is_some()
-        && let Err(e) = crate::api::coreweave::base_url_from_config(config)
+        && let Err(e) = CoreweaveSettings::base_url(config)
     {
         other.push(format!("{e:#}"));
     }
     if config.get(&env::OUTPOSTS_LOCAL_UNISOLATED).is_some()
-        && let Err(e) = options_from_config(config)
+        && let Err(e) = LocalSettings::options(config)
     {
         other.push(format!("{e:#}"));
     }
@@ -409,7 +406,7 @@ pub async fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check
     } else {
         "the default provider"
     };
-    let opts = match options_from_config(config) {
+    let opts = match LocalSettings::options(config) {
         Ok(o) => o,
         Err(e) => {
             return Check::fail(

@@ -159,14 +159,15 @@ pub(crate) struct ProviderChoice {
 }
 
 fn provider_choice(config: &Config) -> ProviderChoice {
-    match config.get(&crate::env::OUTPOSTS_PROVIDER) {
-        Some(r) => ProviderChoice {
-            kind: ProviderKind::parse(&r.value).unwrap_or(ProviderKind::Daytona),
-            explicit: r.source != Source::Default,
+    // A bad OUTPOSTS_PROVIDER is reported by the settings check; here it counts as a choice.
+    match crate::settings::ProviderSettings::chosen(config) {
+        Ok((kind, source)) => ProviderChoice {
+            kind,
+            explicit: source != Source::Default,
         },
-        None => ProviderChoice {
+        Err(_) => ProviderChoice {
             kind: ProviderKind::Daytona,
-            explicit: false,
+            explicit: true,
         },
     }
 }

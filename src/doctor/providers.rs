@@ -5,15 +5,15 @@ use std::time::Duration;
 use super::remote::{api_failure, from, origin};
 use super::{Check, ProviderChoice, bounded};
 use crate::api::HttpClient;
-use crate::api::coreweave::{Auth, ClientOptions, CoreweaveClient, base_url_from_config, pb};
+use crate::api::coreweave::{ClientOptions, CoreweaveClient, pb};
 use crate::api::daytona::DaytonaClient;
 use crate::api::daytona_types::SnapshotState;
 use crate::api::devin::Platform;
 use crate::config::Config;
 use crate::env;
 use crate::provider::ProviderKind;
-use crate::provider::daytona::client_from_config;
 use crate::provider::daytona::snapshot as snap;
+use crate::settings::{CoreweaveSettings, DaytonaApiSettings};
 
 pub(super) async fn daytona_key(
     config: &Config,
@@ -48,8 +48,8 @@ pub(super) async fn daytona_key(
         };
         return (check, None);
     }
-    let client = match client_from_config(config, http.clone()) {
-        Ok(c) => c,
+    let client = match DaytonaApiSettings::resolve(config) {
+        Ok(s) => crate::provider::daytona::client(s, http.clone()),
         Err(e) => return (Check::fail(ID, TITLE, e.to_string(), e.hint()), None),
     };
     let mut ok = false;
@@ -92,16 +92,14 @@ pub(super) async fn daytona_key(
 
 /// A CoreWeave client for one quick question: at most two attempts, connecting within `t`.
 fn coreweave_client(config: &Config, t: Duration) -> anyhow::Result<CoreweaveClient> {
-    let base = base_url_from_config(config)?;
-    let auth = Auth::from_config(config)?;
-    let http = crate::api::HttpOptions::from_config(config)?;
-    let mut retry = http.retry;
+    let s = CoreweaveSettings::resolve(config)?;
+    let mut retry = s.http.retry;
     retry.attempts = retry.attempts.min(2);
     CoreweaveClient::new(
-        base,
-        auth,
+        s.base,
+        s.auth,
         ClientOptions {
-            connect_timeout: http.connect_timeout.min(t),
+            connect_timeout: s.http.connect_timeout.min(t),
             retry,
         },
     )

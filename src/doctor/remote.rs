@@ -8,10 +8,11 @@ use super::providers::{coreweave_key, daytona_key, snapshot};
 use super::{Check, Options, ProviderChoice, bounded, where_from};
 use crate::api::devin::{DevinClient, Outpost, Platform, Probe};
 use crate::api::outpost_lookup::{OutpostLookupError, resolve_outpost};
-use crate::api::{ApiError, HttpClient, HttpOptions};
+use crate::api::{ApiError, HttpClient};
 use crate::config::{Config, Resolved};
 use crate::env::{self, EnvVar};
 use crate::secrets::Secret;
+use crate::settings::{DevinSettings, HttpSettings};
 
 /// Larger skews are a failure: claim deadlines and renewals are computed from this clock.
 pub const MAX_SKEW: Duration = Duration::from_secs(30);
@@ -32,7 +33,7 @@ pub(super) fn origin(config: &Config, var: &'static EnvVar) -> String {
 
 /// A client for doctor: few retries, every request bounded by the check timeout.
 fn http(config: &Config, opts: &Options) -> anyhow::Result<HttpClient> {
-    let mut o: HttpOptions = crate::api::HttpOptions::from_config(config)?;
+    let mut o = HttpSettings::resolve(config)?;
     o.retry.attempts = o.retry.attempts.min(2);
     o.connect_timeout = o.connect_timeout.min(opts.timeout);
     o.read_timeout = o.read_timeout.min(opts.timeout);
@@ -130,7 +131,10 @@ async fn devin_token(config: &Config, http: &HttpClient, t: Duration) -> (Check,
         Ok(b) => b,
         Err(e) => return (Check::fail(ID, TITLE, e.to_string(), e.hint()), None),
     };
-    let client = DevinClient::new(http.clone(), &base, Secret::new(token.value.trim()));
+    let client = DevinClient::new(
+        DevinSettings::new(&base, Secret::new(token.value.trim())),
+        http.clone(),
+    );
     let mut probe = None;
     let check = bounded(
         ID,
@@ -203,8 +207,8 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
             None,
         );
     };
-    let client = match DevinClient::from_config(config, http.clone()) {
-        Ok(c) => c,
+    let client = match DevinSettings::resolve(config) {
+        Ok(s) => DevinClient::new(s, http.clone()),
         Err(e) => {
             return (
                 Check::fail(ID, TITLE, format!("{e:#}"), "see the Devin token check"),
@@ -315,12 +319,10 @@ async fn orchestrator_token(config: &Config, http: &HttpClient, t: Duration) -> 
              create|delete` need it)",
         );
     };
-    let client =
-        match DevinClient::from_config_with(config, http.clone(), &env::DEVIN_OUTPOST_CREATE_TOKEN)
-        {
-            Ok(c) => c,
-            Err(e) => return Check::fail(ID, TITLE, format!("{e:#}"), "fix DEVIN_API_URL"),
-        };
+    let client = match DevinSettings::resolve_with(config, &env::DEVIN_OUTPOST_CREATE_TOKEN) {
+        Ok(s) => DevinClient::new(s, http.clone()),
+        Err(e) => return Check::fail(ID, TITLE, format!("{e:#}"), "fix DEVIN_API_URL"),
+    };
     bounded(ID, TITLE, t, "check DEVIN_API_URL and the network", async {
         match client.list_outposts().await {
             Ok(all) => Check::pass(

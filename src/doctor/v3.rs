@@ -10,6 +10,7 @@ use crate::api::HttpClient;
 use crate::api::devin_v3::{DevinV3Client, V3Error};
 use crate::config::Config;
 use crate::env;
+use crate::settings::V3Settings;
 
 pub async fn api_key(config: &Config, http: &HttpClient, t: Duration) -> Check {
     const ID: &str = "api_key";
@@ -21,8 +22,8 @@ pub async fn api_key(config: &Config, http: &HttpClient, t: Duration) -> Check {
             "not configured: DEVIN_API_KEY is unset (only `session create|show|end`, `session verify --create` and `outpost default` need it)",
         );
     };
-    let client = match DevinV3Client::from_config(config, http.clone(), None) {
-        Ok(c) => c,
+    let client = match V3Settings::resolve(config, None) {
+        Ok(s) => DevinV3Client::new(s, http.clone()),
         Err(e) => return Check::fail(ID, TITLE, format!("{e}"), e.hint().to_string()),
     };
     bounded(ID, TITLE, t, "check DEVIN_API_URL and the network", async {

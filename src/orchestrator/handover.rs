@@ -167,7 +167,14 @@ mod tests {
         };
         let over = |s: &Site| Start::HandOver { from: s.clone() };
         // (recorded, current, adopt_from, holds, found_here) → decision
-        type Row<'a> = (Option<&'a Site>, &'a Site, Option<&'a Site>, bool, bool, Start);
+        type Row<'a> = (
+            Option<&'a Site>,
+            &'a Site,
+            Option<&'a Site>,
+            bool,
+            bool,
+            Start,
+        );
         let rows: Vec<Row> = vec![
             // Same site: serve, whatever is held.
             (Some(&local), &local, None, true, false, Start::Serve),

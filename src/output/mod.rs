@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::secrets::redact;
+use crate::settings::OutputSettings;
 
 pub mod table;
 
@@ -38,32 +39,19 @@ pub struct Printer {
 }
 
 impl Printer {
-    pub fn new(
-        json: bool,
-        quiet: bool,
-        verbose: u8,
-        color: ColorChoice,
-        no_color_env: bool,
-        ci: bool,
-        rust_log: bool,
-    ) -> Self {
-        let stderr_tty = std::io::stderr().is_terminal();
-        let color = match color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => stderr_tty && !no_color_env,
-        };
-        console::set_colors_enabled(color);
-        console::set_colors_enabled_stderr(color);
+    /// The printer of [`OutputSettings`] (which also switches `console`'s colours).
+    pub fn new(s: &OutputSettings) -> Self {
+        console::set_colors_enabled(s.color);
+        console::set_colors_enabled_stderr(s.color);
         Printer {
-            json,
-            quiet,
-            verbose,
-            color,
+            json: s.json,
+            quiet: s.quiet,
+            verbose: s.verbose,
+            color: s.color,
             // Bars would interleave with log lines; uv makes the same call.
-            progress: stderr_tty && !quiet && !json && verbose == 0 && !rust_log,
-            stdin_tty: std::io::stdin().is_terminal(),
-            ci,
+            progress: s.stderr_tty && !s.quiet && !s.json && s.verbose == 0 && !s.rust_log,
+            stdin_tty: s.stdin_tty,
+            ci: s.ci,
         }
     }
 

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 pub use crate::api::network_policy::Egress;
 use crate::secrets::Secret;
+use crate::settings::ProviderSettings;
 
 pub mod coreweave;
 pub mod local;
@@ -337,6 +338,19 @@ pub struct GitClone {
     pub password: Option<Secret>,
 }
 
+/// The user name Git hosts take with a token as the password (GitHub, GitLab, Bitbucket), sent
+/// when a password comes without one. Equal to `GIT_USERNAME`'s default (a test checks).
+pub const TOKEN_USERNAME: &str = "x-access-token";
+
+impl GitClone {
+    /// The user name to send with the password.
+    pub fn username_or_default(&self) -> String {
+        self.username
+            .clone()
+            .unwrap_or_else(|| TOKEN_USERNAME.to_string())
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct LogOptions {
     pub tail: Option<u32>,
@@ -384,19 +398,19 @@ pub fn egress_unchangeable(provider: ProviderKind) -> ProviderError {
     }
 }
 
-/// Build the configured provider.
-pub async fn from_config(
-    kind: ProviderKind,
-    config: &crate::config::Config,
+/// Build the provider of resolved settings (the one place a [`ProviderSettings`] variant meets
+/// its provider).
+pub async fn build(
+    settings: ProviderSettings,
     http: crate::api::HttpClient,
 ) -> anyhow::Result<std::sync::Arc<dyn Provider>> {
-    Ok(match kind {
-        ProviderKind::Local => std::sync::Arc::new(local::LocalProvider::from_config(config)?),
-        ProviderKind::Coreweave => {
-            std::sync::Arc::new(coreweave::CoreweaveProvider::from_config(config)?)
+    Ok(match settings {
+        ProviderSettings::Local(s) => std::sync::Arc::new(local::LocalProvider::from_settings(s)?),
+        ProviderSettings::Coreweave(s) => {
+            std::sync::Arc::new(coreweave::CoreweaveProvider::from_settings(s)?)
         }
-        ProviderKind::Daytona => {
-            std::sync::Arc::new(daytona::DaytonaProvider::from_config(config, http)?)
+        ProviderSettings::Daytona(s) => {
+            std::sync::Arc::new(daytona::DaytonaProvider::from_settings(s, http))
         }
     })
 }

@@ -23,6 +23,11 @@ fn registry() -> &'static RwLock<Vec<String>> {
     REG.get_or_init(|| RwLock::new(Vec::new()))
 }
 
+/// Is `name` a variable `env.rs` declares secret (a token, a key)?
+pub fn is_declared_secret(name: &str) -> bool {
+    crate::env::find(name).is_some_and(|v| v.secret)
+}
+
 /// Remember a secret value so that it is masked wherever it would be printed.
 pub fn register(value: &str) {
     let value = value.trim();

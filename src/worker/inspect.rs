@@ -328,6 +328,7 @@ fn exec_logs(
         done: false,
     };
     futures::stream::unfold(st, |mut st| async move {
+        // Not poll_until: a log follow, not a wait: it ends when the worker does.
         loop {
             if let Some(item) = st.ready.pop_front() {
                 return Some((item, st));

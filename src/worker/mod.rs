@@ -395,22 +395,19 @@ impl Workers {
         }
     }
 
-    /// From configuration: the provider, and for `local` the CLI from `OUTPOSTS_DEVIN_CLI_DIR`.
-    pub async fn from_config(
-        kind: ProviderKind,
-        config: &crate::config::Config,
+    /// The provider of resolved settings, and for `local` the CLI from its `devin_cli_dir`.
+    pub async fn build(
+        settings: crate::settings::ProviderSettings,
         http: crate::api::HttpClient,
     ) -> anyhow::Result<Self> {
-        if kind != ProviderKind::Local {
-            return Ok(Self::new(
-                crate::provider::from_config(kind, config, http).await?,
-            ));
-        }
-        let local = Arc::new(LocalProvider::from_config(config)?);
-        let dir = config
-            .value(&crate::env::OUTPOSTS_DEVIN_CLI_DIR)
-            .map(|d| std::path::PathBuf::from(d.trim()));
-        Ok(Self::local(local, dir))
+        let crate::settings::ProviderSettings::Local(local) = settings else {
+            return Ok(Self::new(crate::provider::build(settings, http).await?));
+        };
+        let dir = local.devin_cli_dir.clone();
+        Ok(Self::local(
+            Arc::new(LocalProvider::from_settings(local)?),
+            dir,
+        ))
     }
 
     pub fn provider(&self) -> &Arc<dyn Provider> {

@@ -77,7 +77,7 @@ impl Registry {
 /// were launched on from here, `default`, then the rest; only those configured here are built
 /// (a provider without its settings holds no worker of ours).
 pub async fn candidates(
-    config: &crate::config::Config,
+    settings: impl Fn(ProviderKind) -> anyhow::Result<crate::settings::ProviderSettings>,
     http: crate::api::HttpClient,
     default: ProviderKind,
     registry: &Registry,
@@ -101,7 +101,11 @@ pub async fn candidates(
             continue;
         }
         seen.push(k);
-        match Workers::from_config(k, config, http.clone()).await {
+        let built = match settings(k) {
+            Ok(s) => Workers::build(s, http.clone()).await,
+            Err(e) => Err(e),
+        };
+        match built {
             Ok(w) => out.push(w),
             Err(e) => tracing::debug!("not looking on {k}: {e:#}"),
         }

@@ -189,7 +189,10 @@ fn the_token_endpoint_speaks_rfc6749_and_checks_pkce_once() {
     // The machine token reaches the fleet API, but cannot create outposts.
     let http = HttpClient::new(HttpOptions::default()).unwrap();
     let token = outposts::secrets::Secret::new(v["access_token"].as_str().unwrap());
-    let client = DevinClient::new(http.clone(), &emu.base_url, token);
+    let client = DevinClient::new(
+        outposts::settings::DevinSettings::new(&emu.base_url, token),
+        http.clone(),
+    );
     let outpost_id = v["outpost_id"].as_str().unwrap().to_string();
     let fetched = block_on(client.get_outpost(&outpost_id))
         .unwrap()
@@ -204,7 +207,10 @@ fn the_token_endpoint_speaks_rfc6749_and_checks_pkce_once() {
 
     // An admin-minted orchestrator token can.
     let orch = block_on(emu.client().mint_token("orchestrator", "test")).unwrap();
-    let admin = DevinClient::new(http, &emu.base_url, orch);
+    let admin = DevinClient::new(
+        outposts::settings::DevinSettings::new(&emu.base_url, orch),
+        http,
+    );
     let made = block_on(admin.create_outpost("minted", Some(Platform::Macos), Some("d"))).unwrap();
     assert_eq!(made.platform, Some(Platform::Macos));
     // A name taken after approval fails the exchange, not silently.

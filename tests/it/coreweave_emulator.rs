@@ -14,7 +14,10 @@ use crate::support::{Emu, TestEnv, block_on};
 fn client(env: &TestEnv) -> CoreweaveClient {
     let cfg =
         Config::load_with_env(env.vars.clone(), &LoadOptions::default(), &env.cwd).expect("config");
-    CoreweaveClient::from_config(&cfg).expect("client")
+    CoreweaveClient::from_settings(
+        outposts::settings::CoreweaveSettings::resolve(&cfg).expect("settings"),
+    )
+    .expect("client")
 }
 
 fn setup() -> (TestEnv, Emu, CoreweaveClient) {

@@ -22,7 +22,7 @@ const GRPC: &str = "/coreweave.sandbox.v1.SandboxService/";
 
 fn provider(env: &TestEnv) -> anyhow::Result<CoreweaveProvider> {
     let cfg = Config::load_with_env(env.vars.clone(), &LoadOptions::default(), &env.cwd)?;
-    CoreweaveProvider::from_config(&cfg)
+    CoreweaveProvider::from_settings(outposts::settings::CoreweaveSettings::resolve(&cfg)?)
 }
 
 fn setup() -> (TestEnv, Emu, CoreweaveProvider) {

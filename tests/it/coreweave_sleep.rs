@@ -31,7 +31,11 @@ impl Cw {
                 .unwrap();
         let rt = tokio::runtime::Runtime::new().unwrap();
         let p = rt
-            .block_on(async { CoreweaveProvider::from_config(&config) })
+            .block_on(async {
+                CoreweaveProvider::from_settings(outposts::settings::CoreweaveSettings::resolve(
+                    &config,
+                )?)
+            })
             .unwrap();
         Cw { rt, p }
     }

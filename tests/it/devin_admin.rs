@@ -18,9 +18,11 @@ fn emu_env(extra: &[&str]) -> (TestEnv, Emu) {
 
 fn orchestrator_client(emu: &Emu) -> DevinClient {
     DevinClient::new(
+        outposts::settings::DevinSettings::new(
+            &emu.base_url,
+            Secret::new(emu.env_value("DEVIN_OUTPOST_CREATE_TOKEN")),
+        ),
         HttpClient::new(HttpOptions::default()).unwrap(),
-        &emu.base_url,
-        Secret::new(emu.env_value("DEVIN_OUTPOST_CREATE_TOKEN")),
     )
 }
 

@@ -15,9 +15,11 @@ use crate::support::{Emu, TestEnv, block_on};
 /// The library client with the emulator's machine token.
 pub fn devin_client(emu: &Emu) -> DevinClient {
     DevinClient::new(
+        outposts::settings::DevinSettings::new(
+            &emu.base_url,
+            Secret::new(emu.env_value("DEVIN_OUTPOSTS_TOKEN")),
+        ),
         HttpClient::new(HttpOptions::default()).expect("http"),
-        &emu.base_url,
-        Secret::new(emu.env_value("DEVIN_OUTPOSTS_TOKEN")),
     )
 }
 

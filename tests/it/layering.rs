@@ -13,6 +13,8 @@
 //! 6. The emulator uses nothing of the client it tests — `orchestrator`, `worker`, `verify`,
 //!    `commands`, `provider::daytona`, `provider::coreweave` (the local sandbox runtime and the
 //!    generated protobuf types are fine).
+//! 7. `api/` and `provider/` are handed resolved settings (`settings/`): they import neither
+//!    `config` (the layered loader) nor `env` (the variable names).
 
 use std::path::{Path, PathBuf};
 
@@ -220,6 +222,12 @@ const RULES: &[Rule] = &[
         text: &[],
     },
     Rule {
+        name: "api/ and provider/ take resolved settings: they read neither config nor env",
+        applies: |m| under(m, "api") || under(m, "provider"),
+        tops: &["config", "env"],
+        text: &[],
+    },
+    Rule {
         name: "only main.rs exits the process",
         applies: |m| !m.is_empty(),
         tops: &[],
@@ -337,6 +345,15 @@ fn each_rule_catches_what_it_forbids() {
             "emulator/coreweave.rs",
             "pub const I: &str = crate::provider::coreweave::DEFAULT_IMAGE;",
         ),
+        ("api/devin.rs", "use crate::config::{Config, ConfigError};"),
+        (
+            "provider/daytona/mod.rs",
+            "(None, Some(_)) => Some(crate::env::GIT_USERNAME.default_str().into()),",
+        ),
+        (
+            "provider/local/checks.rs",
+            "use crate::{config::Config, env};",
+        ),
     ];
     for (file, text) in caught {
         let v = line(file, text);
@@ -366,6 +383,15 @@ fn each_rule_catches_what_it_forbids() {
         (
             "commands/mod.rs",
             "use crate::error::{CliError, ExitStatus};",
+        ),
+        ("api/devin.rs", "use crate::settings::DevinSettings;"),
+        (
+            "settings/provider.rs",
+            "use crate::config::{Config, ConfigError};",
+        ),
+        (
+            "provider/local/exec.rs",
+            "let path = std::env::var_os(\"PATH\");",
         ),
     ];
     for (file, text) in allowed {

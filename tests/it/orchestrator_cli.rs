@@ -44,7 +44,11 @@ fn cli_launch_serves_the_session_without_the_account_token() {
     // One runtime for the gRPC client: its channel lives on the runtime that opened it.
     let rt = tokio::runtime::Runtime::new().unwrap();
     let cw = rt
-        .block_on(async { CoreweaveProvider::from_config(&config) })
+        .block_on(async {
+            CoreweaveProvider::from_settings(outposts::settings::CoreweaveSettings::resolve(
+                &config,
+            )?)
+        })
         .unwrap();
     let found = rt.block_on(async {
         let sb = cw.get(&sandbox_name(&s)).await.unwrap().expect("sandbox");

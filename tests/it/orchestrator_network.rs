@@ -305,7 +305,11 @@ fn coreweave(emu: &Emu, env: &TestEnv) -> (tokio::runtime::Runtime, CoreweavePro
             .unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let p = rt
-        .block_on(async { CoreweaveProvider::from_config(&config) })
+        .block_on(async {
+            CoreweaveProvider::from_settings(outposts::settings::CoreweaveSettings::resolve(
+                &config,
+            )?)
+        })
         .unwrap();
     (rt, p)
 }

@@ -81,9 +81,8 @@ fn paging_lists_every_outpost() {
     let orch = emu.env_value("DEVIN_OUTPOST_CREATE_TOKEN");
     let http = outposts::api::HttpClient::new(Default::default()).unwrap();
     let admin = outposts::api::devin::DevinClient::new(
+        outposts::settings::DevinSettings::new(&emu.base_url, outposts::secrets::Secret::new(orch)),
         http,
-        &emu.base_url,
-        outposts::secrets::Secret::new(orch),
     );
     for i in 0..105 {
         block_on(admin.create_outpost(&format!("o{i:03}"), None, None)).unwrap();

@@ -441,9 +441,11 @@ fn janitor_property(rounds: usize, seed: u64) -> BTreeMap<&'static str, usize> {
                     .unwrap();
                 Orchestrator::new(
                     DevinClient::new(
+                        outposts::settings::DevinSettings::new(
+                            emu_ref.base_url(),
+                            Secret::new(val("DEVIN_OUTPOSTS_TOKEN")),
+                        ),
                         http.clone(),
-                        emu_ref.base_url(),
-                        Secret::new(val("DEVIN_OUTPOSTS_TOKEN")),
                     ),
                     Arc::new(FakeProvider {
                         world: world.clone(),
@@ -571,9 +573,11 @@ fn t12_janitor_rounds_against_a_real_process() {
     let mut rng = rng(seed);
     let provider = crate::daytona_support::provider(&c.emu);
     let devin = DevinClient::new(
+        outposts::settings::DevinSettings::new(
+            &c.emu.base_url,
+            Secret::new(c.emu.env_value("DEVIN_OUTPOSTS_TOKEN")),
+        ),
         crate::daytona_support::http_client(),
-        &c.emu.base_url,
-        Secret::new(c.emu.env_value("DEVIN_OUTPOSTS_TOKEN")),
     );
     let mut expect: Vec<(String, &'static str)> = Vec::new();
     for _ in 0..rounds {

@@ -13,7 +13,8 @@ const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
 
 fn provider(env: &TestEnv) -> CoreweaveProvider {
     let cfg = Config::load_with_env(env.vars.clone(), &LoadOptions::default(), &env.cwd).unwrap();
-    CoreweaveProvider::from_config(&cfg).unwrap()
+    CoreweaveProvider::from_settings(outposts::settings::CoreweaveSettings::resolve(&cfg).unwrap())
+        .unwrap()
 }
 
 #[test]

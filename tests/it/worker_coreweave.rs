@@ -13,7 +13,8 @@ use crate::worker_common::*;
 
 fn provider(env: &TestEnv) -> CoreweaveProvider {
     let cfg = Config::load_with_env(env.vars.clone(), &LoadOptions::default(), &env.cwd).unwrap();
-    CoreweaveProvider::from_config(&cfg).unwrap()
+    CoreweaveProvider::from_settings(outposts::settings::CoreweaveSettings::resolve(&cfg).unwrap())
+        .unwrap()
 }
 
 fn read(env: &TestEnv, id: &str, path: &str) -> Option<String> {

@@ -11,8 +11,6 @@
 
 use tonic::metadata::{AsciiMetadataValue, MetadataMap};
 
-use crate::config::{Config, ConfigError, Source};
-use crate::env;
 use crate::secrets::Secret;
 
 /// The `wandb` library version the Python SDK pairs with (spec: `cwsandbox[wandb]` 1.22.0 pulls
@@ -54,45 +52,6 @@ impl std::fmt::Debug for Auth {
 }
 
 impl Auth {
-    /// `CWSANDBOX_API_KEY`, else W&B from `WANDB_*`; neither is an auth error (exit 4) that
-    /// says how to fix it.
-    pub fn from_config(config: &Config) -> Result<Auth, anyhow::Error> {
-        if let Some(key) = config.value(&env::CWSANDBOX_API_KEY) {
-            return Ok(Auth::ApiKey(Secret::new(key.trim())));
-        }
-        let Some(key) = config.value(&env::WANDB_API_KEY) else {
-            return Err(ConfigError::MissingCredentials {
-                message:
-                    "no CoreWeave credentials: neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set"
-                        .into(),
-                hint: "set CWSANDBOX_API_KEY to a CoreWeave Sandbox API key, or WANDB_API_KEY \
-                       (and WANDB_ENTITY) to a W&B user API key, in the environment or .env"
-                    .into(),
-            }
-            .into());
-        };
-        let host = match config.get(&env::WANDB_BASE_URL) {
-            Some(r) => wandb_host(&r.value).map_err(|problem| ConfigError::Invalid {
-                var: env::WANDB_BASE_URL.name,
-                hint: format!(
-                    "set {} to the W&B server URL, e.g. https://api.wandb.ai",
-                    env::WANDB_BASE_URL.name
-                ),
-                origin: r.source,
-                problem,
-            })?,
-            None => None,
-        };
-        let nonempty =
-            |v: Option<String>| v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-        Ok(Auth::Wandb {
-            api_key: Secret::new(key.trim()),
-            entity: nonempty(config.value(&env::WANDB_ENTITY)),
-            project: nonempty(config.value(&env::WANDB_PROJECT)),
-            host,
-        })
-    }
-
     /// A short description for logs and `doctor` (never the key).
     pub fn describe(&self) -> String {
         match self {
@@ -231,43 +190,9 @@ pub fn parse_base_url(raw: &str) -> Result<BaseUrl, String> {
     Ok(BaseUrl { url, tls })
 }
 
-/// `CWSANDBOX_BASE_URL` from the configuration (default `https://api.cwsandbox.com`); a bad
-/// value is a configuration error naming the variable (exit 2).
-pub fn base_url_from_config(config: &Config) -> Result<BaseUrl, ConfigError> {
-    let resolved = config.get(&env::CWSANDBOX_BASE_URL);
-    let (raw, source) = match resolved {
-        Some(r) => (r.value, r.source),
-        None => (
-            env::CWSANDBOX_BASE_URL.default_str().to_string(),
-            Source::Default,
-        ),
-    };
-    parse_base_url(&raw).map_err(|problem| ConfigError::Invalid {
-        var: env::CWSANDBOX_BASE_URL.name,
-        hint: format!(
-            "set {} to scheme, host and optional port only, e.g. https://api.cwsandbox.com or \
-             http://127.0.0.1:8790 for the emulator",
-            env::CWSANDBOX_BASE_URL.name
-        ),
-        origin: source,
-        problem,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
-
-    fn config(vars: &[(&str, &str)]) -> (tempfile::TempDir, Config) {
-        let dir = tempfile::tempdir().unwrap();
-        let env: BTreeMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let c = Config::load_with_env(env, &Default::default(), dir.path()).unwrap();
-        (dir, c)
-    }
 
     #[test]
     fn base_urls() {
@@ -292,63 +217,6 @@ mod tests {
     }
 
     #[test]
-    fn a_path_is_a_config_error_naming_the_variable() {
-        let (_d, c) = config(&[("CWSANDBOX_BASE_URL", "http://127.0.0.1:1/coreweave")]);
-        let e = base_url_from_config(&c).unwrap_err();
-        assert!(e.to_string().contains("CWSANDBOX_BASE_URL"), "{e}");
-        assert!(e.to_string().contains("path"), "{e}");
-        let (_d, c) = config(&[]);
-        assert_eq!(
-            base_url_from_config(&c).unwrap().url,
-            "https://api.cwsandbox.com"
-        );
-    }
-
-    #[test]
-    fn api_key_wins_and_is_a_bearer() {
-        let (_d, c) = config(&[
-            ("CWSANDBOX_API_KEY", "cwk-abcdef123456"),
-            ("WANDB_API_KEY", "wandb-key-0000000000"),
-        ]);
-        let auth = Auth::from_config(&c).unwrap();
-        let mut md = MetadataMap::new();
-        auth.apply(&mut md);
-        let v = md.get("authorization").unwrap();
-        assert!(v.is_sensitive());
-        assert_eq!(v.to_str().unwrap(), "Bearer cwk-abcdef123456");
-        assert!(md.get("x-wandb-api-key").is_none());
-        assert!(!format!("{auth:?}").contains("cwk-abcdef123456"));
-        assert!(!auth.describe().contains("cwk-abcdef123456"));
-    }
-
-    #[test]
-    fn wandb_headers() {
-        let (_d, c) = config(&[
-            ("WANDB_API_KEY", "wandb-key-0000000000"),
-            ("WANDB_ENTITY", "myteam"),
-            ("WANDB_PROJECT", "proj"),
-            ("WANDB_BASE_URL", "http://127.0.0.1:9999"),
-        ]);
-        let mut md = MetadataMap::new();
-        Auth::from_config(&c).unwrap().apply(&mut md);
-        assert!(md.get("x-wandb-api-key").unwrap().is_sensitive());
-        assert_eq!(md.get("x-wandb-sdk-version").unwrap(), WANDB_SDK_VERSION);
-        assert_eq!(md.get("x-entity-id").unwrap(), "myteam");
-        assert_eq!(md.get("x-project-name").unwrap(), "proj");
-        assert_eq!(md.get("x-wandb-host").unwrap(), "127.0.0.1:9999");
-        assert!(md.get("authorization").is_none());
-
-        let (_d, c) = config(&[
-            ("WANDB_API_KEY", "wandb-key-0000000000"),
-            ("WANDB_BASE_URL", "https://api.wandb.ai"),
-        ]);
-        let mut md = MetadataMap::new();
-        Auth::from_config(&c).unwrap().apply(&mut md);
-        assert!(md.get("x-wandb-host").is_none());
-        assert!(md.get("x-entity-id").is_none());
-    }
-
-    #[test]
     fn wandb_host_rules() {
         assert_eq!(wandb_host("https://api.wandb.ai").unwrap(), None);
         assert_eq!(wandb_host("https://api.forge.coreweave.com").unwrap(), None);
@@ -361,15 +229,5 @@ mod tests {
             Some("w.example.com:8443".into())
         );
         assert!(wandb_host("not a url").is_err());
-    }
-
-    #[test]
-    fn no_credentials_is_an_auth_error_with_the_fix() {
-        let (_d, c) = config(&[]);
-        let e = Auth::from_config(&c).unwrap_err();
-        let e = e.downcast_ref::<ConfigError>().expect("ConfigError");
-        assert!(matches!(e, ConfigError::MissingCredentials { .. }));
-        let hint = e.hint();
-        assert!(hint.contains("CWSANDBOX_API_KEY") && hint.contains("WANDB_API_KEY"));
     }
 }

@@ -20,13 +20,13 @@ use futures::stream::BoxStream;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
 use crate::api::http::RetryPolicy;
-use crate::config::Config;
+use crate::settings::CoreweaveSettings;
 
 pub mod auth;
 pub mod error;
 mod snapshots;
 
-pub use auth::{Auth, BaseUrl, base_url_from_config, parse_base_url};
+pub use auth::{Auth, BaseUrl, parse_base_url, wandb_host};
 pub use error::{CoreweaveError, ErrorKind};
 
 /// Generated messages, client and server (from `proto/`, see `build.rs`).
@@ -133,19 +133,14 @@ impl CoreweaveClient {
         })
     }
 
-    /// From `CWSANDBOX_BASE_URL`, `CWSANDBOX_API_KEY` / `WANDB_*` and the `OUTPOSTS_*`
-    /// connection settings. Bad values are configuration errors (exit 2); missing credentials
-    /// an auth error (exit 4).
-    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
-        let base = base_url_from_config(config)?;
-        let auth = Auth::from_config(config)?;
-        let http = crate::api::HttpOptions::from_config(config)?;
+    /// The client of resolved [`CoreweaveSettings`].
+    pub fn from_settings(s: CoreweaveSettings) -> anyhow::Result<Self> {
         Self::new(
-            base,
-            auth,
+            s.base,
+            s.auth,
             ClientOptions {
-                connect_timeout: http.connect_timeout,
-                retry: http.retry,
+                connect_timeout: s.http.connect_timeout,
+                retry: s.http.retry,
             },
         )
     }
@@ -199,6 +194,7 @@ impl CoreweaveClient {
             _ => self.retry.attempts.max(1),
         };
         let mut attempt = 0;
+        // Not poll_until: retries a call on the RetryPolicy (jittered backoff), not a wait.
         loop {
             let started = Instant::now();
             tracing::debug!("→ CoreWeave {method}");

@@ -16,6 +16,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::secrets::Secret;
 use crate::secrets::keyring::{Keyring, token_account};
+use crate::settings::DevinSettings;
 
 /// `outposts auth status --json`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -86,7 +87,10 @@ async fn check_token(
     token: &Resolved,
     outpost: Option<&Resolved>,
 ) -> Result<(Option<bool>, Option<String>)> {
-    let client = DevinClient::new(ctx.http()?, api_url, Secret::new(token.value.trim()));
+    let client = DevinClient::new(
+        DevinSettings::new(api_url, Secret::new(token.value.trim())),
+        ctx.http()?,
+    );
     let q = ListQuery {
         outpost: outpost.map(|o| o.value.clone()),
         page_size: Some(1),

@@ -84,17 +84,6 @@ fn forward_events(
     })
 }
 
-/// `--provider`, else OUTPOSTS_PROVIDER, else Daytona.
-fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
-    Ok(match flag {
-        Some(k) => k,
-        None => ctx
-            .config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
-            .unwrap_or(ProviderKind::Daytona),
-    })
-}
-
 /// The outpost served, by name and id, on stderr.
 fn announce(ctx: &Ctx, name: Option<&str>, outpost: &str, kind: ProviderKind, acceptor: &str) {
     let shown = match name {
@@ -155,11 +144,11 @@ async fn preflight(
 pub(super) async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     // Every setting is read and checked before the first request: a bad value exits 2 naming
     // its variable with nothing sent anywhere (the outpost and acceptor ids are filled in below).
-    let kind = provider_kind(ctx, a.provider)?;
+    let kind = ctx.provider_kind(a.provider)?;
     let wanted = outpost_id(ctx, a.outpost.clone())?;
     let http = ctx.http()?;
-    let devin = DevinClient::from_config(&ctx.config, http.clone())?;
-    let provider = provider::from_config(kind, &ctx.config, http.clone()).await?;
+    let devin = DevinClient::new(ctx.devin_settings()?, http.clone());
+    let provider = provider::build(ctx.provider_settings(kind)?, http.clone()).await?;
     let site = switch::site(kind, &ctx.config)?;
     let state_root = ctx.config.state_dir()?;
     let configured_acceptor = ctx.config.value(&env::ACCEPTOR_ID);

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::Ctx;
 use super::{StatusArgs, outpost_id};
-use crate::api::devin::DevinClient;
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::state::StateDir;
 use crate::orchestrator::{EndedRow, Fleet, GivenUpRow, RefusedRow, SessionRow, SleepingRow};
@@ -19,7 +18,7 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     // The state dir is keyed by id: a name (or anything without state) is looked up, when the
     // outposts can be read; otherwise the state dir's own answer stands.
     if status_doc(ctx, &outpost).is_err()
-        && let Ok(devin) = DevinClient::from_config(&ctx.config, ctx.http()?)
+        && let Ok(devin) = ctx.devin()
         && let Ok(found) = crate::commands::lookup_outpost(&devin, &outpost).await
     {
         outpost = found.outpost_id;

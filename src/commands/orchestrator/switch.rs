@@ -33,8 +33,10 @@ pub(super) fn site(kind: ProviderKind, config: &Config) -> Result<Site> {
         ProviderKind::Daytona => config
             .url(&env::DAYTONA_API_URL)?
             .unwrap_or_else(|| env::DAYTONA_API_URL.default_str().into()),
-        ProviderKind::Coreweave => crate::api::coreweave::base_url_from_config(config)?.url,
-        ProviderKind::Local => provider::local::default_root(config)?.display().to_string(),
+        ProviderKind::Coreweave => crate::settings::CoreweaveSettings::base_url(config)?.url,
+        ProviderKind::Local => crate::settings::LocalSettings::root(config)?
+            .display()
+            .to_string(),
     };
     Ok(Site {
         provider: kind,
@@ -155,7 +157,8 @@ impl Switch<'_> {
     async fn old_provider(&self, from: &Site) -> Result<Arc<dyn Provider>> {
         let mut config = self.ctx.config.clone();
         config.set_flag(endpoint_var(from.provider), Some(from.endpoint.clone()));
-        provider::from_config(from.provider, &config, self.http.clone()).await
+        let settings = crate::settings::ProviderSettings::of(&config, from.provider)?;
+        provider::build(settings, self.http.clone()).await
     }
 
     /// `outposts orchestrator run` with `--outpost` as given, for hints.

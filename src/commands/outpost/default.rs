@@ -8,6 +8,7 @@ use clap::Subcommand;
 use super::Ctx;
 use crate::api::devin_v3::{DefaultPlatform, DevinV3Client, PlatformChoice};
 use crate::error::{CliError, ExitStatus};
+use crate::settings::V3Settings;
 
 const HELP: &str = "\
 Examples:
@@ -66,7 +67,10 @@ fn describe(d: &DefaultPlatform) -> String {
 }
 
 pub async fn run(ctx: &Ctx, a: Args) -> Result<ExitStatus> {
-    let v3 = DevinV3Client::from_config(&ctx.config, ctx.http()?, a.org.as_deref())?;
+    let v3 = DevinV3Client::new(
+        V3Settings::resolve(&ctx.config, a.org.as_deref())?,
+        ctx.http()?,
+    );
     let (current, verb) = match a.command {
         None => (v3.default_platform().await?, "default platform"),
         Some(DefaultCommand::Clear) => (

@@ -18,6 +18,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::secrets::Secret;
 use crate::secrets::dotenv::{self, EnvUpdate};
+use crate::settings::DevinSettings;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -224,7 +225,10 @@ fn client(
         .into());
     };
     Ok((
-        DevinClient::new(ctx.http()?, &base, Secret::new(value.trim())),
+        DevinClient::new(
+            DevinSettings::new(&base, Secret::new(value.trim())),
+            ctx.http()?,
+        ),
         name,
     ))
 }

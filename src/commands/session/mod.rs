@@ -188,17 +188,11 @@ pub(super) fn devin(ctx: &Ctx) -> Result<Option<DevinClient>> {
     if ctx.config.get(&env::DEVIN_OUTPOSTS_TOKEN).is_none() {
         return Ok(None);
     }
-    Ok(Some(DevinClient::from_config(&ctx.config, ctx.http()?)?))
+    Ok(Some(ctx.devin()?))
 }
 
 pub(super) fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
-    Ok(match flag {
-        Some(k) => k,
-        None => ctx
-            .config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
-            .unwrap_or(ProviderKind::Daytona),
-    })
+    Ok(ctx.provider_kind(flag)?)
 }
 
 #[cfg(test)]

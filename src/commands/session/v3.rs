@@ -15,7 +15,8 @@ use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session
 use crate::api::outpost_lookup::resolve_outpost;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::{self, ProviderKind, SandboxInfo};
+use crate::provider::{ProviderKind, SandboxInfo};
+use crate::settings::V3Settings;
 use crate::verify;
 
 /// How often a followed session is read.
@@ -121,7 +122,10 @@ pub struct EndArgs {
 }
 
 pub(super) fn client(ctx: &Ctx, org: Option<&str>) -> Result<DevinV3Client> {
-    Ok(DevinV3Client::from_config(&ctx.config, ctx.http()?, org)?)
+    Ok(DevinV3Client::new(
+        V3Settings::resolve(&ctx.config, org)?,
+        ctx.http()?,
+    ))
 }
 
 pub(super) fn usage(message: String, hint: &str) -> anyhow::Error {
@@ -297,7 +301,7 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     };
     let mut sandbox = None;
     if let Some(kind) = kind {
-        let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
+        let provider = ctx.provider(kind).await?;
         let target = verify::Target::Session(s.session_id.clone());
         match verify::locate(provider.as_ref(), &target).await {
             Ok(sb) => sandbox = sb,

@@ -309,7 +309,7 @@ pub(super) async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
 
     let kind = provider_kind(ctx, a.provider)?;
     doc.provider = Some(kind);
-    let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
+    let provider = ctx.provider(kind).await?;
     let found = verify::locate(provider.as_ref(), &target)
         .await
         .map_err(|e| resolve_error(e, kind))?;

@@ -15,7 +15,7 @@ use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DevinV3Client};
 use crate::error::{ExitStatus, Hint};
 use crate::output::Printer;
-use crate::provider::{self, ProviderKind, SandboxInfo};
+use crate::provider::{ProviderKind, SandboxInfo};
 use crate::verify::unattended::{Event, Follow, FollowError, Followed, Stage};
 use crate::verify::{self, Comparison, compare, show};
 
@@ -100,7 +100,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     // Everything that can fail on configuration fails before the first request.
     let v3 = client(ctx, a.org.as_deref())?;
     let kind = provider_kind(ctx, a.provider)?;
-    let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
+    let provider = ctx.provider(kind).await?;
     let fleet: Option<DevinClient> = devin(ctx)?;
     let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
     let task = verify::task_text(&proof, &a.path);

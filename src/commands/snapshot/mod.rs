@@ -18,7 +18,6 @@ use crate::api::daytona::DaytonaClient;
 use crate::config::parse_duration;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::daytona::client_from_config;
 use crate::provider::daytona::snapshot::{
     self as snap, DEFAULT_DOCKERFILE, Platform, WINDOWS_PROVISIONER,
 };
@@ -333,7 +332,7 @@ fn name_cmd(ctx: &Ctx, a: NameArgs) -> Result<ExitStatus> {
 }
 
 pub(super) fn client(ctx: &Ctx) -> Result<DaytonaClient> {
-    Ok(client_from_config(&ctx.config, ctx.http()?)?)
+    ctx.daytona()
 }
 
 async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {

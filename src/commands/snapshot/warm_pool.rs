@@ -10,7 +10,6 @@ use super::Ctx;
 use crate::api::daytona_types::WarmPool;
 use crate::env;
 use crate::error::ExitStatus;
-use crate::provider::daytona::client_from_config;
 use crate::provider::daytona::warm_pool;
 
 pub const AFTER_HELP: &str = "\
@@ -110,7 +109,7 @@ fn line(snapshot: &str, p: Option<&WarmPool>) -> String {
 }
 
 pub async fn run(ctx: &Ctx, a: WarmPoolArgs, snapshot: String) -> Result<ExitStatus> {
-    let client = client_from_config(&ctx.config, ctx.http()?)?;
+    let client = ctx.daytona()?;
     let target = ctx.config.value(&env::DAYTONA_TARGET);
     let target = target.as_deref();
     match a.action.unwrap_or(WarmPoolAction::Show) {

@@ -81,7 +81,7 @@ fn list_table(
 /// error listing the outposts) gives its id — what `worker launch` labels with — and its name
 /// (workers launched before it resolved). When the Devin API cannot be asked, the value as typed.
 async fn outpost_labels(ctx: &Ctx, typed: &str) -> Result<Vec<String>> {
-    let found = match crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?) {
+    let found = match ctx.devin() {
         Ok(devin) => match crate::commands::lookup_outpost(&devin, typed).await {
             Ok(o) => Some(o),
             Err(e) if e.downcast_ref::<crate::error::CliError>().is_some() => return Err(e),

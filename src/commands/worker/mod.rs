@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::config::parse_duration;
-use crate::env;
 use crate::error::ExitStatus;
 use crate::provider::{ProviderKind, SandboxInfo, SandboxState};
 use crate::worker::registry::{self, Registry};
@@ -192,17 +191,13 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
 }
 
 pub(super) fn kind(ctx: &Ctx, flag: &ProviderArg) -> Result<ProviderKind> {
-    Ok(match flag.provider {
-        Some(k) => k,
-        None => ctx
-            .config
-            .parse(&env::OUTPOSTS_PROVIDER, ProviderKind::parse)?
-            .unwrap_or(ProviderKind::Daytona),
-    })
+    Ok(ctx.provider_kind(flag.provider)?)
 }
 
 pub(super) async fn workers(ctx: &Ctx, flag: &ProviderArg) -> Result<Workers> {
-    Workers::from_config(kind(ctx, flag)?, &ctx.config, ctx.http()?).await
+    let kind = kind(ctx, flag)?;
+    let http = ctx.http()?;
+    Workers::build(ctx.provider_settings(kind)?, http).await
 }
 
 /// Where workers are remembered (the state dir's `workers.json`).
@@ -213,7 +208,8 @@ pub(super) fn registry(ctx: &Ctx) -> Result<Registry> {
 /// Every configured provider, in search order (see [`crate::worker::registry::candidates`]).
 pub(super) async fn candidates(ctx: &Ctx, id: Option<&str>) -> Result<Vec<Workers>> {
     let default = kind(ctx, &ProviderArg { provider: None })?;
-    Ok(registry::candidates(&ctx.config, ctx.http()?, default, &registry(ctx)?, id).await)
+    let settings = |k| Ok(ctx.provider_settings(k)?);
+    Ok(registry::candidates(settings, ctx.http()?, default, &registry(ctx)?, id).await)
 }
 
 /// The worker `id` (or name) and its provider: `--provider` when given, else found (see

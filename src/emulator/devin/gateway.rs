@@ -78,6 +78,7 @@ async fn next(State(s): State<AppState>, headers: HeaderMap) -> Response {
     let hint = session_hint(&headers);
     let deadline = Instant::now() + LONG_POLL;
     let mut rx = s.devin.subscribe();
+    // Not poll_until: woken by the emulator's change signal, not by a schedule.
     loop {
         rx.borrow_and_update();
         if let Some(r) = s

@@ -265,6 +265,7 @@ impl DevinEmu {
 }
 
 async fn maintenance(core: Weak<Core>) {
+    // Not poll_until: the emulator's housekeeping tick, for as long as the emulator lives.
     loop {
         tokio::time::sleep(Duration::from_millis(200)).await;
         let Some(core) = core.upgrade() else {

@@ -39,6 +39,7 @@ pub fn stream(emu: DevinEmu, outpost: Option<String>, from: Option<Micros>) -> R
         last_sent: now,
     };
     let body = futures::stream::unfold(st, |mut st| async move {
+        // Not poll_until: an SSE body (events and keepalives), not a wait for a state.
         loop {
             if Instant::now() >= st.deadline {
                 return None;

@@ -13,6 +13,7 @@ use crate::api::devin::{
 use crate::api::devin_types::Platform;
 use crate::api::{ApiError, HttpClient, HttpOptions};
 use crate::secrets::Secret;
+use crate::settings::DevinSettings;
 
 /// Everything a running worker shares.
 struct Worker {
@@ -85,7 +86,7 @@ pub async fn start(a: StartArgs, s: Settings) -> u8 {
         return direct_serve(session, ct, &s, &http, shutdown).await;
     }
     let w = Worker {
-        devin: DevinClient::new(http.clone(), &s.api_url, token),
+        devin: DevinClient::new(DevinSettings::new(&s.api_url, token), http.clone()),
         acceptor: match acceptor_id(&a, &s) {
             Ok(id) => id,
             Err(e) => {
@@ -546,6 +547,7 @@ impl Worker {
 
 /// Renew the claim a minute (or half its lifetime) before its deadline, for as long as it runs.
 async fn renew_loop(devin: DevinClient, sid: String, acceptor: String, mut deadline: Option<f64>) {
+    // Not poll_until: renews the claim on the claim's own clock until the task is aborted.
     loop {
         let now = crate::time::now();
         let left = deadline.map(|d| d - now).unwrap_or(120.0);
@@ -563,6 +565,7 @@ async fn renew_loop(devin: DevinClient, sid: String, acceptor: String, mut deadl
 /// reads (10 s apart) that say the session is over.
 async fn watch_status(devin: DevinClient, sid: String, stop: watch::Sender<bool>) {
     let mut ended = 0;
+    // Not poll_until: supervises the session until it ends; no deadline to give up at.
     loop {
         tokio::time::sleep(Duration::from_secs(10)).await;
         let over = match devin.get(&sid).await {

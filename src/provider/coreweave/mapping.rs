@@ -428,11 +428,7 @@ pub fn git_clone_request(req: &GitClone) -> ExecRequest {
             .insert("OUTPOSTS_GIT_PASSWORD".into(), password.clone());
         exec.env.insert(
             "OUTPOSTS_GIT_USERNAME".into(),
-            crate::secrets::Secret::new(
-                req.username
-                    .clone()
-                    .unwrap_or_else(|| crate::env::GIT_USERNAME.default_str().into()),
-            ),
+            crate::secrets::Secret::new(req.username_or_default()),
         );
     }
     argv.push("clone".into());

@@ -40,8 +40,8 @@ use super::{
     SandboxInfo, SandboxSpec,
 };
 use crate::api::coreweave::{CoreweaveClient, CoreweaveError, ErrorKind, pb};
-use crate::config::Config;
 use crate::poll::{Backoff, Poll, Waited, poll_until};
+use crate::settings::CoreweaveSettings;
 
 mod mapping;
 mod network;
@@ -88,11 +88,9 @@ impl CoreweaveProvider {
         CoreweaveProvider { client }
     }
 
-    /// From `CWSANDBOX_BASE_URL` and `CWSANDBOX_API_KEY` (else `WANDB_API_KEY`, `WANDB_ENTITY`,
-    /// `WANDB_PROJECT`, `WANDB_BASE_URL`). A bad URL is a configuration error (exit 2); no
-    /// credentials an auth error (exit 4).
-    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
-        Ok(Self::new(CoreweaveClient::from_config(config)?))
+    /// The provider of resolved [`CoreweaveSettings`].
+    pub fn from_settings(s: CoreweaveSettings) -> anyhow::Result<Self> {
+        Ok(Self::new(CoreweaveClient::from_settings(s)?))
     }
 
     pub fn client(&self) -> &CoreweaveClient {

@@ -36,10 +36,9 @@ use crate::api::daytona_types::{
     self as t, CreateBuildInfo, CreateSandbox, ExecuteRequest, GitCloneRequest,
 };
 use crate::api::{ApiError, HttpClient};
-use crate::config::{Config, ConfigError};
-use crate::env;
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::secrets::{Secret, redact};
+use crate::settings::{DaytonaApiSettings, DaytonaSettings};
 
 /// How sandbox state is polled while waiting for a transition.
 /// Retrying a request Daytona refused because the sandbox is mid-transition.
@@ -80,15 +79,9 @@ impl DaytonaProvider {
         }
     }
 
-    /// From `DAYTONA_API_KEY`, `DAYTONA_API_URL`, `DAYTONA_TARGET`, `DAYTONA_START_TIMEOUT`.
-    pub fn from_config(config: &Config, http: HttpClient) -> Result<Self, ConfigError> {
-        Ok(Self::new(
-            client_from_config(config, http)?,
-            config.value(&env::DAYTONA_TARGET),
-            config
-                .duration(&env::DAYTONA_START_TIMEOUT)?
-                .unwrap_or(Duration::from_secs(300)),
-        ))
+    /// The provider of resolved [`DaytonaSettings`].
+    pub fn from_settings(s: DaytonaSettings, http: HttpClient) -> Self {
+        Self::new(client(s.api, http), s.target, s.start_timeout)
     }
 
     pub fn client(&self) -> &DaytonaClient {
@@ -252,16 +245,8 @@ impl DaytonaProvider {
 }
 
 /// The API client alone (for `snapshot` commands), from the same settings.
-pub fn client_from_config(config: &Config, http: HttpClient) -> Result<DaytonaClient, ConfigError> {
-    let key = config.require(
-        &env::DAYTONA_API_KEY,
-        "create an API key in the Daytona dashboard and set DAYTONA_API_KEY (in .env or the \
-         environment), or point at `outposts emulator` with `eval \"$(outposts emulator env)\"`",
-    )?;
-    let url = config
-        .url(&env::DAYTONA_API_URL)?
-        .unwrap_or_else(|| env::DAYTONA_API_URL.default_str().into());
-    Ok(DaytonaClient::new(http, &url, Secret::new(key.value)))
+pub fn client(s: DaytonaApiSettings, http: HttpClient) -> DaytonaClient {
+    DaytonaClient::new(http, &s.api_url, s.api_key)
 }
 
 fn combined(logs: t::CommandLogs) -> String {
@@ -771,7 +756,7 @@ impl Provider for DaytonaProvider {
         // Daytona uses credentials only when both are set.
         let username = match (&req.username, &req.password) {
             (Some(u), _) => Some(u.clone()),
-            (None, Some(_)) => Some(crate::env::GIT_USERNAME.default_str().to_string()),
+            (None, Some(_)) => Some(req.username_or_default()),
             (None, None) => None,
         };
         let body = GitCloneRequest {
@@ -843,6 +828,7 @@ impl Provider for DaytonaProvider {
             done: false,
         };
         Ok(stream::unfold(state, |mut st| async move {
+            // Not poll_until: a log follow, not a wait: it ends when the sandbox stops.
             loop {
                 if let Some(line) = st.pending.pop_front() {
                     return Some((Ok(line), st));

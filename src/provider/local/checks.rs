@@ -1,51 +1,12 @@
 //! Validation of inputs, secret classification and configuration of the local provider.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::config::{Config, expand_home};
-use crate::env;
 use crate::provider::{GitClone, ProviderError, ProviderKind, Result, SandboxSpec};
 use crate::secrets::Secret;
 
-use super::{LocalOptions, MARKER, paths};
-
-/// `OUTPOSTS_LOCAL_ROOT`, else `$XDG_DATA_HOME/outposts/sandboxes`, else
-/// `~/.local/share/outposts/sandboxes`.
-pub fn default_root(config: &Config) -> anyhow::Result<PathBuf> {
-    let home = config.process_env("HOME").map(str::to_string);
-    if let Some(p) = config.parse(&env::OUTPOSTS_LOCAL_ROOT, |s| {
-        Ok(expand_home(s, home.as_deref()))
-    })? {
-        return Ok(p);
-    }
-    let data = match config.process_env("XDG_DATA_HOME") {
-        Some(d) => PathBuf::from(d),
-        None => match home {
-            Some(h) => Path::new(&h).join(".local/share"),
-            None => anyhow::bail!(
-                "cannot place local sandboxes: neither OUTPOSTS_LOCAL_ROOT, XDG_DATA_HOME nor HOME is set"
-            ),
-        },
-    };
-    Ok(data.join("outposts").join("sandboxes"))
-}
-
-pub fn options_from_config(config: &Config) -> anyhow::Result<LocalOptions> {
-    let allow = config
-        .parse(&env::OUTPOSTS_LOCAL_UNISOLATED, |s| {
-            match s.to_ascii_lowercase().as_str() {
-                "1" | "true" | "yes" | "on" => Ok(true),
-                "0" | "false" | "no" | "off" => Ok(false),
-                other => Err(format!("`{other}` is not 1 or 0")),
-            }
-        })?
-        .unwrap_or(false);
-    Ok(LocalOptions {
-        allow_unisolated: allow,
-        ..LocalOptions::default()
-    })
-}
+use super::{MARKER, paths};
 
 pub(super) fn current_user() -> String {
     // SAFETY: getuid cannot fail.
@@ -89,7 +50,7 @@ pub(super) fn home_for(user: Option<&str>) -> Result<String> {
 
 /// Whether an env value must stay off disk: declared secret, secret-sounding name, or a token shape.
 pub(super) fn is_secret_env(key: &str, value: &str) -> bool {
-    if env::find(key).is_some_and(|v| v.secret) {
+    if crate::secrets::is_declared_secret(key) {
         return true;
     }
     let k = key.to_ascii_uppercase();
@@ -295,39 +256,6 @@ mod tests {
             })
             .is_err()
         );
-    }
-
-    #[test]
-    fn root_and_opt_in_come_from_config() {
-        let cwd = tempfile::tempdir().unwrap();
-        let load = |pairs: &[(&str, &str)]| {
-            let env = pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
-            Config::load_with_env(env, &Default::default(), cwd.path()).unwrap()
-        };
-        let c = load(&[("HOME", "/h")]);
-        assert_eq!(
-            default_root(&c).unwrap(),
-            Path::new("/h/.local/share/outposts/sandboxes")
-        );
-        assert!(!options_from_config(&c).unwrap().allow_unisolated);
-        let c = load(&[("HOME", "/h"), ("XDG_DATA_HOME", "/d")]);
-        assert_eq!(
-            default_root(&c).unwrap(),
-            Path::new("/d/outposts/sandboxes")
-        );
-        let c = load(&[
-            ("HOME", "/h"),
-            ("OUTPOSTS_LOCAL_ROOT", "~/sb"),
-            ("OUTPOSTS_LOCAL_UNISOLATED", "1"),
-        ]);
-        assert_eq!(default_root(&c).unwrap(), Path::new("/h/sb"));
-        assert!(options_from_config(&c).unwrap().allow_unisolated);
-        let c = load(&[("OUTPOSTS_LOCAL_UNISOLATED", "maybe")]);
-        let e = options_from_config(&c).unwrap_err().to_string();
-        assert!(e.contains("OUTPOSTS_LOCAL_UNISOLATED"), "{e}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
+use crate::poll::{Backoff, Poll, poll_until};
 use crate::provider::{ExecOutput, ProviderError};
 
 use super::procs;
@@ -118,10 +119,20 @@ pub(super) async fn run(
     .map_err(|e| ProviderError::Other(format!("cannot wait for the command: {e}")))?;
     // It exited: what it left in the background is the sandbox's now.
     guard.armed = false;
-    let deadline = tokio::time::Instant::now() + DRAIN_GRACE;
-    while !done(&[&out, &err]) && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    // Output a background child still holds open is cut at the grace: take what arrived.
+    let _ = poll_until(
+        std::time::Instant::now() + DRAIN_GRACE,
+        Backoff::fixed(Duration::from_millis(10)),
+        || async {
+            let ready = done(&[&out, &err]);
+            Ok::<_, std::convert::Infallible>(if ready {
+                Poll::Ready(())
+            } else {
+                Poll::Pending(())
+            })
+        },
+    )
+    .await;
     Ok(ExecOutput {
         exit_code: exit_code(status),
         stdout: text(&out),

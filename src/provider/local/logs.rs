@@ -94,6 +94,7 @@ pub(super) fn stream(
         }
         let mut offset = offset;
         let mut partial: Vec<u8> = Vec::new();
+        // Not poll_until: a log follow, not a wait: it ends when the sandbox does.
         loop {
             let still = alive();
             let (new, next, restarted) = read_from(&path, offset);

@@ -44,14 +44,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-pub use checks::{default_root, options_from_config};
 pub use isolation::{BWRAP_PACKAGE, Isolation, Unready, usable};
 pub use procs::{MARKER, kill_under_root, under_root as processes_under_root};
 pub use unisolated::{SANDBOX_ROOT_VAR, maps_unisolated};
 
-use crate::config::Config;
 use crate::provider::{Provider, ProviderError, Result, SandboxInfo, SandboxSpec, Source};
 use crate::secrets::Secret;
+use crate::settings::LocalSettings;
 
 use store::{Desired, Record, Store};
 
@@ -182,13 +181,9 @@ impl LocalProvider {
         Ok(provider)
     }
 
-    /// Root from `OUTPOSTS_LOCAL_ROOT` (default `$XDG_DATA_HOME/outposts/sandboxes`), unisolated
-    /// opt-in from `OUTPOSTS_LOCAL_UNISOLATED`.
-    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
-        Ok(Self::new(
-            default_root(config)?,
-            options_from_config(config)?,
-        )?)
+    /// The provider of resolved [`LocalSettings`].
+    pub fn from_settings(s: LocalSettings) -> anyhow::Result<Self> {
+        Ok(Self::new(s.root, s.options)?)
     }
 
     pub fn root(&self) -> &Path {

@@ -11,6 +11,8 @@
 
 use std::time::Duration;
 
+use crate::poll::{Backoff, Poll, poll_until};
+
 /// Environment entry naming the sandbox a process belongs to.
 pub const MARKER: &str = "OUTPOSTS_SANDBOX_ID";
 
@@ -89,8 +91,14 @@ pub fn kill_under_root(root: &std::path::Path, limit: Duration) -> usize {
             signal(p, libc::SIGKILL);
             killed.insert(p);
         }
+        // Not poll_until: this runs where no async runtime may exist (teardown, Drop).
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// An attempt of a wait that cannot fail.
+fn ok<T>(p: Poll<T>) -> Result<Poll<T>, std::convert::Infallible> {
+    Ok(p)
 }
 
 fn has_marker(pid: i32, needle: &str) -> bool {
@@ -202,17 +210,24 @@ pub(super) async fn end_namespace(id: &str, init: Option<i32>, grace: Duration) 
         for &p in &others {
             signal(p, libc::SIGTERM);
         }
-        let deadline = tokio::time::Instant::now() + grace;
-        while tokio::time::Instant::now() < deadline && !workload(ns_members(ns)).is_empty() {
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        signal(init, libc::SIGKILL);
-        for _ in 0..200 {
-            if ns_members(ns).is_empty() {
-                break;
+        // Timing out of either wait is fine: the SIGKILLs that follow end what is left.
+        let gone = |pids: Vec<i32>| {
+            if pids.is_empty() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending(())
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        };
+        let every = Backoff::fixed(Duration::from_millis(25));
+        let deadline = std::time::Instant::now() + grace;
+        let _ = poll_until(deadline, every, || async {
+            ok(gone(workload(ns_members(ns))))
+        })
+        .await;
+        signal(init, libc::SIGKILL);
+        let every = Backoff::fixed(Duration::from_millis(10));
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        let _ = poll_until(deadline, every, || async { ok(gone(ns_members(ns))) }).await;
     }
     count + end_all(id, Duration::from_millis(200)).await
 }
@@ -236,19 +251,21 @@ pub(super) async fn end_all(id: &str, grace: Duration) -> usize {
             signal(p, sig);
             ended.insert(p);
         }
-        let deadline = tokio::time::Instant::now()
+        let deadline = std::time::Instant::now()
             + if round == 0 {
                 grace
             } else {
                 Duration::from_millis(500)
             };
-        loop {
-            tokio::time::sleep(Duration::from_millis(25)).await;
-            let alive = members(id);
-            if alive.is_empty() || tokio::time::Instant::now() >= deadline {
-                break;
-            }
-        }
+        let every = Backoff::fixed(Duration::from_millis(25));
+        let _ = poll_until(deadline, every, || async {
+            ok(if members(id).is_empty() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending(())
+            })
+        })
+        .await;
     }
     ended.len()
 }

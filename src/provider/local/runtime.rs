@@ -292,6 +292,7 @@ impl LocalProvider {
             let _ = tx.send(child.wait());
         });
         let deadline = tokio::time::Instant::now() + BOOT_TIMEOUT;
+        // Not poll_until: bubblewrap exiting ends this wait as surely as the deadline does.
         loop {
             // Up once pid 1 has forked the payload: bubblewrap does that after all mounts.
             if let Some(r) = procs::first_child(b)

@@ -254,11 +254,7 @@ impl Provider for LocalProvider {
         env.insert("GIT_ASKPASS".to_string(), Secret::new(self.askpass_path()));
         env.insert(
             "OUTPOSTS_GIT_USERNAME".to_string(),
-            Secret::new(
-                req.username
-                    .clone()
-                    .unwrap_or_else(|| crate::env::GIT_USERNAME.default_str().into()),
-            ),
+            Secret::new(req.username_or_default()),
         );
         if let Some(p) = &req.password {
             env.insert("OUTPOSTS_GIT_PASSWORD".to_string(), p.clone());

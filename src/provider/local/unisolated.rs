@@ -30,7 +30,8 @@ use super::isolation::{Launch, Layout, prepare_tree};
 use super::paths::{HOST_TOPS, SandboxFs};
 
 /// Set in every unisolated sandbox process: where the sandbox's `/` is on the host.
-pub const SANDBOX_ROOT_VAR: &str = crate::env::OUTPOSTS_SANDBOX_ROOT.name;
+/// (Declared for users as `OUTPOSTS_SANDBOX_ROOT` in `env.rs`; a test keeps the two equal.)
+pub const SANDBOX_ROOT_VAR: &str = "OUTPOSTS_SANDBOX_ROOT";
 
 /// The sandbox's own top-level directories whose absolute paths are mapped into its tree.
 /// (Every private top of [`super::tree::prepare_tree`]: the same paths as with bubblewrap.)

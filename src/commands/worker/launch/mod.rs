@@ -359,7 +359,7 @@ async fn check_token_and_outpost(
     outpost: &str,
 ) -> Result<Option<crate::api::devin::Outpost>> {
     use crate::api::outpost_lookup::OutpostLookupError;
-    let devin = crate::api::devin::DevinClient::from_config(&ctx.config, ctx.http()?)?;
+    let devin = ctx.devin()?;
     match crate::commands::lookup_outpost(&devin, outpost).await {
         Ok(found) => Ok(Some(found)),
         Err(e) if e.downcast_ref::<CliError>().is_some() => Err(e.context("no worker was created")),

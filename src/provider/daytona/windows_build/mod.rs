@@ -208,6 +208,7 @@ async fn run_provisioner(
         )));
     }
     let mut seen = 0usize;
+    // Not poll_until: each pass streams the new log lines to `on_event` before checking.
     loop {
         tokio::time::sleep(POLL).await;
         let text = tb
