@@ -62,11 +62,21 @@ fn a_failing_provision_is_one_line_per_attempt_and_status_says_why() {
     );
 
     // The status says why, in JSON and in the table (whole: off a terminal nothing is cut).
-    let doc = env.run(&["orchestrator", "status", "--json"]).ok().json();
-    let row = doc["not_served"]
-        .as_array()
-        .and_then(|a| a.iter().find(|r| r["session_id"] == s.as_str()))
-        .unwrap_or_else(|| panic!("{s} not in not_served: {doc:#}"));
+    // Between attempts (while an attempt runs, the session is held and provisioning).
+    let listed = |doc: &serde_json::Value| {
+        doc["not_served"]
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["session_id"] == s.as_str()))
+            .cloned()
+    };
+    let status = || env.run(&["orchestrator", "status", "--json"]).ok().json();
+    wait_until(
+        WAIT,
+        "the session listed as not served",
+        || listed(&status()).is_some(),
+        || format!("{:#}", status()),
+    );
+    let row = listed(&status()).expect("still listed: the next attempt is seconds away");
     let reason = row["reason"].as_str().unwrap();
     assert!(
         reason.contains("HTTP 500") && reason.contains(".sha256"),
