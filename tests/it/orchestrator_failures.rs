@@ -67,6 +67,7 @@ fn a_failing_provision_is_one_line_per_attempt_and_status_says_why() {
         doc["not_served"]
             .as_array()
             .and_then(|a| a.iter().find(|r| r["session_id"] == s.as_str()))
+            .filter(|r| r["failures"].as_u64() >= Some(2))
             .cloned()
     };
     let status = || env.run(&["orchestrator", "status", "--json"]).ok().json();
