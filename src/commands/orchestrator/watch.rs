@@ -389,6 +389,21 @@ mod tests {
     }
 
     #[test]
+    fn last_event_is_cut_at_the_width_given_and_whole_without_one() {
+        let long = "failed: ".to_string() + &"x".repeat(200);
+        let d = doc(
+            serde_json::json!([{"session_id": "s1", "remote": "unknown", "sandbox_id": "sb",
+                "last_event": long.clone(), "last_event_at": 1.0}]),
+            serde_json::json!([]),
+        );
+        let r = advance(&BTreeMap::new(), &d, 2.0);
+        assert!(table(&r, 2.0, None).contains(&long));
+        let cut = table(&r, 2.0, Some(120));
+        assert!(!cut.contains(&long));
+        assert!(cut.lines().all(|l| l.chars().count() <= 120), "{cut}");
+    }
+
+    #[test]
     fn one_unit_per_range_and_a_table_within_80_columns() {
         assert_eq!(
             [59.0, 102.0, 3599.0, 7200.0, 200_000.0].map(age),
