@@ -14,6 +14,7 @@ pub mod emulator;
 pub mod env;
 pub mod error;
 pub(crate) mod failpoint;
+pub mod logging;
 pub mod orchestrator;
 pub mod output;
 pub(crate) mod poll;

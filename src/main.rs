@@ -185,6 +185,13 @@ fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>
     }
     let message = redact(&format!("{err:#}")).into_owned();
     let hint = hint.map(|h| redact(h.as_str()).into_owned());
+    if outposts::logging::json() {
+        // `--log-format json`: the error is a log line like every other one.
+        let (code, exit_code) = (code.as_str(), code as u8);
+        let hint = hint.as_deref();
+        tracing::error!(target: outposts::logging::NARRATION, code, exit_code, hint, "{message}");
+        return;
+    }
     if code == Code::Interrupted {
         eprintln!("interrupted");
         return;
@@ -202,20 +209,19 @@ fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>
 
 fn init_tracing(verbose: u8, quiet: bool, format: LogFormat) {
     use tracing_subscriber::EnvFilter;
-    let default = match (quiet, verbose) {
-        (true, _) => "error",
-        (_, 0) => "warn",
-        (_, 1) => "warn,outposts=info",
-        (_, 2) => "info,outposts=debug",
-        _ => "debug,outposts=trace",
-    };
+    let json = format == LogFormat::Json;
+    outposts::logging::set_json(json);
+    let default = outposts::logging::default_filter(verbose, quiet, json);
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(RedactingStderr)
         .with_target(verbose >= 2);
+    // JSON: one object per line, a session event's fields as the line's fields.
     let _ = match format {
-        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Json => builder
+            .event_format(outposts::logging::JsonLines)
+            .try_init(),
         LogFormat::Text => builder.with_ansi(false).try_init(),
     };
 }

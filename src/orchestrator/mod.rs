@@ -27,7 +27,9 @@ pub mod state;
 mod sweep;
 
 pub use provision::repo_dir_name;
-pub use report::{EndedRow, GivenUpRow, RefusedRow, SessionRow, SleepingRow, StatusFile};
+pub use report::{
+    EndedRow, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow, StatusFile,
+};
 pub use sleep::Fleet;
 
 /// Label naming the session a sandbox serves.

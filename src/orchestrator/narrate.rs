@@ -38,7 +38,16 @@ impl OrchEvent {
             ClaimConflict { .. } => "claimed by another replica first; left to it".into(),
             Adopted { .. } => "reattached (held before this start)".into(),
             SandboxCreated { sandbox, .. } => format!("sandbox {sandbox} created"),
-            SandboxStarted { sandbox, .. } => format!("woke: sandbox {sandbox} started again"),
+            SandboxStarted {
+                sandbox,
+                retry: false,
+                ..
+            } => format!("woke: sandbox {sandbox} started again"),
+            SandboxStarted {
+                sandbox,
+                retry: true,
+                ..
+            } => format!("sandbox {sandbox} started again (retry after a failed provision)"),
             SandboxReady { sandbox, .. } => format!("sandbox {sandbox} ready"),
             RemoteLaunched { cached, .. } => match cached {
                 Some(true) => "served: devin-remote launched (cached=yes)".into(),
@@ -51,8 +60,8 @@ impl OrchEvent {
             SandboxStopped { sandbox, .. } => format!("sandbox {sandbox} stopped, disk kept"),
             SandboxDeleted { sandbox, .. } => format!("sandbox {sandbox} deleted"),
             SandboxLost { sandbox, .. } => format!("sandbox {sandbox} is gone"),
-            Failed { error, .. } => format!("failed: {error}"),
-            Refused { reason, .. } => format!("refused: {reason}"),
+            Failed { error, .. } => format!("failed: {}", one_line(error)),
+            Refused { reason, .. } => format!("refused: {}", one_line(reason)),
             Ended { how, .. } => match how {
                 EndHow::Slept => "slept (Devin suspended it); claim released".into(),
                 EndHow::Terminated => "ended (terminated); claim released".into(),
@@ -87,8 +96,36 @@ impl OrchEvent {
         !matches!(self, OrchEvent::SandboxReady { .. })
     }
 
+    /// The event as a record of the narration log target: a problem at WARN, a milestone at
+    /// INFO, the rest at DEBUG. JSON logs carry the event's own fields as the line's fields (see
+    /// `logging`); text logs the words alone (the same line the narrator prints).
+    pub(in crate::orchestrator) fn log(&self) {
+        use crate::logging::NARRATION;
+        let words = self.narrate();
+        let fields =
+            crate::logging::json().then(|| serde_json::to_string(self).unwrap_or_default());
+        let orch_event = fields.as_deref();
+        if self.is_problem() {
+            tracing::warn!(target: NARRATION, orch_event, "{words}");
+        } else if self.is_milestone() {
+            tracing::info!(target: NARRATION, orch_event, "{words}");
+        } else {
+            tracing::debug!(target: NARRATION, orch_event, "{words}");
+        }
+    }
+
     /// A warning rather than progress.
     pub fn is_problem(&self) -> bool {
         matches!(self, OrchEvent::Failed { .. } | OrchEvent::Refused { .. })
     }
+}
+
+/// An error's words on one line: a provider's message may carry its own line breaks (a command's
+/// output, a response body), and one failure is one line of the log.
+pub(super) fn one_line(text: &str) -> String {
+    text.split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" / ")
 }

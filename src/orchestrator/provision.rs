@@ -83,10 +83,16 @@ impl Orchestrator {
     pub(super) async fn provision(&self, session: &str) -> Option<Outcome> {
         let result = match self.try_provision(session).await {
             Ok(r) => {
-                self.record([Change::Refusal {
-                    session: session.to_string(),
-                    reason: None,
-                }]);
+                self.record([
+                    Change::Refusal {
+                        session: session.to_string(),
+                        reason: None,
+                    },
+                    Change::Failure {
+                        session: session.to_string(),
+                        reason: None,
+                    },
+                ]);
                 r
             }
             Err(e) => {
@@ -105,6 +111,11 @@ impl Orchestrator {
                 let e = anyhow::Error::new(e);
                 self.count_error(&e);
                 let error = crate::secrets::redact(&format!("{e:#}")).into_owned();
+                // Kept for `orchestrator status`: why the session is not served.
+                self.record([Change::Failure {
+                    session: session.to_string(),
+                    reason: Some(error.clone()),
+                }]);
                 self.emit(if refused {
                     OrchEvent::Refused {
                         session: session.into(),
@@ -396,9 +407,12 @@ impl Orchestrator {
             SandboxState::Stopped if !watch.started_it.load(Ordering::Relaxed) => {
                 self.provider.start(&sb.id).await?;
                 watch.started_it.store(true, Ordering::Relaxed);
+                // Stopped because an earlier attempt failed, not because the session slept.
+                let retry = self.book().track(session).is_some_and(|t| t.failures > 0);
                 self.emit(OrchEvent::SandboxStarted {
                     session: session.into(),
                     sandbox: sb.id.clone(),
+                    retry,
                 });
             }
             SandboxState::Error => anyhow::bail!(

@@ -82,6 +82,7 @@ impl Orchestrator {
             ended: ended_rows(book, &events, t),
             refused: super::egress::refusals(book),
             given_up: super::run::given_up(book),
+            not_served: not_served_rows(book),
             sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
         }
     }
@@ -110,6 +111,7 @@ pub struct StatusFile {
     pub ended: Vec<EndedRow>,
     pub refused: Vec<RefusedRow>,
     pub given_up: Vec<GivenUpRow>,
+    pub not_served: Vec<NotServedRow>,
     /// What a sleeping session keeps on this provider.
     pub sleep_keeps: Option<String>,
 }
@@ -186,9 +188,62 @@ pub struct GivenUpRow {
     pub retry_at: Option<f64>,
     /// What its remote logged last, when it exited.
     pub last_log: Option<String>,
+    /// Why its last provisioning attempt failed, when one did.
+    pub last_error: Option<String>,
+}
+
+/// A session whose last provisioning attempt failed: released, tried again after a backoff.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct NotServedRow {
+    pub session_id: String,
+    /// The failure, as the provider or the API reported it.
+    pub reason: String,
+    /// When it failed (Unix seconds).
+    pub at: f64,
+    /// Failed attempts so far (given up after `MAX_FAILURES`).
+    pub failures: u32,
+    /// When it is tried again.
+    pub retry_at: Option<f64>,
 }
 
 type Events = [(String, OrchEvent, f64)];
+
+/// Sessions not held whose last provisioning attempt failed and that are not given up (those
+/// are listed as given up, with the same reason).
+fn not_served_rows(book: &Book) -> Vec<NotServedRow> {
+    book.tracks()
+        .filter(|(_, t)| !t.held && t.gave_up.is_none() && t.failures > 0)
+        .filter_map(|(id, t)| {
+            let (reason, at) = book.failure(id)?;
+            Some(NotServedRow {
+                session_id: id.clone(),
+                reason: super::narrate::one_line(reason),
+                at,
+                failures: t.failures,
+                retry_at: t.retry_at,
+            })
+        })
+        .collect()
+}
+
+/// A session's last event in words, for the status views: a release after a failure says
+/// what failed (the narration said it a line before; a status view shows one line).
+fn words(book: &Book, id: &str, ev: &OrchEvent) -> String {
+    match (ev, book.failure(id)) {
+        (
+            OrchEvent::Ended {
+                how: EndHow::Failed,
+                ..
+            },
+            Some((why, _)),
+        ) => format!(
+            "not served: {}; claim released, retried later",
+            super::narrate::one_line(why)
+        ),
+        _ => ev.summary(),
+    }
+}
 
 fn last<'a>(events: &'a Events, id: &str) -> Option<&'a (String, OrchEvent, f64)> {
     events.iter().find(|(s, _, _)| s == id)
@@ -224,7 +279,7 @@ fn session_rows(book: &Book, events: &Events) -> Vec<SessionRow> {
                 created_at: entry.and_then(|e| e.created_at),
                 claim_deadline: t.claim_deadline,
                 failures: t.failures,
-                last_event: last(events, id).map(|e| e.1.summary()),
+                last_event: last(events, id).map(|e| words(book, id, &e.1)),
                 last_event_at: last(events, id).map(|e| e.2),
             }
         })
@@ -243,7 +298,7 @@ fn sleeping_rows(book: &Book, events: &Events, retention: Option<f64>) -> Vec<Sl
             absent_since: s.absent_since,
             retention_deadline: s.deadline(retention),
             created_at: book.entry(id).and_then(|e| e.created_at),
-            last_event: last(events, id).map(|e| e.1.summary()),
+            last_event: last(events, id).map(|e| words(book, id, &e.1)),
             last_event_at: last(events, id).map(|e| e.2),
         })
         .collect()
@@ -275,7 +330,7 @@ fn ended_rows(book: &Book, events: &Events, t: f64) -> Vec<EndedRow> {
             EndedRow {
                 session_id: id.clone(),
                 state: state.to_string(),
-                last_event: ev.summary(),
+                last_event: words(book, id, ev),
                 last_event_at: *at,
             }
         })

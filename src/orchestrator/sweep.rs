@@ -32,19 +32,34 @@ impl Orchestrator {
                 return;
             }
         };
-        for sb in &sandboxes {
-            if let Some(session) = janitor::owner(sb, &self.opts.outpost_id) {
-                self.janitor_one(sb, session).await;
+        let mut after = Vec::with_capacity(sandboxes.len());
+        for sb in sandboxes {
+            let acted = match janitor::owner(&sb, &self.opts.outpost_id) {
+                Some(session) => self.janitor_one(&sb, session).await,
+                None => None,
+            };
+            // The sleepers and the counts are read from the listing as this pass left it: a
+            // sandbox just deleted is no sleeper (its session was terminated), one just stopped
+            // counts as stopped.
+            match acted {
+                Some(JanitorAction::Deleted | JanitorAction::RetentionDeleted) => {}
+                Some(JanitorAction::Stopped) => after.push(SandboxInfo {
+                    state: crate::provider::SandboxState::Stopped,
+                    ..sb
+                }),
+                None => after.push(sb),
             }
         }
+        let sandboxes = after;
         self.review_sleepers(&sandboxes).await;
         self.metrics
             .janitor_done(&self.book(), &sandboxes, &self.opts.outpost_id);
     }
 
     /// The janitor on one of our sandboxes: the planner's verdict (cheap rules first, then with
-    /// an exact lookup of the session), and the act it allows, on an exact read of the sandbox.
-    async fn janitor_one(&self, sb: &SandboxInfo, session: &str) {
+    /// an exact lookup of the session), and the act it allows, on an exact read of the sandbox;
+    /// the action carried out, if any.
+    async fn janitor_one(&self, sb: &SandboxInfo, session: &str) -> Option<JanitorAction> {
         let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
         // Cheap rules first: no API call for a sandbox we would not touch anyway.
@@ -54,7 +69,7 @@ impl Orchestrator {
         });
         if cheap != Verdict::NeedsLookup {
             self.metrics.janitor_verdict(&cheap);
-            return;
+            return None;
         }
         let lookup = self.lookup(session).await;
         // Decided again with the lookup, and with `active` read again: the planner may have
@@ -71,17 +86,14 @@ impl Orchestrator {
             (v, changes)
         });
         self.metrics.janitor_verdict(&verdict);
-        let Some(action) = verdict.action() else {
-            return;
-        };
+        let action = verdict.action()?;
         let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session));
-        if confirmed {
-            self.janitor_act(sb, session, action).await;
-        }
+        let acted = confirmed && self.janitor_act(sb, session, action).await;
         self.record([Change::Finish {
             session: session.to_string(),
             kind: ActionKind::Janitor,
         }]);
+        acted.then_some(action)
     }
 
     /// The exact lookup of a sandbox's session.
@@ -102,7 +114,8 @@ impl Orchestrator {
         }
     }
 
-    async fn janitor_act(&self, sb: &SandboxInfo, session: &str, action: JanitorAction) {
+    /// `true` when the provider did it.
+    async fn janitor_act(&self, sb: &SandboxInfo, session: &str, action: JanitorAction) -> bool {
         crate::failpoint!("janitor.before_act");
         let result = match action {
             JanitorAction::Stopped => self.provider.stop(&sb.id).await,
@@ -121,10 +134,12 @@ impl Orchestrator {
                     sandbox: sb.id.clone(),
                     action,
                 });
+                true
             }
             Err(e) => {
                 self.metrics.janitor_action(action, false);
-                tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id)
+                tracing::warn!(session = %session, "janitor could not act on {}: {e}", sb.id);
+                false
             }
         }
     }

@@ -136,14 +136,18 @@ impl Printer {
 
     /// A progress note on stderr (hidden with `-q`).
     pub fn note(&self, text: &str) {
-        if !self.quiet {
+        if !self.quiet && crate::logging::json() {
+            crate::logging::narrate(false, text);
+        } else if !self.quiet {
             eprintln!("{}", redact(text));
         }
     }
 
     /// A warning on stderr (hidden with `-q`).
     pub fn warn(&self, text: &str) {
-        if !self.quiet {
+        if !self.quiet && crate::logging::json() {
+            crate::logging::narrate(true, text);
+        } else if !self.quiet {
             let prefix = if self.color {
                 console::style("warning:").yellow().bold().to_string()
             } else {

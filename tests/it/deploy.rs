@@ -12,7 +12,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn read(rel: &str) -> String {
+pub(crate) fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
@@ -27,7 +27,7 @@ fn parses(what: &str, args: &[String]) {
 }
 
 /// `key=value` lines of one unit file section-agnostic.
-fn unit_values(text: &str, key: &str) -> Vec<String> {
+pub(crate) fn unit_values(text: &str, key: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| l.strip_prefix(&format!("{key}=")))
         .map(str::to_string)
@@ -94,17 +94,20 @@ fn systemd_units_verify_and_run_valid_commands() {
     }
 }
 
+/// An exec-form instruction of the Dockerfile (`CMD `, `ENTRYPOINT `) as its JSON array.
+pub(crate) fn dockerfile_array(text: &str, key: &str) -> Vec<String> {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no {key} in the Dockerfile"));
+    serde_json::from_str(line[key.len()..].trim())
+        .unwrap_or_else(|e| panic!("{key} is not an exec-form JSON array ({e}): {line}"))
+}
+
 #[test]
 fn the_dockerfile_runs_the_cli_it_builds() {
     let text = read("Dockerfile");
-    let json_array = |key: &str| -> Vec<String> {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(key))
-            .unwrap_or_else(|| panic!("no {key} in the Dockerfile"));
-        serde_json::from_str(line[key.len()..].trim())
-            .unwrap_or_else(|e| panic!("{key} is not an exec-form JSON array ({e}): {line}"))
-    };
+    let json_array = |key: &str| dockerfile_array(&text, key);
     let entry = json_array("ENTRYPOINT ");
     assert_eq!(
         entry.last().map(String::as_str),

@@ -120,7 +120,7 @@ fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
     wait_until(
         WAIT,
         "the restarted orchestrator to reattach",
-        || second.log().contains("\"adopted\""),
+        || second.log().contains("reattached (held before this start)"),
         || second.log(),
     );
     // Give it several passes to do something wrong.
@@ -389,11 +389,7 @@ fn a_sleeping_sessions_sandbox_is_never_deleted() {
     );
     // The row is swept (absent from the queue); the janitor runs every 2 s with no grace.
     std::thread::sleep(Duration::from_secs(8));
-    assert!(
-        orch.log().matches("janitor").count() == 0 || !orch.log().contains("\"deleted\""),
-        "{}",
-        orch.log()
-    );
+    assert!(!orch.log().contains("janitor: deleted"), "{}", orch.log());
     let still = block_on(local.get(&sb.id))
         .unwrap()
         .expect("the sleeping session's sandbox still exists");

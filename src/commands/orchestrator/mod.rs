@@ -42,7 +42,9 @@ Examples:
 
 Without --json, one readable line per session event goes to stderr (claimed, sandbox created,
 served, slept, woke, ended, refused, given up; \"at capacity\" when the cap holds sessions back);
--q silences it, -v turns it into log lines. --outpost takes a name or an id; an unknown one exits
+-q silences it, -v turns it into log lines. With --log-format json (the shipped units, image and
+StatefulSet) every stderr line is a JSON object, and each session event is one at the default
+level, with the event's fields (event, session, …) as fields. --outpost takes a name or an id; an unknown one exits
 2 before any claim.
 Runs until SIGTERM/SIGINT: stops claiming, persists, exits within 30 s and leaves sandboxes
 and remotes running (the next start reattaches); a second signal exits at once. One
@@ -68,12 +70,14 @@ state_dir, cursor_age_seconds, status_updated_at, cap, held, waiting, sandboxes:
 sleeping, archived, other_replicas, counted_at}, sessions: [{session_id, phase, session_status,
 remote, sandbox_id, created_at, last_event, …}], sleeping: [..], sleep_keeps, ended:
 [{session_id, state, last_event}], refused: [{session_id, reason, at, retry_at}], given_up:
-[{session_id, reason, retry_at, last_log}]} (stale: the orchestrator is not running or its
+[{session_id, reason, retry_at, last_log, last_error}], not_served: [{session_id, reason, at,
+failures, retry_at}]} (stale: the orchestrator is not running or its
 record is older than 30 s; sleep_keeps: what a sleeping session keeps on this provider — the
 whole disk on Daytona and local; the home and working directory on CoreWeave; refused: sessions
 not served because their network policy cannot be enforced; given_up: released and cooling off,
-e.g. a remote that kept exiting at once). Exit 2 when the state dir
-holds no state for the outpost.
+e.g. a remote that kept exiting at once; not_served: its last provisioning attempt failed, with
+why). LAST EVENT is cut at the terminal's width, printed whole off a terminal. Exit 2 when the
+state dir holds no state for the outpost.
 --watch off a terminal (or with --json) prints that object once per refresh as NDJSON, with
 rows: [{session, phase, sandbox, state, age_seconds, last_event}]; Ctrl-C exits 130.";
 

@@ -11,7 +11,9 @@ use super::Ctx;
 use super::{StatusArgs, outpost_id};
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::state::StateDir;
-use crate::orchestrator::{EndedRow, Fleet, GivenUpRow, RefusedRow, SessionRow, SleepingRow};
+use crate::orchestrator::{
+    EndedRow, Fleet, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow,
+};
 
 pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
     let mut outpost = outpost_id(ctx, a.outpost)?;
@@ -45,6 +47,7 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         out.push_str(&view::table(
             &view::advance(&Default::default(), &doc, t),
             t,
+            ctx.printer.width(),
         ));
         out.push_str(&sleeping_table(&typed));
         // Sessions not served because their network policy cannot be enforced, and sessions
@@ -54,13 +57,23 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             out.push_str(&cooling_off_line("refused", "claimable again", row));
         }
         for g in &typed.given_up {
+            let reason = match &g.last_error {
+                Some(e) => format!("{} (last: {e})", g.reason),
+                None => g.reason.clone(),
+            };
             let row = (
                 g.session_id.as_str(),
-                g.reason.as_str(),
+                reason.as_str(),
                 g.last_log.as_deref(),
                 g.retry_at,
             );
             out.push_str(&cooling_off_line("given up", "tried again", row));
+        }
+        // Sessions whose last provisioning attempt failed: why, and when they are tried again.
+        for n in &typed.not_served {
+            let reason = format!("{} (attempt {})", n.reason, n.failures);
+            let row = (n.session_id.as_str(), reason.as_str(), None, n.retry_at);
+            out.push_str(&cooling_off_line("not served", "tried again", row));
         }
         out
     });
@@ -91,6 +104,8 @@ pub struct OrchStatusDoc {
     pub refused: Vec<RefusedRow>,
     /// Sessions given up (cooling off).
     pub given_up: Vec<GivenUpRow>,
+    /// Sessions whose last provisioning attempt failed (released, tried again after a backoff).
+    pub not_served: Vec<NotServedRow>,
     pub cap: Option<usize>,
     pub held: Option<usize>,
     pub waiting: Option<usize>,
@@ -137,6 +152,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         sleep_keeps: file.sleep_keeps,
         refused: file.refused,
         given_up: file.given_up,
+        not_served: file.not_served,
         cap: file.cap,
         held: file.held,
         waiting: file.waiting,

@@ -76,13 +76,31 @@ pub(super) fn rows(doc: &Value) -> BTreeMap<String, Row> {
         let state = text(&h, "session_status").unwrap_or_else(|| "unknown".into());
         out.insert(id.clone(), row(&h, id, &phase, state));
     }
+    // Not served (its last attempt failed): said before its stopped sandbox makes it look asleep.
+    for n in list("not_served").unwrap_or_default() {
+        let Some(id) = text(&n, "session_id") else {
+            continue;
+        };
+        let failures = n.get("failures").and_then(Value::as_u64).unwrap_or(0);
+        let mut r = row(&n, id.clone(), "not served", format!("failed ×{failures}"));
+        r.last_event = format!("failed: {}", text(&n, "reason").unwrap_or_default());
+        r.event_at = n.get("at").and_then(Value::as_f64);
+        out.entry(id).or_insert(r);
+    }
     for z in list("sleeping").unwrap_or_default() {
         let Some(id) = text(&z, "session_id") else {
             continue;
         };
         let state = text(&z, "state").unwrap_or_else(|| "unknown".into());
-        out.entry(id.clone())
+        let r = out
+            .entry(id.clone())
             .or_insert_with(|| row(&z, id, "sleeping", state));
+        // A session not served whose stopped sandbox is kept: that sandbox, and its age.
+        let asleep = row(&z, String::new(), "", String::new());
+        if r.sandbox == "-" {
+            r.sandbox = asleep.sandbox;
+        }
+        r.since = r.since.or(asleep.since);
     }
     for e in list("ended").unwrap_or_default() {
         let Some(id) = text(&e, "session_id") else {
@@ -227,9 +245,9 @@ pub(super) fn summary(doc: &Value, t: f64) -> String {
     out
 }
 
-/// The session table of both views (at most 80 columns): one line per session, then its
-/// sandbox and last event indented below.
-pub(super) fn table(rows: &BTreeMap<String, Row>, t: f64) -> String {
+/// The session table of both views: one line per session, then its sandbox and last event
+/// indented below, cut at `width` (the terminal's) when given; off a terminal printed whole.
+pub(super) fn table(rows: &BTreeMap<String, Row>, t: f64, width: Option<usize>) -> String {
     let mut out = format!(
         "{:<38}  {:<12}  {:<10}  {:>4}\n  SANDBOX · LAST EVENT\n",
         "SESSION", "PHASE", "STATE", "AGE"
@@ -247,7 +265,10 @@ pub(super) fn table(rows: &BTreeMap<String, Row>, t: f64) -> String {
             .map(|at| format!(" ({} ago)", age(t - at)))
             .unwrap_or_default();
         let line = format!("  {} · {}{when}", r.sandbox, r.last_event);
-        out.push_str(&console::truncate_str(&line, 80, "…"));
+        match width {
+            Some(w) => out.push_str(&console::truncate_str(&line, w, "…")),
+            None => out.push_str(&line),
+        }
         out.push('\n');
     }
     if rows.is_empty() {
@@ -261,7 +282,8 @@ fn frame(doc: &Value, rows: &BTreeMap<String, Row>, t: f64) -> String {
         "outpost      {}\n{}{}",
         doc["outpost_id"].as_str().unwrap_or("-"),
         summary(doc, t),
-        table(rows, t)
+        // The live view cuts every line of the frame to the terminal's width itself.
+        table(rows, t, None)
     )
 }
 
@@ -364,6 +386,21 @@ mod tests {
         );
         let r = advance(&r, &empty, 121.0 + GONE_KEEP + 1.0);
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn last_event_is_cut_at_the_width_given_and_whole_without_one() {
+        let long = "failed: ".to_string() + &"x".repeat(200);
+        let d = doc(
+            serde_json::json!([{"session_id": "s1", "remote": "unknown", "sandbox_id": "sb",
+                "last_event": long.clone(), "last_event_at": 1.0}]),
+            serde_json::json!([]),
+        );
+        let r = advance(&BTreeMap::new(), &d, 2.0);
+        assert!(table(&r, 2.0, None).contains(&long));
+        let cut = table(&r, 2.0, Some(120));
+        assert!(!cut.contains(&long));
+        assert!(cut.lines().all(|l| l.chars().count() <= 120), "{cut}");
     }
 
     #[test]

@@ -33,6 +33,8 @@ struct Record {
     refusal: Option<(String, f64)>,
     /// The last line of its remote's log, read when it last ended badly.
     exit_log: Option<String>,
+    /// Why its last provisioning attempt failed, and when (cleared by a success).
+    failure: Option<(String, f64)>,
     /// Asleep (kept in the state dir with its absence clock).
     sleeper: Option<Sleeper>,
     /// When the janitor first saw its sandbox (by id), for providers that do not report a
@@ -56,6 +58,7 @@ impl Record {
         self.served_warm = None;
         self.refusal = None;
         self.exit_log = None;
+        self.failure = None;
     }
 }
 
@@ -197,6 +200,12 @@ impl Book {
             let (why, at) = r.refusal.as_ref()?;
             r.track.as_ref().map(|_| (id, why.as_str(), *at))
         })
+    }
+
+    /// Why the session's last provisioning attempt failed, and when.
+    pub fn failure(&self, session: &str) -> Option<(&str, f64)> {
+        let (why, at) = self.sessions.get(session)?.failure.as_ref()?;
+        Some((why.as_str(), *at))
     }
 
     pub fn exit_log(&self, session: &str) -> Option<&str> {
@@ -354,6 +363,10 @@ impl Book {
                 self.record(&session).refusal = reason.map(|r| (r, now()));
             }
             Change::ExitLog { session, line } => self.record(&session).exit_log = Some(line),
+            Change::Failure { session, reason } => {
+                self.record(&session).failure = reason.map(|r| (r, now()));
+                self.status_dirty = true;
+            }
             Change::Sleeper { session, sleeper } => {
                 let r = self.record(&session);
                 if r.sleeper.is_some() || sleeper.is_some() {

@@ -106,6 +106,11 @@ pub(in crate::orchestrator) enum Change {
         session: String,
         line: String,
     },
+    /// A provisioning attempt failed for this reason (`None`: it succeeded).
+    Failure {
+        session: String,
+        reason: Option<String>,
+    },
     Sleeper {
         session: String,
         sleeper: Option<Sleeper>,

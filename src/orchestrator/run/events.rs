@@ -27,6 +27,8 @@ pub enum OrchEvent {
     SandboxStarted {
         session: String,
         sandbox: String,
+        /// Started to try again after a failed provisioning attempt (it never slept), not woken.
+        retry: bool,
     },
     SandboxReady {
         session: String,

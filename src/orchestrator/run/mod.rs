@@ -102,13 +102,7 @@ impl Orchestrator {
     }
 
     pub(super) fn emit(&self, ev: OrchEvent) {
-        // Readable first; the event as JSON rides along as a field for log searches.
-        let json = serde_json::to_string(&ev).unwrap_or_default();
-        if ev.is_problem() {
-            tracing::warn!(event = %json, "{}", ev.narrate());
-        } else {
-            tracing::info!(event = %json, "{}", ev.narrate());
-        }
+        ev.log();
         if matches!(
             ev,
             OrchEvent::SandboxCreated { .. }
@@ -427,6 +421,7 @@ pub(super) fn given_up(book: &Book) -> Vec<super::report::GivenUpRow> {
                 reason: why.to_string(),
                 retry_at: t.retry_at,
                 last_log: book.exit_log(id).map(str::to_string),
+                last_error: book.failure(id).map(|(why, _)| why.to_string()),
             })
         })
         .collect()
