@@ -79,8 +79,7 @@ impl Drop for OrgGuard<'_> {
                 None => {
                     let dto = r.dto(self.toolbox);
                     out.push(event("sandbox.created", dto.clone()));
-                    org.published
-                        .insert(r.id.clone(), (state.to_string(), dto));
+                    org.published.insert(r.id.clone(), (state.to_string(), dto));
                 }
             }
         }

@@ -77,13 +77,7 @@ pub(super) async fn find_in_files(
     if !exists(&s, &c, &path).await {
         return c.bad(format!("path does not exist: {path}"));
     }
-    let argv = vec![
-        "grep".into(),
-        "-rnIH".into(),
-        "--".into(),
-        pattern,
-        path,
-    ];
+    let argv = vec!["grep".into(), "-rnIH".into(), "--".into(), pattern, path];
     match sandbox_argv(&s, &c, argv).await {
         // grep: 0 found, 1 nothing found; 2 is an error (a bad pattern).
         Ok(o) if o.exit_code <= 1 => {
@@ -208,13 +202,7 @@ pub(super) async fn move_file(
             "CONFLICT",
         );
     }
-    let argv = vec![
-        "mv".into(),
-        "-T".into(),
-        "--".into(),
-        source,
-        destination,
-    ];
+    let argv = vec!["mv".into(), "-T".into(), "--".into(), source, destination];
     match sandbox_argv(&s, &c, argv).await {
         Ok(o) if o.exit_code == 0 => StatusCode::OK.into_response(),
         Ok(o) => c.bad(o.stderr.trim().to_string()),

@@ -175,14 +175,29 @@ mod tests {
         );
         assert_eq!(v["currentBranch"], "main");
         assert_eq!(v["upstream"], "origin/main");
-        assert_eq!((v["ahead"].as_u64(), v["behind"].as_u64()), (Some(2), Some(1)));
+        assert_eq!(
+            (v["ahead"].as_u64(), v["behind"].as_u64()),
+            (Some(2), Some(1))
+        );
         assert_eq!(v["branchPublished"], true);
         let f = v["fileStatus"].as_array().expect("files");
         assert_eq!(f[0]["name"], "README");
-        assert_eq!((&f[0]["staging"], &f[0]["worktree"]), (&json!("Unmodified"), &json!("Modified")));
-        assert_eq!((&f[1]["staging"], &f[1]["worktree"]), (&json!("Untracked"), &json!("Untracked")));
-        assert_eq!((&f[2]["name"], &f[2]["extra"]), (&json!("new"), &json!("old")));
+        assert_eq!(
+            (&f[0]["staging"], &f[0]["worktree"]),
+            (&json!("Unmodified"), &json!("Modified"))
+        );
+        assert_eq!(
+            (&f[1]["staging"], &f[1]["worktree"]),
+            (&json!("Untracked"), &json!("Untracked"))
+        );
+        assert_eq!(
+            (&f[2]["name"], &f[2]["extra"]),
+            (&json!("new"), &json!("old"))
+        );
         let d = parse_status("## HEAD (no branch)\n");
-        assert_eq!((d["detached"].as_bool(), d["currentBranch"].as_str()), (Some(true), Some("")));
+        assert_eq!(
+            (d["detached"].as_bool(), d["currentBranch"].as_str()),
+            (Some(true), Some(""))
+        );
     }
 }

@@ -207,7 +207,11 @@ pub(super) async fn delete_session(
     method: Method,
 ) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
-    let removed = s.daytona.org().sessions.remove(&(sid.clone(), sess.clone()));
+    let removed = s
+        .daytona
+        .org()
+        .sessions
+        .remove(&(sid.clone(), sess.clone()));
     match removed {
         Some(rec) => {
             if rec.shell {
@@ -545,7 +549,12 @@ pub(super) async fn command_logs(
             .get(&(sid.clone(), sess.clone()))
             .and_then(|r| {
                 let cmd = r.commands.iter().find(|x| x.id == cid)?;
-                Some((r.shell, cmd.stdout.clone(), cmd.stderr.clone(), cmd.exit_code.is_none()))
+                Some((
+                    r.shell,
+                    cmd.stdout.clone(),
+                    cmd.stderr.clone(),
+                    cmd.exit_code.is_none(),
+                ))
             })
     };
     let Some((is_shell, out, err, running)) = found else {
@@ -554,9 +563,8 @@ pub(super) async fn command_logs(
     if is_shell {
         if let Some(ws) = ws {
             let follow = q.follow.as_deref() == Some("true");
-            return ws.on_upgrade(move |socket| {
-                shell::follow_logs(s, sid, sess, cid, follow, socket)
-            });
+            return ws
+                .on_upgrade(move |socket| shell::follow_logs(s, sid, sess, cid, follow, socket));
         }
         let (out, err) = shell::output(&s, &sid, &sess, &cid).await;
         return logs_body(

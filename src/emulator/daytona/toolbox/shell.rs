@@ -162,7 +162,11 @@ pub(super) async fn exit_code(s: &AppState, sid: &str, session: &str, cid: &str)
     let shell = shell_exit(s, sid, session)?;
     // The shell may have written the file just before it ended.
     match s.sandboxes.provider().read_file(sid, &p.exit).await {
-        Ok(Some(b)) => String::from_utf8_lossy(&b).trim().parse().ok().or(Some(shell)),
+        Ok(Some(b)) => String::from_utf8_lossy(&b)
+            .trim()
+            .parse()
+            .ok()
+            .or(Some(shell)),
         _ => Some(shell),
     }
 }
@@ -201,7 +205,12 @@ pub(super) async fn wait(s: &AppState, sid: &str, session: &str, cid: &str) -> i
 }
 
 /// What the command printed so far: (stdout, stderr).
-pub(super) async fn output(s: &AppState, sid: &str, session: &str, cid: &str) -> (Vec<u8>, Vec<u8>) {
+pub(super) async fn output(
+    s: &AppState,
+    sid: &str,
+    session: &str,
+    cid: &str,
+) -> (Vec<u8>, Vec<u8>) {
     let p = paths(session, cid);
     let prov = s.sandboxes.provider();
     let out = prov.read_file(sid, &p.out).await.ok().flatten();
@@ -242,7 +251,10 @@ pub(super) async fn send_input(
     req.env.insert("DAYTONA_INPUT".into(), Secret::new(data));
     match s.sandboxes.provider().exec(&c.sid, &req).await {
         Ok(o) if o.exit_code == 0 => Ok(()),
-        Ok(o) => Err(format!("failed to write to input pipe: {}", o.stderr.trim())),
+        Ok(o) => Err(format!(
+            "failed to write to input pipe: {}",
+            o.stderr.trim()
+        )),
         Err(e) => Err(format!("failed to write to input pipe: {e}")),
     }
 }
