@@ -181,3 +181,57 @@ fn official_python_sdk_toolbox_steps_with_events() {
 fn official_python_sdk_toolbox_steps_with_polling() {
     run_python(true);
 }
+
+/// The code block of README.md's "Your own Daytona code" section whose fence says `lang`.
+fn readme_snippet(lang: &str) -> String {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let start = text
+        .find("\n#### Your own Daytona code against the emulator\n")
+        .expect("README has the section");
+    let body = &text[start..];
+    let body = &body[..body[1..].find("\n## ").map_or(body.len(), |i| i + 1)];
+    let open = format!("```{lang}\n");
+    let from = body.find(&open).expect("a code block") + open.len();
+    let len = body[from..].find("```").expect("the block ends");
+    body[from..from + len].to_string()
+}
+
+/// The README's TypeScript and Python snippets, run as written against the emulator.
+#[test]
+fn readme_sdk_snippets_run_as_written() {
+    require!(host::SANDBOXES, host::NODE_DAYTONA, host::PY_DAYTONA);
+    let env = TestEnv::new();
+    let emu = Emu::start(&env, &[]);
+    let dir = env.path("snippets");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(
+        conformance_dir().join("node_modules"),
+        dir.join("node_modules"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("snippet.mjs"), readme_snippet("js")).unwrap();
+    std::fs::write(dir.join("snippet.py"), readme_snippet("python")).unwrap();
+    for (prog, file) in [("node", "snippet.mjs"), ("python3", "snippet.py")] {
+        let out = Command::new(prog)
+            .arg(dir.join(file))
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", env.home.path())
+            .env("DAYTONA_API_URL", emu.env_value("DAYTONA_API_URL"))
+            .env("DAYTONA_API_KEY", emu.env_value("DAYTONA_API_KEY"))
+            .current_dir(&dir)
+            .output()
+            .expect("run the snippet");
+        assert!(
+            out.status.success(),
+            "{prog} {file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "hello from /tmp\n",
+            "{prog} {file}"
+        );
+    }
+}
