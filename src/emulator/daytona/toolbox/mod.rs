@@ -69,7 +69,7 @@ pub fn routes() -> Router<AppState> {
         )
         .route(
             &p("/process/session/:sess/command/:cid/input"),
-            post(send_input),
+            post(session_io::send_input),
         )
         .route(&p("/files"), get(list_files).delete(delete_file))
         .route(&p("/files/download"), get(download))
@@ -191,6 +191,7 @@ mod files;
 mod fs_ops;
 mod git_ops;
 mod process;
+mod session_io;
 mod shell;
 mod windows;
 

@@ -132,7 +132,7 @@ pub(super) fn cmd_json(c: &CmdRec) -> serde_json::Value {
 }
 
 /// Record the exit codes of shell commands that ended since the last look.
-async fn refresh(s: &AppState, sid: &str, session: &str) {
+pub(super) async fn refresh(s: &AppState, sid: &str, session: &str) {
     let pending: Vec<String> = {
         let org = s.daytona.org();
         match org.sessions.get(&(sid.to_string(), session.to_string())) {
@@ -303,7 +303,7 @@ pub(super) async fn session_exec(
     };
     let run_async = req.run_async.or(req.async_alias).unwrap_or(false);
     if shell_session {
-        return shell_exec(&s, &c, &key, &cid, &req.command, run_async).await;
+        return super::session_io::shell_exec(&s, &c, &key, &cid, &req.command, run_async).await;
     }
     let ctx = Ctx {
         sid: sid.clone(),
@@ -336,97 +336,6 @@ pub(super) async fn session_exec(
         answer["exitCode"] = json!(code);
     }
     axum::Json(answer).into_response()
-}
-
-/// A command in a session's shell: async answers 202 at once; sync waits for the exit code.
-async fn shell_exec(
-    s: &AppState,
-    c: &Ctx,
-    key: &(String, String),
-    cid: &str,
-    command: &str,
-    run_async: bool,
-) -> Response {
-    if let Err(e) = shell::submit(s, c, &key.1, cid, command).await {
-        if let Some(rec) = s.daytona.org().sessions.get_mut(key) {
-            rec.commands.retain(|x| x.id != cid);
-        }
-        return c.bad(e);
-    }
-    if run_async {
-        return (StatusCode::ACCEPTED, axum::Json(json!({"cmdId": cid}))).into_response();
-    }
-    let code = shell::wait(s, &c.sid, &key.1, cid).await;
-    set_cmd(s, key, cid, |x| x.exit_code = Some(code));
-    let (out, err) = shell::output(s, &c.sid, &key.1, cid).await;
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out).into_owned(),
-        String::from_utf8_lossy(&err).into_owned(),
-    );
-    axum::Json(json!({
-        "cmdId": cid,
-        "output": format!("{stdout}{stderr}"),
-        "stdout": stdout,
-        "stderr": stderr,
-        "exitCode": code,
-    }))
-    .into_response()
-}
-
-/// `POST …/command/{cid}/input {"data": …}` → 204: written to the running command's stdin.
-/// 404 for an unknown session or command, 410 once the command (or the session's shell) ended.
-pub(super) async fn send_input(
-    _: Authed,
-    State(s): State<AppState>,
-    Path((sid, sess, cid)): Path<(String, String, String)>,
-    uri: Uri,
-    method: Method,
-    body: Bytes,
-) -> Response {
-    let c = ctx_or_return!(s, sid, uri, method);
-    let data = match parse::<serde_json::Value>(&c, &body) {
-        Ok(v) => match v.get("data").and_then(|d| d.as_str()) {
-            Some(d) => d.to_string(),
-            None => return c.bad("data is required"),
-        },
-        Err(r) => return r,
-    };
-    refresh(&s, &sid, &sess).await;
-    let key = (sid.clone(), sess.clone());
-    let found = {
-        let org = s.daytona.org();
-        let Some(rec) = org.sessions.get(&key) else {
-            return c.err(StatusCode::NOT_FOUND, "session not found", "NOT_FOUND");
-        };
-        if !rec.shell {
-            return c.bad("this session does not take input");
-        }
-        if rec.shell_exit.is_some() {
-            return c.err(StatusCode::GONE, "session process has exited", "GONE");
-        }
-        rec.commands
-            .iter()
-            .find(|x| x.id == cid)
-            .map(|x| (x.exit_code, x.suppress_echo))
-    };
-    match found {
-        None => c.err(StatusCode::NOT_FOUND, "command not found", "NOT_FOUND"),
-        Some((Some(code), _)) => c.err(
-            StatusCode::GONE,
-            format!("command has already completed with exit code {code}"),
-            "GONE",
-        ),
-        Some((None, suppress)) => {
-            match shell::send_input(&s, &c, &sess, &cid, &data, !suppress).await {
-                Ok(()) => StatusCode::NO_CONTENT.into_response(),
-                Err(e) => c.err(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    e,
-                    "INTERNAL_SERVER_ERROR",
-                ),
-            }
-        }
-    }
 }
 
 /// Where an async session command's output is spooled inside the sandbox.
@@ -529,6 +438,8 @@ pub(super) struct FollowQuery {
     follow: Option<String>,
 }
 
+// Axum extractors, one per part of the request the daemon looks at.
+#[allow(clippy::too_many_arguments)]
 /// A command's logs: JSON or text (see [`logs_body`]); over a WebSocket upgrade, the daemon's
 /// framed stream ([`shell::follow_logs`]), until the command ends with `?follow=true`.
 pub(super) async fn command_logs(
