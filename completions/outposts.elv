@@ -559,7 +559,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --outpost-get-route 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition''s model of the server (`404` unknown path, `405` method not allowed)'
             cand --gateway-url 'The gateway URL claim answers carry (default: the emulator''s own). A URL the fake remote cannot use (e.g. `wss://…`) makes it exit 2 at once, with the reason in its log'
             cand --page-size 'Most rows one queue list page serves, whatever `first` asks (pages overlap by one row)'
-            cand --watch-replay 'How far before its cursor a watch replays rows (at-least-once delivery); 0s turns the replay off'
+            cand --watch-replay 'How far before its cursor a watch replays rows (at-least-once delivery): it sends every row changed at or after the cursor minus this; with 0s only the row at the cursor itself is sent again'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

@@ -406,7 +406,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 405\t''"
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l gateway-url -d 'The gateway URL claim answers carry (default: the emulator\'s own). A URL the fake remote cannot use (e.g. `wss://…`) makes it exit 2 at once, with the reason in its log' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l page-size -d 'Most rows one queue list page serves, whatever `first` asks (pages overlap by one row)' -r
-complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l watch-replay -d 'How far before its cursor a watch replays rows (at-least-once delivery); 0s turns the replay off' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l watch-replay -d 'How far before its cursor a watch replays rows (at-least-once delivery): it sends every row changed at or after the cursor minus this; with 0s only the row at the cursor itself is sent again' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

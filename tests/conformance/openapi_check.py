@@ -21,6 +21,9 @@ Policy where the specs are silent:
   declares its media type for that status (the toolbox's OpenAPI 3 conversion lists some error
   responses under `application/octet-stream`), and always against the envelope.
 - Requests with a scripted fault are skipped (the fault, not the emulator, answered).
+- A WebSocket upgrade (101) is accepted where the operation documents its streaming mode as
+  "WebSocket only" (the toolbox's `follow` query parameter of the log routes) and the request
+  asked for it: the request is validated; the stream itself is outside OpenAPI.
 
 Prints one line per violation and a summary; exits 1 when there is any violation.
 """
@@ -142,6 +145,19 @@ def errors_of(exc):
     return out
 
 
+def websocket_only(spec, tmpl, method, args):
+    """Does the operation document a query parameter that is "WebSocket only", set here?"""
+    op = spec["paths"][tmpl].get(method.lower()) or {}
+    for p in op.get("parameters", []):
+        if (
+            p.get("in") == "query"
+            and "websocket only" in (p.get("description") or "").lower()
+            and str(args.get(p.get("name"), "")).lower() == "true"
+        ):
+            return True
+    return False
+
+
 def check(rec):
     """A list of violations for one record, or None when it was skipped."""
     x = rec.get("exchange")
@@ -190,6 +206,8 @@ def check(rec):
     rctype = (x.get("response_content_type") or "").split(";")[0]
     rbody = x.get("response_body")
     declared = declared_statuses(spec, tmpl, method)
+    if status == 101 and websocket_only(spec, tmpl, method, args):
+        return problems
     if str(status) not in declared and "default" not in declared:
         if status >= 400:
             problems += check_envelope(kind, status, rbody)

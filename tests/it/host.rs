@@ -47,6 +47,8 @@ enum Probe {
     Sandboxes,
     /// `python3 -c "import <modules>"` succeeds.
     Python(&'static str),
+    /// `node` imports these packages from `tests/conformance/node_modules`.
+    Node(&'static [&'static str]),
 }
 
 pub const BWRAP: Tool = Tool {
@@ -77,6 +79,12 @@ pub const PY_OPENAPI: Tool = Tool {
     name: "the pinned OpenAPI validator for python3",
     probe: Probe::Python("openapi_core, yaml"),
     install: "python3 -m pip install -r tests/conformance/requirements.txt",
+};
+/// The official Daytona TypeScript SDK (and socket.io-client), at the pinned versions, for Node.
+pub const NODE_DAYTONA: Tool = Tool {
+    name: "the pinned Daytona TypeScript SDK for node",
+    probe: Probe::Node(&["@daytonaio/sdk", "socket.io-client"]),
+    install: "npm ci --prefix tests/conformance",
 };
 /// The official CoreWeave Sandbox SDK.
 pub const PY_CWSANDBOX: Tool = Tool {
@@ -145,6 +153,7 @@ impl Tool {
             Probe::Program(list) => list.to_vec(),
             Probe::Bubblewrap | Probe::Sandboxes => vec!["bwrap"],
             Probe::Python(_) => vec!["python3"],
+            Probe::Node(_) => vec!["node"],
         }
     }
 }
@@ -271,6 +280,7 @@ fn probe(tool: &Tool) -> Option<String> {
                 Err(e) => Some(format!("cannot run `{}`: {e}", found.display())),
             }
         }
+        Probe::Node(packages) => probe_node(&found, packages),
         Probe::Python(modules) => {
             let out = Command::new(&found)
                 .args(["-c", &format!("import {modules}")])
@@ -289,6 +299,29 @@ fn probe(tool: &Tool) -> Option<String> {
                 Err(e) => Some(format!("cannot run `{}`: {e}", found.display())),
             }
         }
+    }
+}
+
+/// `node` run in `tests/conformance` imports every package of `packages`.
+fn probe_node(node: &std::path::Path, packages: &[&str]) -> Option<String> {
+    let imports: Vec<String> = packages
+        .iter()
+        .map(|p| format!("await import('{p}');"))
+        .collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let out = Command::new(node)
+        .args(["--input-type=module", "-e", &imports.join(" ")])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output();
+    match out {
+        Ok(o) if o.status.success() => None,
+        Ok(_) => Some(format!(
+            "{} cannot import {} from tests/conformance/node_modules",
+            node.display(),
+            packages.join(", ")
+        )),
+        Err(e) => Some(format!("cannot run `{}`: {e}", node.display())),
     }
 }
 

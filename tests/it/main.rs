@@ -22,6 +22,7 @@ mod daytona_events;
 mod daytona_provider;
 mod daytona_snapshot;
 mod daytona_support;
+mod daytona_ts_conformance;
 mod daytona_warm_pool;
 mod deploy;
 mod deploy_logs;

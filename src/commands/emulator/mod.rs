@@ -138,8 +138,9 @@ pub struct StartArgs {
     /// Most rows one queue list page serves, whatever `first` asks (pages overlap by one row).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
     pub page_size: Option<u16>,
-    /// How far before its cursor a watch replays rows (at-least-once delivery); 0s turns the
-    /// replay off.
+    /// How far before its cursor a watch replays rows (at-least-once delivery): it sends every
+    /// row changed at or after the cursor minus this; with 0s only the row at the cursor itself
+    /// is sent again.
     #[arg(long, value_parser = parse_duration, default_value = "50ms", value_name = "DURATION")]
     pub watch_replay: Duration,
 }

@@ -8,9 +8,9 @@
 //! - Engine.IO v4 heartbeats: the server pings (`2`) every `pingInterval`; the client pongs (`3`).
 //! - Events (EVENT packets, `42["name", payload]`): `sandbox.created` with the sandbox DTO and
 //!   `sandbox.state.updated` with `{"sandbox": DTO, "oldState": …, "newState": …}`, for every
-//!   sandbox of the organisation whose reported state changes (observed every 100 ms).
+//!   sandbox of the organisation whose reported state changes: one event per transition, sent
+//!   as the change is made ([`OrgGuard`]), with the state it left as `oldState`.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::extract::State;
@@ -27,54 +27,86 @@ pub async fn socket(State(s): State<AppState>, ws: WebSocketUpgrade) -> Response
     ws.on_upgrade(move |socket| serve(s, socket))
 }
 
-/// The org's sandboxes as the API reports them: id → (reported state, DTO).
-/// Each sandbox's reported state and DTO, by id.
-type Seen = BTreeMap<String, (String, Value)>;
+/// Capacity of the event fan-out: a subscriber this far behind loses the oldest events.
+const BACKLOG: usize = 4096;
 
-fn snapshot(s: &AppState) -> Seen {
-    let toolbox = super::DaytonaEmu::toolbox_url(&s.base_url);
-    let org = s.daytona.org();
-    org.sandboxes
-        .values()
-        .filter(|r| !r.gone())
-        .map(|r| {
-            (
-                r.id.clone(),
-                (r.reported().as_str().to_string(), r.dto(&toolbox)),
-            )
-        })
-        .collect()
+pub(super) type EventTx = tokio::sync::broadcast::Sender<String>;
+
+pub(super) fn channel() -> EventTx {
+    tokio::sync::broadcast::channel(BACKLOG).0
 }
 
-fn event(name: &str, payload: Value) -> Message {
-    Message::Text(format!("42{}", json!([name, payload])))
+/// The organisation, locked. Every change of a sandbox's reported state happens under this
+/// lock, so when the lock is released the differences from the last published states are
+/// exactly the transitions since then: each becomes one event, in order, with its true
+/// `oldState` (no sampling; a state held for a microsecond is still sent).
+pub(crate) struct OrgGuard<'a> {
+    pub(super) org: std::sync::MutexGuard<'a, super::Org>,
+    pub(super) tx: &'a EventTx,
+    pub(super) toolbox: &'a str,
 }
 
-/// The events between two looks at the sandboxes: new ones, changed states, and ones gone
-/// (reported as `destroyed`).
-fn changes(seen: &Seen, now: &Seen) -> Vec<Message> {
-    let mut out = Vec::new();
-    for (id, (state, dto)) in now {
-        match seen.get(id) {
-            None => out.push(event("sandbox.created", dto.clone())),
-            Some((old, _)) if old != state => out.push(event(
-                "sandbox.state.updated",
-                json!({"sandbox": dto, "oldState": old, "newState": state}),
-            )),
-            _ => {}
+impl std::ops::Deref for OrgGuard<'_> {
+    type Target = super::Org;
+    fn deref(&self) -> &super::Org {
+        &self.org
+    }
+}
+
+impl std::ops::DerefMut for OrgGuard<'_> {
+    fn deref_mut(&mut self) -> &mut super::Org {
+        &mut self.org
+    }
+}
+
+impl Drop for OrgGuard<'_> {
+    fn drop(&mut self) {
+        let org = &mut *self.org;
+        let mut out = Vec::new();
+        for r in org.sandboxes.values().filter(|r| !r.gone()) {
+            let state = r.reported().as_str();
+            match org.published.get_mut(&r.id) {
+                Some((old, _)) if old.as_str() == state => {}
+                Some((old, dto)) => {
+                    let new_dto = r.dto(self.toolbox);
+                    out.push(event(
+                        "sandbox.state.updated",
+                        json!({"sandbox": new_dto, "oldState": old, "newState": state}),
+                    ));
+                    *old = state.to_string();
+                    *dto = new_dto;
+                }
+                None => {
+                    let dto = r.dto(self.toolbox);
+                    out.push(event("sandbox.created", dto.clone()));
+                    org.published.insert(r.id.clone(), (state.to_string(), dto));
+                }
+            }
+        }
+        let gone: Vec<String> = org
+            .published
+            .keys()
+            .filter(|id| org.sandboxes.get(*id).is_none_or(|r| r.gone()))
+            .cloned()
+            .collect();
+        for id in gone {
+            if let Some((old, mut dto)) = org.published.remove(&id) {
+                dto["state"] = json!("destroyed");
+                out.push(event(
+                    "sandbox.state.updated",
+                    json!({"sandbox": dto, "oldState": old, "newState": "destroyed"}),
+                ));
+            }
+        }
+        for e in out {
+            // No subscriber is fine: nobody is listening.
+            let _ = self.tx.send(e);
         }
     }
-    for (id, (old, dto)) in seen {
-        if !now.contains_key(id) {
-            let mut gone = dto.clone();
-            gone["state"] = json!("destroyed");
-            out.push(event(
-                "sandbox.state.updated",
-                json!({"sandbox": gone, "oldState": old, "newState": "destroyed"}),
-            ));
-        }
-    }
-    out
+}
+
+fn event(name: &str, payload: Value) -> String {
+    format!("42{}", json!([name, payload]))
 }
 
 async fn serve(s: AppState, mut ws: WebSocket) {
@@ -112,6 +144,8 @@ async fn serve(s: AppState, mut ws: WebSocket) {
         let _ = ws.send(Message::Close(None)).await;
         return;
     }
+    // Subscribed before the CONNECT is acknowledged: every change after it is delivered.
+    let mut rx = s.daytona.events.subscribe();
     let ns_sid = uuid::Uuid::new_v4().simple().to_string();
     if ws
         .send(Message::Text(format!("40{}", json!({ "sid": ns_sid }))))
@@ -120,10 +154,8 @@ async fn serve(s: AppState, mut ws: WebSocket) {
     {
         return;
     }
-    let mut seen = snapshot(&s);
     let mut ping = tokio::time::interval(PING_INTERVAL);
     ping.tick().await;
-    let mut poll = tokio::time::interval(Duration::from_millis(100));
     loop {
         tokio::select! {
             msg = ws.recv() => match msg {
@@ -137,16 +169,17 @@ async fn serve(s: AppState, mut ws: WebSocket) {
                     return;
                 }
             }
-            _ = poll.tick() => {
-                let now = snapshot(&s);
-                let out = changes(&seen, &now);
-                seen = now;
-                for m in out {
-                    if ws.send(m).await.is_err() {
+            ev = rx.recv() => match ev {
+                Ok(text) => {
+                    if ws.send(Message::Text(text)).await.is_err() {
                         return;
                     }
                 }
-            }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::warn!("emulated Daytona: an event subscriber fell {n} events behind");
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            },
         }
     }
 }

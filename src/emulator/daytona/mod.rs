@@ -14,11 +14,11 @@
 //!
 //! Not emulated: the *content* of snapshots and images — every sandbox boots the same local
 //! sandbox (the host's userland under bubblewrap); the build only checks the Dockerfile (rule
-//! below) and writes a log. Sessions do not share shell state between commands.
+//! below) and writes a log.
 //!
 //! The Socket.IO event stream (`sandbox.created`, `sandbox.state.updated`) the official SDK waits
-//! on is served too ([`events`]); clients that poll (`DAYTONA_USE_DEPRECATED_POLLING=true`, ours)
-//! see the same states.
+//! on is served too ([`events`]), one event per state change; clients that poll
+//! (`DAYTONA_USE_DEPRECATED_POLLING=true`, ours) see the same states.
 //!
 //! Failing-build rule: a Dockerfile fails to build (`build_failed`, with `errorReason` and the
 //! log) when it has no `FROM` instruction, or when a `RUN` instruction is `false`, `exit N`
@@ -70,6 +70,10 @@ pub struct DaytonaEmu {
     /// More keys (`POST /_emulator/daytona/keys`), by key: their label. Tests give each
     /// orchestrator replica its own, so the mutation journal can say who asked.
     extra_keys: Mutex<BTreeMap<String, String>>,
+    /// Sandbox events, published as states change ([`events::OrgGuard`]).
+    events: events::EventTx,
+    /// The sandboxes' `toolboxProxyUrl` (in the event DTOs).
+    toolbox_url: String,
 }
 
 /// Everything one organization owns.
@@ -83,10 +87,12 @@ pub(crate) struct Org {
     pub graveyard: Vec<(u64, SandboxRec)>,
     /// Warm pools by id (one per snapshot and region).
     pub warm_pools: BTreeMap<String, warm_pool::WarmPoolRec>,
+    /// The state and DTO each sandbox was last published with on the event stream.
+    pub published: BTreeMap<String, (String, serde_json::Value)>,
 }
 
 impl DaytonaEmu {
-    pub fn new(_opts: &EmulatorOptions, _base_url: &str) -> anyhow::Result<Self> {
+    pub fn new(_opts: &EmulatorOptions, base_url: &str) -> anyhow::Result<Self> {
         let mut org = Org::default();
         let general = snapshot::general_snapshot(model::DEFAULT_SNAPSHOT);
         org.snapshots.insert(general.id.clone(), general);
@@ -98,6 +104,8 @@ impl DaytonaEmu {
             state: Mutex::new(org),
             settings: Mutex::new(Settings::default()),
             extra_keys: Mutex::new(BTreeMap::new()),
+            events: events::channel(),
+            toolbox_url: Self::toolbox_url(base_url),
         })
     }
 
@@ -144,8 +152,13 @@ impl DaytonaEmu {
         ]
     }
 
-    pub(crate) fn org(&self) -> std::sync::MutexGuard<'_, Org> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    /// The organisation, locked; releasing it publishes the state changes made under it.
+    pub(crate) fn org(&self) -> events::OrgGuard<'_> {
+        events::OrgGuard {
+            org: self.state.lock().unwrap_or_else(|e| e.into_inner()),
+            tx: &self.events,
+            toolbox: &self.toolbox_url,
+        }
     }
 
     pub fn settings(&self) -> Settings {

@@ -114,6 +114,11 @@ async fn run_stop(s: AppState, id: String) {
                 r.stored = St::Stopped;
                 r.stopped_ms = Some(at);
             });
+            // The daemon stopped with the sandbox: its session shells are gone.
+            s.daytona
+                .org()
+                .sessions
+                .retain(|(sb, _), r| sb != &id || !r.shell);
             // From now on its autoArchiveInterval runs.
             tokio::spawn(super::super::archive::watch(s.clone(), id.clone(), at));
         }

@@ -1,7 +1,8 @@
 //! The toolbox (in-sandbox daemon) under `{base}/daytona/toolbox/{sandboxId}`: process execute,
 //! sessions, files and git clone, carried out in the sandbox's local twin.
 //!
-//! Sessions run each command on its own (no shared `cd`/`export` state between commands).
+//! Sessions on Linux sandboxes keep one long-lived shell each ([`shell`]): state carries over
+//! between commands, input reaches running commands, and logs can be followed over a WebSocket.
 //! Session logs are JSON `{output, stdout, stderr}` for `X-Daytona-SDK-Version` ≥ 0.167.0 (or
 //! `X-Daytona-Split-Output: true`), plain combined text otherwise, like the daemon.
 
@@ -28,6 +29,10 @@ use crate::secrets::Secret;
 #[derive(Debug, Clone, Default)]
 pub struct SessionRec {
     pub commands: Vec<CmdRec>,
+    /// The session runs its commands in one long-lived shell ([`shell`]; Linux sandboxes).
+    pub shell: bool,
+    /// That shell's exit code, once it has ended (`exit N`, or killed).
+    pub shell_exit: Option<i32>,
 }
 
 #[derive(Debug, Clone)]
@@ -39,6 +44,8 @@ pub struct CmdRec {
     pub stderr: String,
     /// Whether the daemon reports the exit code (the Windows daemon never does).
     pub reports_exit: bool,
+    /// `suppressInputEcho`: input sent to the command is not copied into its stdout log.
+    pub suppress_echo: bool,
 }
 
 pub fn routes() -> Router<AppState> {
@@ -60,6 +67,10 @@ pub fn routes() -> Router<AppState> {
             &p("/process/session/:sess/command/:cid/logs"),
             get(command_logs),
         )
+        .route(
+            &p("/process/session/:sess/command/:cid/input"),
+            post(session_io::send_input),
+        )
         .route(&p("/files"), get(list_files).delete(delete_file))
         .route(&p("/files/download"), get(download))
         .route(&p("/files/bulk-download"), post(bulk_download))
@@ -68,7 +79,15 @@ pub fn routes() -> Router<AppState> {
         .route(&p("/files/upload"), post(upload_single))
         .route(&p("/files/info"), get(file_info))
         .route(&p("/files/folder"), post(create_folder))
+        .route(&p("/files/find"), get(fs_ops::find_in_files))
+        .route(&p("/files/search"), get(fs_ops::search_files))
+        .route(&p("/files/replace"), post(fs_ops::replace_in_files))
+        .route(&p("/files/move"), post(fs_ops::move_file))
+        .route(&p("/files/permissions"), post(fs_ops::set_permissions))
         .route(&p("/git/clone"), post(git_clone))
+        .route(&p("/git/status"), get(git_ops::status))
+        .route(&p("/git/branches"), get(git_ops::branches))
+        .route(&p("/process/code-run"), post(code_run::code_run))
         .route(&p("/version"), get(version))
         .route(&p("/work-dir"), get(home_dir))
         .route(&p("/user-home-dir"), get(home_dir))
@@ -86,6 +105,7 @@ fn dpath(uri: &Uri) -> String {
     }
 }
 
+#[derive(Clone)]
 struct Ctx {
     sid: String,
     user: String,
@@ -166,8 +186,13 @@ macro_rules! ctx_or_return {
 }
 
 // After the macro: the handlers use it.
+mod code_run;
 mod files;
+mod fs_ops;
+mod git_ops;
 mod process;
+mod session_io;
+mod shell;
 mod windows;
 
 use files::*;

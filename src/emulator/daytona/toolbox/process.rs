@@ -4,14 +4,15 @@
 use std::collections::BTreeMap;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde_json::json;
 
 use super::super::Authed;
-use super::{CmdRec, Ctx, SessionRec, ctx, parse, run, valid_env_key, windows};
+use super::{CmdRec, Ctx, SessionRec, ctx, parse, run, shell, valid_env_key, windows};
 use crate::api::daytona_types::{CreateSessionRequest, ExecuteRequest, SessionExecuteRequest};
 use crate::emulator::AppState;
 use crate::provider::{LogOptions, Provider, ProviderError};
@@ -90,12 +91,28 @@ pub(super) async fn create_session(
             req.session_id
         ));
     }
-    let mut org = s.daytona.org();
     let key = (sid.clone(), req.session_id.clone());
-    if org.sessions.contains_key(&key) {
-        return c.err(StatusCode::CONFLICT, "session already exists", "CONFLICT");
+    {
+        let mut org = s.daytona.org();
+        if org.sessions.contains_key(&key) {
+            return c.err(StatusCode::CONFLICT, "session already exists", "CONFLICT");
+        }
+        let rec = SessionRec {
+            shell: !c.windows,
+            ..SessionRec::default()
+        };
+        org.sessions.insert(key.clone(), rec);
     }
-    org.sessions.insert(key, SessionRec::default());
+    if !c.windows
+        && let Err(e) = shell::start(&s, &c, &req.session_id).await
+    {
+        s.daytona.org().sessions.remove(&key);
+        return c.err(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("failed to create session: {e}"),
+            "INTERNAL_SERVER_ERROR",
+        );
+    }
     StatusCode::CREATED.into_response()
 }
 
@@ -114,6 +131,29 @@ pub(super) fn cmd_json(c: &CmdRec) -> serde_json::Value {
     v
 }
 
+/// Record the exit codes of shell commands that ended since the last look.
+pub(super) async fn refresh(s: &AppState, sid: &str, session: &str) {
+    let pending: Vec<String> = {
+        let org = s.daytona.org();
+        match org.sessions.get(&(sid.to_string(), session.to_string())) {
+            Some(r) if r.shell => r
+                .commands
+                .iter()
+                .filter(|c| c.exit_code.is_none())
+                .map(|c| c.id.clone())
+                .collect(),
+            _ => return,
+        }
+    };
+    for cid in pending {
+        if let Some(code) = shell::exit_code(s, sid, session, &cid).await {
+            set_cmd(s, &(sid.to_string(), session.to_string()), &cid, |c| {
+                c.exit_code = Some(code)
+            });
+        }
+    }
+}
+
 pub(super) async fn list_sessions(
     _: Authed,
     State(s): State<AppState>,
@@ -122,6 +162,17 @@ pub(super) async fn list_sessions(
     method: Method,
 ) -> Response {
     let _c = ctx_or_return!(s, sid, uri, method);
+    let ids: Vec<String> = {
+        let org = s.daytona.org();
+        org.sessions
+            .keys()
+            .filter(|(sb, _)| sb == &sid)
+            .map(|(_, id)| id.clone())
+            .collect()
+    };
+    for id in &ids {
+        refresh(&s, &sid, id).await;
+    }
     let org = s.daytona.org();
     let all: Vec<serde_json::Value> = org
         .sessions
@@ -140,6 +191,7 @@ pub(super) async fn get_session(
     method: Method,
 ) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
+    refresh(&s, &sid, &sess).await;
     let org = s.daytona.org();
     match org.sessions.get(&(sid.clone(), sess.clone())) {
         Some(rec) => axum::Json(session_json(&sess, rec)).into_response(),
@@ -155,8 +207,18 @@ pub(super) async fn delete_session(
     method: Method,
 ) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
-    match s.daytona.org().sessions.remove(&(sid.clone(), sess)) {
-        Some(_) => StatusCode::NO_CONTENT.into_response(),
+    let removed = s
+        .daytona
+        .org()
+        .sessions
+        .remove(&(sid.clone(), sess.clone()));
+    match removed {
+        Some(rec) => {
+            if rec.shell {
+                shell::kill(&s, &c, &sess).await;
+            }
+            StatusCode::NO_CONTENT.into_response()
+        }
         None => c.err(StatusCode::NOT_FOUND, "session not found", "NOT_FOUND"),
     }
 }
@@ -216,11 +278,18 @@ pub(super) async fn session_exec(
     }
     let key = (sid.clone(), sess.clone());
     let cid = uuid::Uuid::new_v4().to_string();
-    {
+    let shell_session = {
         let mut org = s.daytona.org();
         let Some(rec) = org.sessions.get_mut(&key) else {
             return c.err(StatusCode::NOT_FOUND, "session not found", "NOT_FOUND");
         };
+        if let Some(code) = rec.shell_exit {
+            // The daemon cannot write into the stdin of a shell that has ended.
+            return c.bad(format!(
+                "failed to write command: the session's shell has exited (exit code {code}); \
+                 delete the session and create it again"
+            ));
+        }
         rec.commands.push(CmdRec {
             id: cid.clone(),
             command: req.command.clone(),
@@ -228,9 +297,14 @@ pub(super) async fn session_exec(
             stdout: String::new(),
             stderr: String::new(),
             reports_exit: !c.windows,
+            suppress_echo: req.suppress_input_echo.unwrap_or(false),
         });
-    }
+        rec.shell
+    };
     let run_async = req.run_async.or(req.async_alias).unwrap_or(false);
+    if shell_session {
+        return super::session_io::shell_exec(&s, &c, &key, &cid, &req.command, run_async).await;
+    }
     let ctx = Ctx {
         sid: sid.clone(),
         user: c.user.clone(),
@@ -305,6 +379,7 @@ pub(super) async fn get_command(
     method: Method,
 ) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
+    refresh(&s, &sid, &sess).await;
     let org = s.daytona.org();
     match org
         .sessions
@@ -357,31 +432,64 @@ pub(super) fn logs_body(headers: &HeaderMap, stdout: &str, stderr: &str) -> Resp
     }
 }
 
+#[derive(serde::Deserialize)]
+pub(super) struct FollowQuery {
+    #[serde(default)]
+    follow: Option<String>,
+}
+
+// Axum extractors, one per part of the request the daemon looks at.
+#[allow(clippy::too_many_arguments)]
+/// A command's logs: JSON or text (see [`logs_body`]); over a WebSocket upgrade, the daemon's
+/// framed stream ([`shell::follow_logs`]), until the command ends with `?follow=true`.
 pub(super) async fn command_logs(
     _: Authed,
     State(s): State<AppState>,
     Path((sid, sess, cid)): Path<(String, String, String)>,
+    Query(q): Query<FollowQuery>,
     uri: Uri,
     method: Method,
     headers: HeaderMap,
+    ws: Option<WebSocketUpgrade>,
 ) -> Response {
     let c = ctx_or_return!(s, sid, uri, method);
+    refresh(&s, &sid, &sess).await;
     let found = {
         let org = s.daytona.org();
         org.sessions
             .get(&(sid.clone(), sess.clone()))
-            .and_then(|r| r.commands.iter().find(|x| x.id == cid))
-            .map(|x| (x.stdout.clone(), x.stderr.clone(), x.exit_code.is_none()))
+            .and_then(|r| {
+                let cmd = r.commands.iter().find(|x| x.id == cid)?;
+                Some((
+                    r.shell,
+                    cmd.stdout.clone(),
+                    cmd.stderr.clone(),
+                    cmd.exit_code.is_none(),
+                ))
+            })
     };
-    match found {
-        Some((_, _, true)) => {
-            let (out, err) = spool_paths(&sess, &cid);
-            let (stdout, stderr) = read_spool(&s, &sid, &out, &err).await;
-            logs_body(&headers, &stdout, &stderr)
+    let Some((is_shell, out, err, running)) = found else {
+        return c.err(StatusCode::NOT_FOUND, "command not found", "NOT_FOUND");
+    };
+    if is_shell {
+        if let Some(ws) = ws {
+            let follow = q.follow.as_deref() == Some("true");
+            return ws
+                .on_upgrade(move |socket| shell::follow_logs(s, sid, sess, cid, follow, socket));
         }
-        Some((out, err, false)) => logs_body(&headers, &out, &err),
-        None => c.err(StatusCode::NOT_FOUND, "command not found", "NOT_FOUND"),
+        let (out, err) = shell::output(&s, &sid, &sess, &cid).await;
+        return logs_body(
+            &headers,
+            &String::from_utf8_lossy(&out),
+            &String::from_utf8_lossy(&err),
+        );
     }
+    if running {
+        let (out, err) = spool_paths(&sess, &cid);
+        let (stdout, stderr) = read_spool(&s, &sid, &out, &err).await;
+        return logs_body(&headers, &stdout, &stderr);
+    }
+    logs_body(&headers, &out, &err)
 }
 
 pub(super) async fn entrypoint_logs(
