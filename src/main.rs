@@ -8,7 +8,7 @@ use outposts::api::ApiError;
 use outposts::cli::{Cli, LogFormat};
 use outposts::commands::docs::{ErrorBody, ErrorDoc};
 use outposts::config::ConfigError;
-use outposts::error::{CliError, Code, Hint};
+use outposts::error::{CliError, Code, Hint, InSession};
 use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
 
@@ -22,7 +22,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // With --json a usage error is JSON on stderr too, like every other error.
             if e.use_stderr() && wants_json() {
-                eprintln!("{}", usage_error_json(&e.render().to_string()).to_json());
+                let doc = usage_error_json(&e.render().to_string()).to_json();
+                if session_args() {
+                    println!("{doc}");
+                }
+                eprintln!("{doc}");
                 return ExitCode::from(Code::Usage as u8);
             }
             // --help and --version print to stdout and succeed; real usage errors exit 2.
@@ -38,7 +42,15 @@ fn main() -> ExitCode {
     let ci = std::env::var("CI")
         .map(|v| !matches!(v.as_str(), "" | "0" | "false"))
         .unwrap_or(false);
-    init_tracing(cli.global.verbose, cli.global.quiet, cli.global.log_format);
+    // Under --json every stderr line is a JSON object, log records included.
+    let log_format = if cli.global.json {
+        LogFormat::Json
+    } else {
+        cli.global.log_format
+    };
+    init_tracing(cli.global.verbose, cli.global.quiet, log_format);
+    // A `session` command's stdout holds exactly one document with --json, an error's too.
+    let one_document = matches!(cli.command, outposts::cli::Command::Session(_));
     let printer = Printer::new(
         cli.global.json,
         cli.global.quiet,
@@ -78,7 +90,7 @@ fn main() -> ExitCode {
         Ok(status) => ExitCode::from(status.code()),
         Err(err) => {
             let (code, hint) = classify(&err);
-            report(&printer, code, &err, hint);
+            report(&printer, code, &err, hint, one_document);
             ExitCode::from(code as u8)
         }
     }
@@ -90,6 +102,14 @@ fn wants_json() -> bool {
         .skip(1)
         .take_while(|a| a != "--")
         .any(|a| a == "--json")
+}
+
+/// A `session` command among the arguments (its usage errors keep the one-document rule).
+fn session_args() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "session")
 }
 
 /// clap's rendered error as `{"error": {code, exit_code, message, hint}}`: the first line is
@@ -115,6 +135,7 @@ fn error_doc(code: Code, message: &str, hint: Option<Hint>) -> ErrorDoc {
             message: redact(message).into_owned(),
             hint: hint.map(|h| Hint::new(redact(h.as_str()))),
         },
+        session_id: None,
     }
 }
 
@@ -132,6 +153,7 @@ fn classify(err: &anyhow::Error) -> (Code, Option<Hint>) {
                 CliError::Auth { .. } => Code::Auth,
                 CliError::Check { .. } => Code::CheckFailed,
                 CliError::Interrupted => Code::Interrupted,
+                CliError::Terminated => Code::Terminated,
                 CliError::Failed { .. } => Code::Failure,
             };
             return (code, e.hint().cloned());
@@ -182,15 +204,22 @@ fn classify(err: &anyhow::Error) -> (Code, Option<Hint>) {
     (Code::Failure, None)
 }
 
-fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>) {
+fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>, stdout: bool) {
     if printer.json() {
-        eprintln!("{}", error_doc(code, &format!("{err:#}"), hint).to_json());
+        let mut doc = error_doc(code, &format!("{err:#}"), hint);
+        doc.session_id = err.downcast_ref::<InSession>().map(|s| s.0.clone());
+        let doc = doc.to_json();
+        if stdout {
+            println!("{doc}");
+        }
+        // The last stderr line, so stderr alone also tells the failure.
+        eprintln!("{doc}");
         return;
     }
     let message = redact(&format!("{err:#}")).into_owned();
     let hint = hint.map(|h| redact(h.as_str()).into_owned());
-    if code == Code::Interrupted {
-        eprintln!("interrupted");
+    if code == Code::Interrupted || code == Code::Terminated {
+        eprintln!("{}", code.as_str());
         return;
     }
     let label = if printer.color() {

@@ -12,6 +12,7 @@ use clap::Subcommand;
 
 use super::Ctx;
 use crate::api::devin::DevinClient;
+use crate::commands::emulator::Signal;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::provider::ProviderKind;
@@ -140,6 +141,34 @@ pub struct VerifyArgs {
     /// With --create: the organisation [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG", requires = "create")]
     pub org: Option<String>,
+}
+
+impl Args {
+    /// The commands that end the session they made on SIGINT/SIGTERM (and print its id)
+    /// install their own handlers; `main.rs` must not drop them mid-wait.
+    pub fn owns_signals(&self) -> bool {
+        match &self.command {
+            SessionCommand::Verify(a) => a.create,
+            SessionCommand::Create(a) => a.until.is_some(),
+            _ => false,
+        }
+    }
+}
+
+/// The exit status after a stop signal: 130 for SIGINT, 143 for SIGTERM (the shell's 128+n,
+/// which CI runners report for a cancelled job).
+pub(super) fn stopped_by(sig: Signal) -> ExitStatus {
+    match sig {
+        Signal::Interrupt => ExitStatus::Interrupted,
+        Signal::Terminate => ExitStatus::Terminated,
+    }
+}
+
+pub(super) fn signal_name(sig: Signal) -> &'static str {
+    match sig {
+        Signal::Interrupt => "SIGINT",
+        Signal::Terminate => "SIGTERM",
+    }
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {

@@ -9,12 +9,16 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::{devin, provider_kind};
+use super::{devin, provider_kind, signal_name, stopped_by};
 use crate::api::devin::{Phase, QueueEntry, SessionStatus};
-use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
+use crate::api::devin_v3::{
+    CreateSession, DevinV3Client, StatusDetail, V3Error, V3Session, V3Status,
+};
 use crate::api::outpost_lookup::resolve_outpost;
+use crate::commands::emulator::{Signal, Signals};
 use crate::env;
-use crate::error::{CliError, ExitStatus};
+use crate::error::{CliError, ExitStatus, InSession};
+use crate::output::Progress;
 use crate::provider::{self, ProviderKind, SandboxInfo};
 use crate::verify;
 
@@ -91,6 +95,9 @@ pub struct CreateArgs {
     #[arg(long, value_name = "DURATION", default_value = "10m",
           value_parser = crate::config::parse_duration)]
     pub wait: Duration,
+    /// With --until: on SIGINT/SIGTERM leave the session running (it is ended otherwise).
+    #[arg(long, requires = "until")]
+    pub keep_session: bool,
     /// Organisation id [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
@@ -164,10 +171,56 @@ pub(super) fn session_line(s: &V3Session) -> String {
     }
 }
 
+/// `outposts session create --json`: the session as the v3 API last returned it, and how the
+/// command ended (one document whatever the outcome, so `jq -r .session_id` always works).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CreateDoc {
+    #[serde(flatten)]
+    pub session: V3Session,
+    pub result: CreateOutcome,
+    /// The process's exit code, from the same [`ExitStatus`] the command returns.
+    pub exit_code: u8,
+    /// Whether this command ended the session (after SIGINT/SIGTERM, without --keep-session).
+    pub session_ended: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CreateOutcome {
+    /// Created (no --until).
+    Created,
+    /// --until served: it runs on a machine.
+    Served,
+    /// --until finished: Devin finished the task, or the session exited.
+    Finished,
+    /// The session ended in `error`.
+    Error,
+    /// --until was not reached within --wait (exit 3); the session is left as it is.
+    Timeout,
+    /// SIGINT or SIGTERM during --until (exit 130 or 143).
+    Interrupted,
+}
+
+impl CreateDoc {
+    fn new(session: V3Session, result: CreateOutcome, status: ExitStatus) -> Self {
+        CreateDoc {
+            session,
+            result,
+            exit_code: status.code(),
+            session_ended: false,
+        }
+    }
+}
+
 pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
     if a.prompt.trim().is_empty() {
         return Err(usage("--prompt is empty".into(), "pass the task for Devin"));
     }
+    // Held from now on (with --until): a stop signal ends the session once it exists.
+    let mut signals = match a.until {
+        Some(_) => Some(Signals::new()?),
+        None => None,
+    };
     let v3 = client(ctx, a.org.as_deref())?;
     let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
     let body = CreateSession {
@@ -176,19 +229,91 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         tags: a.tags.clone(),
         platform: platform.clone(),
     };
+    if let Some(sig) = signals
+        .as_mut()
+        .and_then(|s| futures::FutureExt::now_or_never(s.recv()))
+    {
+        return Err(match sig {
+            Signal::Interrupt => CliError::Interrupted,
+            Signal::Terminate => CliError::Terminated,
+        }
+        .into());
+    }
     let created = v3.create_session(&body).await?;
+    let id = created.session_id.clone();
     ctx.printer.note(&format!(
-        "created session {} on {} ({})",
-        created.session_id,
+        "created session {id} on {} ({})",
         platform
             .as_deref()
             .unwrap_or("the organisation's default platform"),
         created.status
     ));
-    let Some(until) = a.until else {
-        ctx.printer.result(&created, || created.session_id.clone());
+    let (Some(until), Some(signals)) = (a.until, signals.as_mut()) else {
+        let doc = CreateDoc::new(created, CreateOutcome::Created, ExitStatus::Success);
+        ctx.printer.result(&doc, || id.clone());
         return Ok(ExitStatus::Success);
     };
+    let waiting = ctx.printer.countdown(
+        &format!(
+            "waiting for session {id} to be {} ({})",
+            until.word(),
+            session_line(&created)
+        ),
+        a.wait,
+    );
+    let followed = tokio::select! {
+        r = follow(&v3, created, until, a.wait, &waiting) => Ok(r),
+        sig = signals.recv() => Err(sig),
+    };
+    waiting.finish(None);
+    let (last, reached) = match followed {
+        Ok(r) => r.map_err(|e| anyhow::Error::from(e).context(InSession(id.clone())))?,
+        Err(sig) => return interrupted(ctx, &v3, &id, sig, a.keep_session).await,
+    };
+    let p = &ctx.printer;
+    if !reached {
+        let status = ExitStatus::CheckFailed;
+        p.warn(&format!(
+            "session {id} did not become {} within {} (it reads {}); it was left as it is",
+            until.word(),
+            humantime::format_duration(a.wait),
+            session_line(&last)
+        ));
+        p.note(&format!(
+            "hint: {}",
+            wait_hint(&id, until, platform.as_deref(), &last)
+        ));
+        let doc = CreateDoc::new(last, CreateOutcome::Timeout, status);
+        p.result(&doc, || id.clone());
+        return Ok(status);
+    }
+    let (outcome, status) = match (last.status == V3Status::Error, until) {
+        (true, _) => (CreateOutcome::Error, ExitStatus::Failure),
+        (false, Until::Served) => (CreateOutcome::Served, ExitStatus::Success),
+        (false, Until::Finished) => (CreateOutcome::Finished, ExitStatus::Success),
+    };
+    let doc = CreateDoc::new(last, outcome, status);
+    p.result(&doc, || id.clone());
+    Ok(status)
+}
+
+impl Until {
+    fn word(self) -> &'static str {
+        match self {
+            Until::Served => "served",
+            Until::Finished => "finished",
+        }
+    }
+}
+
+/// Read the session until `until` holds or `wait` runs out; the last read, and whether it held.
+async fn follow(
+    v3: &DevinV3Client,
+    created: V3Session,
+    until: Until,
+    wait: Duration,
+    waiting: &Progress,
+) -> Result<(V3Session, bool), V3Error> {
     let start = Instant::now();
     let mut last = created;
     loop {
@@ -199,42 +324,93 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
             }
         };
         if done {
-            break;
+            return Ok((last, true));
         }
-        if start.elapsed() >= a.wait {
-            ctx.printer.result(&last, || last.session_id.clone());
-            return Err(CliError::failed(
-                format!(
-                    "session {} did not become {} within {} (it reads {})",
-                    last.session_id,
-                    if until == Until::Served {
-                        "served"
-                    } else {
-                        "finished"
-                    },
-                    humantime::format_duration(a.wait),
-                    session_line(&last)
-                ),
-                Some("raise --wait, or look at it with `outposts session show`".into()),
-            )
-            .into());
+        if start.elapsed() >= wait {
+            return Ok((last, false));
         }
-        tokio::time::sleep(POLL.min(a.wait.saturating_sub(start.elapsed()))).await;
+        tokio::time::sleep(POLL.min(wait.saturating_sub(start.elapsed()))).await;
         let next = v3.get_session(&last.session_id).await?;
         if next.status != last.status || next.status_detail != last.status_detail {
-            ctx.printer.note(&format!(
+            waiting.println(&format!(
                 "session {}: {}",
                 next.session_id,
                 session_line(&next)
             ));
         }
+        waiting.set_message(&format!(
+            "waiting for session {} to be {} ({})",
+            next.session_id,
+            until.word(),
+            session_line(&next)
+        ));
         last = next;
     }
-    ctx.printer.result(&last, || last.session_id.clone());
-    if last.status == V3Status::Error {
-        return Ok(ExitStatus::Failure);
+}
+
+/// The next step after --until ran out: the session by id, and the queue it waits in.
+fn wait_hint(id: &str, until: Until, platform: Option<&str>, last: &V3Session) -> String {
+    let show = format!("`outposts session show {id}`");
+    match (until, &last.status) {
+        (_, V3Status::New | V3Status::Claimed) | (Until::Served, _) => match platform {
+            Some(name) => format!(
+                "is `outposts orchestrator run` (or a worker) serving outpost {name}? `outposts queue list --outpost {name}` shows its queue; {show} shows the session; raise --wait to wait longer"
+            ),
+            None => format!(
+                "the session went to the organisation's default platform; {show} shows where it waits; raise --wait to wait longer"
+            ),
+        },
+        _ => format!("{show} shows what it does; raise --wait to wait longer"),
     }
-    Ok(ExitStatus::Success)
+}
+
+/// A stop signal during --until: end the session (unless --keep-session), print its id (the
+/// one document with --json), exit 130 or 143.
+async fn interrupted(
+    ctx: &Ctx,
+    v3: &DevinV3Client,
+    id: &str,
+    sig: Signal,
+    keep: bool,
+) -> Result<ExitStatus> {
+    let p = &ctx.printer;
+    let status = stopped_by(sig);
+    let (session, ended) = if keep {
+        p.warn(&format!(
+            "{}: session {id} left running (--keep-session); end it with `outposts session end {id}`",
+            signal_name(sig)
+        ));
+        (v3.get_session(id).await, false)
+    } else {
+        p.warn(&format!("{}: ending session {id}", signal_name(sig)));
+        match v3.end_session(id, false).await {
+            Ok(s) => (Ok(s), true),
+            Err(e) => {
+                p.warn(&format!(
+                    "could not end session {id}: {e}; end it with `outposts session end {id}`"
+                ));
+                (v3.get_session(id).await, false)
+            }
+        }
+    };
+    let session = session.unwrap_or_else(|_| V3Session {
+        session_id: id.to_string(),
+        url: None,
+        status: V3Status::Unknown(String::new()),
+        status_detail: None,
+        tags: Vec::new(),
+        org_id: None,
+        created_at: None,
+        updated_at: None,
+        acus_consumed: None,
+        title: None,
+        is_archived: None,
+        pull_requests: None,
+    });
+    let mut doc = CreateDoc::new(session, CreateOutcome::Interrupted, status);
+    doc.session_ended = ended;
+    p.result(&doc, || id.to_string());
+    Ok(status)
 }
 
 /// `outposts session show --json`.
