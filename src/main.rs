@@ -185,7 +185,13 @@ fn classify(err: &anyhow::Error) -> (Code, Option<Hint>) {
         }
         // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
         if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
-            return (auth_or_failure(e.is_auth()), e.hint().map(Hint::from));
+            // A 400 refuses a value we were given (an outpost the organisation does not offer):
+            // a configuration error, like a wrong name anywhere else.
+            let code = match e {
+                outposts::api::devin_v3::V3Error::Rejected { .. } => Code::Usage,
+                _ => auth_or_failure(e.is_auth()),
+            };
+            return (code, e.hint().map(Hint::from));
         }
         // Transparent over ApiError, so the ApiError itself is not in the chain.
         if let Some(e) = cause.downcast_ref::<outposts::api::outpost_lookup::OutpostLookupError>() {

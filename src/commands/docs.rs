@@ -167,11 +167,14 @@ fn machines_and_sessions() -> Vec<Documented> {
             "session show",
             "The session from the v3 API, its queue row and its sandbox.",
         ),
-        doc::<crate::api::devin_v3::V3Session>(
+        doc::<session::v3::CreateDoc>(
             "session create",
-            "The session from the v3 API (with --until, as last read).",
+            "The session from the v3 API (with --until, as last read), how the command ended and its exit code; one document whatever the outcome.",
         ),
-        doc::<crate::api::devin_v3::V3Session>("session end", "The ended session."),
+        doc::<session::v3::EndDoc>(
+            "session end",
+            "The ended session, and whether it had already ended.",
+        ),
         doc::<session::verify_create::CreateVerifyDoc>(
             "session verify --create",
             "The unattended verdict: the session's stages and the proof read back.",

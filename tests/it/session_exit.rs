@@ -172,3 +172,249 @@ fn a_stop_signal_during_session_create_until_ends_the_session_and_prints_its_id(
     assert!(run.stderr.contains("SIGINT: ending session"), "{}", run.stderr);
     assert_eq!(v3_status(&env, &id), "exit");
 }
+
+/// A `--json` run whose stdout is exactly one document; the document.
+#[track_caller]
+fn one_document(run: &Run) -> serde_json::Value {
+    let lines: Vec<&str> = run.stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "one document on stdout:\n{}", run.stdout);
+    run.json()
+}
+
+/// `args` with `--json` exits `code`, stdout holds exactly the error document (with that exit
+/// code) and every stderr line is JSON, the error last; the error document.
+#[track_caller]
+fn json_error(env: &TestEnv, args: &[&str], code: i32) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let run = env.run(&all);
+    run.code(code);
+    let doc = one_document(&run);
+    assert_eq!(doc["error"]["exit_code"], code, "{doc}");
+    assert_json_stderr(&run, Some(code));
+    doc
+}
+
+const CREATE: &[&str] = &["session", "create", "--prompt", "hi"];
+const VERIFY_CREATE: &[&str] = &["session", "verify", "--create", "--provider", "local"];
+
+fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = base.to_vec();
+    v.extend_from_slice(extra);
+    v
+}
+
+#[test]
+fn exit_table_a_wrong_outpost_name_or_org_is_2_for_every_session_command() {
+    let (mut env, emu) = emulated();
+    // An outpost the organisation does not offer (by name, and by an id the account lacks).
+    for outpost in ["nosuch", "outpost_env-0000"] {
+        for base in [CREATE, VERIFY_CREATE] {
+            let doc = json_error(&env, &with(base, &["--outpost", outpost]), 2);
+            assert_eq!(doc["error"]["code"], "usage", "{doc}");
+        }
+    }
+    let run = env.run(&with(CREATE, &["--outpost", "nosuch"]));
+    run.code(2);
+    assert!(run.stderr.contains("accepted: "), "{}", run.stderr);
+    assert!(session_ids(&emu).is_empty(), "nothing was created");
+
+    // A session that exists, then the wrong organisation for every v3 command.
+    let id = env.run(CREATE).ok().stdout.trim().to_string();
+    env.set("DEVIN_ORG_ID", "org-not-mine");
+    for args in [
+        CREATE.to_vec(),
+        VERIFY_CREATE.to_vec(),
+        vec!["session", "show", id.as_str()],
+        vec!["session", "end", id.as_str()],
+    ] {
+        let doc = json_error(&env, &args, 2);
+        let msg = doc["error"]["message"].as_str().unwrap();
+        assert!(msg.contains("org-not-mine"), "{doc}");
+        assert!(
+            doc["error"]["hint"].as_str().unwrap().contains("DEVIN_ORG_ID"),
+            "{doc}"
+        );
+    }
+    assert_eq!(session_ids(&emu), [id.clone()], "nothing more was created");
+    // An unknown session of the right organisation stays a failure (1).
+    env.set("DEVIN_ORG_ID", emu.env_value("DEVIN_ORG_ID"));
+    json_error(&env, &["session", "show", "devin-nosuch"], 1);
+    json_error(&env, &["session", "end", "devin-nosuch"], 1);
+}
+
+#[test]
+fn exit_table_an_unreachable_api_is_1_for_every_session_command() {
+    let (mut env, _emu) = emulated();
+    env.set("OUTPOSTS_HTTP_ATTEMPTS", "1");
+    // Nothing listens on port 1.
+    env.set("DEVIN_API_URL", "http://127.0.0.1:1");
+    for args in [
+        CREATE.to_vec(),
+        VERIFY_CREATE.to_vec(),
+        vec!["session", "show", "devin-x"],
+        vec!["session", "end", "devin-x"],
+    ] {
+        json_error(&env, &args, 1);
+    }
+    env.set("DAYTONA_API_URL", "http://127.0.0.1:1");
+    json_error(
+        &env,
+        &[
+            "session", "verify", "--session", "devin-x", "--provider", "daytona", "--wait", "2s",
+        ],
+        1,
+    );
+}
+
+#[test]
+fn exit_table_a_timeout_is_3_for_every_session_command_with_one_document() {
+    let (env, emu) = emulated();
+    // session verify: a session nobody serves has no sandbox before --wait runs out.
+    let id = env
+        .run(&["emulator", "session", "new"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    let run = env.run(&[
+        "session", "verify", "--session", &id, "--provider", "daytona", "--wait", "2s", "--json",
+    ]);
+    run.code(3);
+    let doc = one_document(&run);
+    assert_eq!(doc["result"], "timeout");
+    assert_eq!(doc["exit_code"], 3);
+    assert_json_stderr(&run, None);
+    // Plain, off a terminal: each progress line carries one clock, `(Ns of 2s)`.
+    let run = env.run(&[
+        "session", "verify", "--session", &id, "--provider", "daytona", "--wait", "2s",
+    ]);
+    run.code(3);
+    let waiting: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("waiting")).collect();
+    assert!(!waiting.is_empty(), "{}", run.stderr);
+    for l in waiting {
+        assert_eq!(l.matches(" of 2s)").count(), 1, "one clock: {l}");
+        assert_eq!(l.matches("s of ").count(), 1, "one clock: {l}");
+    }
+
+    // session verify --create: never claimed, with the hint beside stalled_at.
+    let run = env.run(&with(VERIFY_CREATE, &["--wait", "2s", "--json"]));
+    run.code(3);
+    let doc = one_document(&run);
+    assert_eq!(doc["result"], "timeout");
+    assert_eq!(doc["stalled_at"], "never claimed");
+    assert!(
+        doc["hint"].as_str().unwrap().contains("queue list"),
+        "{doc}"
+    );
+    assert_json_stderr(&run, None);
+
+    // session create --until: the one document names the session left running; the hint names
+    // it and the queue of the outpost actually used.
+    let run = env.run(&with(
+        CREATE,
+        &["--outpost", "emulator", "--until", "served", "--wait", "2s", "--json"],
+    ));
+    run.code(3);
+    let doc = one_document(&run);
+    let id = doc["session_id"].as_str().unwrap().to_string();
+    assert_eq!(doc["result"], "timeout");
+    assert_eq!(doc["exit_code"], 3);
+    assert_eq!(doc["session_ended"], false);
+    assert_json_stderr(&run, None);
+    assert!(run.stderr.contains(&format!("outposts session show {id}")), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("outposts queue list --outpost emulator"),
+        "{}",
+        run.stderr
+    );
+    assert!(session_ids(&emu).contains(&id));
+    // Plain: the id alone on stdout, so `ID=$(…)` keeps it.
+    let run = env.run(&with(CREATE, &["--until", "served", "--wait", "1s"]));
+    run.code(3);
+    assert!(run.stdout.trim().starts_with("devin-"), "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 1);
+}
+
+#[test]
+fn an_error_after_the_session_exists_names_it_in_the_one_document() {
+    let (mut env, emu) = emulated();
+    // A key that may create sessions but not read them: --until fails on its first read.
+    let key = block_on(emu.client().v3_key(&["ManageOrgSessions"], "no view")).unwrap();
+    env.set("DEVIN_API_KEY", key.expose());
+    let doc = json_error(&env, &with(CREATE, &["--until", "served"]), 4);
+    let id = doc["session_id"].as_str().expect("session_id").to_string();
+    assert!(session_ids(&emu).contains(&id), "{doc}");
+    assert!(
+        doc["error"]["message"].as_str().unwrap().contains("ViewOrgSessions"),
+        "{doc}"
+    );
+}
+
+#[test]
+fn show_says_in_3m_and_ended_and_end_says_already() {
+    let (env, emu) = emulated();
+    let id = env.run(CREATE).ok().stdout.trim().to_string();
+    let claimed = block_on(crate::devin_queue::devin_client(&emu).claim(&id, "acc-a"));
+    assert!(claimed.is_ok(), "{claimed:?}");
+    let run = env.run(&["session", "show", &id]);
+    run.ok();
+    let fleet = run.stdout.lines().find(|l| l.starts_with("fleet")).unwrap();
+    assert!(fleet.contains("holder acc-a, claim deadline in "), "{fleet}");
+    // No raw Unix timestamp.
+    assert!(
+        !fleet
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|d| d.len() >= 9),
+        "{fleet}"
+    );
+
+    let run = env.run(&["session", "end", &id]);
+    run.ok();
+    assert!(run.stdout.starts_with("ended session"), "{}", run.stdout);
+    let run = env.run(&["session", "show", &id]);
+    run.ok();
+    let fleet = run.stdout.lines().find(|l| l.starts_with("fleet")).unwrap();
+    assert!(fleet.contains("ended"), "{fleet}");
+    assert!(!fleet.contains("phase pending"), "{fleet}");
+
+    let run = env.run(&["session", "end", &id]);
+    run.ok();
+    assert!(run.stdout.starts_with("already ended"), "{}", run.stdout);
+    let run = env.run(&["session", "end", &id, "--json"]);
+    run.ok();
+    assert_eq!(run.json()["already_ended"], true);
+    assert_eq!(run.json()["status"], "exit");
+}
+
+#[test]
+fn without_bubblewrap_every_json_stderr_line_is_json_and_the_error_is_last() {
+    // The machine the README promises `cargo test` on: no bwrap, so the local provider warns
+    // that it runs WITHOUT isolation — a warning that must not break the --json contract.
+    let (mut env, _emu) = emulated();
+    let (_bin, path) = crate::host::path_without(&["bwrap"]);
+    env.set("PATH", path);
+    env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
+    let run = env.run(&[
+        "session",
+        "verify",
+        "--session",
+        "../../etc/passwd",
+        "--provider",
+        "local",
+        "--wait",
+        "1s",
+        "--json",
+    ]);
+    run.code(2);
+    assert!(run.stderr.contains("WITHOUT isolation"), "{}", run.stderr);
+    assert_json_stderr(&run, Some(2));
+    assert_eq!(one_document(&run)["error"]["code"], "usage");
+    // The same warning as a plain line without --json.
+    let run = env.run(&[
+        "session", "verify", "--session", "../../etc/passwd", "--provider", "local", "--wait",
+        "1s",
+    ]);
+    run.code(2);
+    assert!(run.stderr.lines().any(|l| l.contains("WITHOUT isolation") && !l.starts_with('{')));
+}

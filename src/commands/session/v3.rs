@@ -14,7 +14,6 @@ use crate::api::devin::{Phase, QueueEntry, SessionStatus};
 use crate::api::devin_v3::{
     CreateSession, DevinV3Client, StatusDetail, V3Error, V3Session, V3Status,
 };
-use crate::api::outpost_lookup::resolve_outpost;
 use crate::commands::emulator::{Signal, Signals};
 use crate::env;
 use crate::error::{CliError, ExitStatus, InSession};
@@ -35,24 +34,33 @@ The outpost defaults to OUTPOST_ID (its name is the session's `platform`); witho
 organisation's default platform applies. Needs DEVIN_API_KEY (ManageOrgSessions, and
 ViewOrgSessions for --until) and DEVIN_ORG_ID (or --org).
 
-Scripting: stdout is the session id alone (JSON: the session — session_id, url, status,
-status_detail, tags, org_id, created_at, updated_at, title, is_archived); progress on stderr.
-Exit codes: 0 created (and reached --until) · 1 --until not reached in --wait, or the session
-ended in `error` · 2 bad input or DEVIN_API_KEY/DEVIN_ORG_ID unset · 4 DEVIN_API_KEY refused or
-lacking a permission (named). A platform the organisation does not offer exits 1 with the
-server's list of accepted platforms and outposts.";
+With --until, a clock shows the wait on a terminal (a line per change otherwise). SIGINT or
+SIGTERM during --until ends the session (--keep-session leaves it), prints its id and exits
+130 or 143.
+
+Scripting: stdout is the session id alone, whatever the outcome (JSON: the session —
+session_id, url, status, status_detail, tags, org_id, created_at, updated_at, title,
+is_archived — with result created|served|finished|error|timeout|interrupted, exit_code and
+session_ended); progress on stderr. Exit codes: 0 created (and reached --until) · 1 the session
+ended in `error`, or the API is unreachable · 2 bad input, DEVIN_API_KEY/DEVIN_ORG_ID unset,
+DEVIN_ORG_ID not the key's organisation, or an outpost the organisation does not offer (with
+the server's list of accepted platforms and outposts) · 3 --until not reached in --wait (the
+session is left running; the hint names it and its queue) · 4 DEVIN_API_KEY refused or lacking
+a permission (named) · 130/143 interrupted.";
 
 const SHOW_HELP: &str = "\
 Examples:
   outposts session show devin-0a1b2c3d
   outposts session show devin-0a1b2c3d --provider local --json | jq .fleet.phase
 
-Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline) when
-DEVIN_OUTPOSTS_TOKEN is set; the session's sandbox when --provider (or OUTPOSTS_PROVIDER) is given.
+Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline as `in 3m`)
+when DEVIN_OUTPOSTS_TOKEN is set (an ended session: `ended`); the session's sandbox when
+--provider (or OUTPOSTS_PROVIDER) is given.
 
 Scripting: --json prints {\"session\": {session_id, status, status_detail, …}, \"fleet\": {phase,
-session_status, acceptor_id, claim_deadline, outpost_id}|null, \"sandbox\": {id, name, state, …}|null}.
-Exit 1 for an unknown session (HTTP 404), 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when
+session_status, acceptor_id, claim_deadline (Unix seconds), outpost_id}|null, \"sandbox\": {id,
+name, state, …}|null}. Exit 1 for an unknown session (HTTP 404) or an unreachable API, 2 when
+DEVIN_API_KEY/DEVIN_ORG_ID are unset or DEVIN_ORG_ID is not the key's organisation, 4 when
 DEVIN_API_KEY is refused or lacks ViewOrgSessions.";
 
 const END_HELP: &str = "\
@@ -60,11 +68,13 @@ Examples:
   outposts session end devin-0a1b2c3d
   outposts session end devin-0a1b2c3d --archive --json
 
-Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`).
+Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`); a session
+that had already ended is reported as `already ended` and left as it is (exit 0).
 
-Scripting: --json prints the session as the server answers it (status `exit`). Exit 1 for an
-unknown session, 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when DEVIN_API_KEY is refused
-or lacks ManageOrgSessions.";
+Scripting: --json prints the session as the server answers it (status `exit`) with
+already_ended. Exit 1 for an unknown session or an unreachable API, 2 when
+DEVIN_API_KEY/DEVIN_ORG_ID are unset or DEVIN_ORG_ID is not the key's organisation, 4 when
+DEVIN_API_KEY is refused or lacks ManageOrgSessions.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Until {
@@ -83,6 +93,7 @@ pub struct CreateArgs {
     /// Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default].
     #[arg(long, value_name = "NAME_OR_ID")]
     pub outpost: Option<String>,
+    /// The session's title in the Devin app [default: Devin names it from the prompt].
     #[arg(long, value_name = "T")]
     pub title: Option<String>,
     /// A tag (repeatable).
@@ -98,7 +109,7 @@ pub struct CreateArgs {
     /// With --until: on SIGINT/SIGTERM leave the session running (it is ended otherwise).
     #[arg(long, requires = "until")]
     pub keep_session: bool,
-    /// Organisation id [default: DEVIN_ORG_ID].
+    /// The organisation to create it in (`org-…`) [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
 }
@@ -111,6 +122,7 @@ pub struct ShowArgs {
     /// Look for the session's sandbox on this provider.
     #[arg(long, value_enum)]
     pub provider: Option<ProviderKind>,
+    /// The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
 }
@@ -123,6 +135,7 @@ pub struct EndArgs {
     /// Archive it as well.
     #[arg(long)]
     pub archive: bool,
+    /// The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
 }
@@ -154,13 +167,42 @@ pub(super) async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Op
             "pass --outpost NAME (the outpost's name is the session's platform), or set DEVIN_OUTPOSTS_TOKEN",
         ));
     };
-    let outpost = resolve_outpost(&fleet, &id).await?;
+    // An unknown outpost id is a configuration error (exit 2), listing the account's outposts.
+    let outpost = crate::commands::lookup_outpost(&fleet, &id).await?;
     match outpost.name.filter(|n| !n.trim().is_empty()) {
         Some(name) => Ok(Some(name)),
         None => Err(usage(
             format!("outpost {id} has no name, and a session's platform is an outpost's name"),
             "name the outpost in the Devin app, or pass --outpost NAME",
         )),
+    }
+}
+
+/// A 404 on an organisation-level route (create, list) means DEVIN_ORG_ID is not an
+/// organisation the key belongs to: a configuration error (exit 2), not a failure.
+pub(super) fn org_error(v3: &DevinV3Client, e: V3Error) -> anyhow::Error {
+    match e {
+        V3Error::NotFound { message, .. } => CliError::usage(
+            format!(
+                "the Devin API knows no organisation {} for DEVIN_API_KEY (HTTP 404): {message}",
+                v3.org()
+            ),
+            "set DEVIN_ORG_ID (or --org) to the organisation of the key's service user (`org-…`, in the Devin app's settings)",
+        )
+        .into(),
+        other => other.into(),
+    }
+}
+
+/// The v3 API answers 404 both for an unknown session and an unknown organisation: one
+/// organisation-level read tells a wrong DEVIN_ORG_ID (exit 2) from an unknown id (exit 1).
+async fn session_error(v3: &DevinV3Client, e: V3Error) -> anyhow::Error {
+    if !matches!(e, V3Error::NotFound { .. }) {
+        return e.into();
+    }
+    match v3.list_sessions(1, None, &[]).await {
+        Err(org @ V3Error::NotFound { .. }) => org_error(v3, org),
+        _ => e.into(),
     }
 }
 
@@ -239,7 +281,10 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         }
         .into());
     }
-    let created = v3.create_session(&body).await?;
+    let created = v3
+        .create_session(&body)
+        .await
+        .map_err(|e| org_error(&v3, e))?;
     let id = created.session_id.clone();
     ctx.printer.note(&format!(
         "created session {id} on {} ({})",
@@ -452,7 +497,10 @@ impl From<QueueEntry> for FleetRow {
 
 pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     let v3 = client(ctx, a.org.as_deref())?;
-    let s = v3.get_session(&a.id).await?;
+    let s = match v3.get_session(&a.id).await {
+        Ok(s) => s,
+        Err(e) => return Err(session_error(&v3, e).await),
+    };
     let fleet_row = match devin(ctx)? {
         Some(f) => match f.get(&s.session_id).await {
             Ok(row) => row.map(FleetRow::from),
@@ -504,13 +552,19 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
             None => {
                 out.push_str("fleet     not in the outpost queue (or DEVIN_OUTPOSTS_TOKEN unset)\n")
             }
+            // An ended session's row stays `pending` in the queue; it is served by nobody.
+            Some(f) if s.status.ended() || f.session_status == SessionStatus::Terminated => out
+                .push_str(&format!(
+                    "fleet     ended (session {}): no longer served\n",
+                    f.session_status
+                )),
             Some(f) => out.push_str(&format!(
-                "fleet     phase {}, session {}, holder {}, deadline {}\n",
+                "fleet     phase {}, session {}, holder {}, claim deadline {}\n",
                 f.phase,
                 f.session_status,
                 f.acceptor_id.as_deref().unwrap_or("none"),
                 f.claim_deadline
-                    .map(|d| format!("{d:.0}"))
+                    .map(|d| crate::commands::queue::relative(d - crate::time::now()))
                     .unwrap_or_else(|| "none".into())
             )),
         }
@@ -522,12 +576,38 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// `outposts session end --json`: the session as the server answers it, and whether it had
+/// ended before.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EndDoc {
+    #[serde(flatten)]
+    pub session: V3Session,
+    /// It had already ended (`exit` or `error`) before this command; nothing was changed
+    /// unless --archive was given.
+    pub already_ended: bool,
+}
+
 pub async fn run_end(ctx: &Ctx, a: EndArgs) -> Result<ExitStatus> {
     let v3 = client(ctx, a.org.as_deref())?;
-    let s = v3.end_session(&a.id, a.archive).await?;
-    ctx.printer.result(&s, || {
+    // Read first (best effort: a key may lack ViewOrgSessions) to say "already ended".
+    let before = v3.get_session(&a.id).await.ok();
+    let already = before.as_ref().is_some_and(|b| b.status.ended());
+    let s = match before {
+        Some(b) if already && !a.archive => b,
+        _ => match v3.end_session(&a.id, a.archive).await {
+            Ok(s) => s,
+            Err(e) => return Err(session_error(&v3, e).await),
+        },
+    };
+    let doc = EndDoc {
+        session: s,
+        already_ended: already,
+    };
+    let s = &doc.session;
+    ctx.printer.result(&doc, || {
         format!(
-            "ended session {} ({}{})",
+            "{} session {} ({}{})",
+            if already { "already ended:" } else { "ended" },
             s.session_id,
             s.status,
             if a.archive { ", archived" } else { "" }

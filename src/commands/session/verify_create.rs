@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::v3::{POLL, client, outpost_platform, session_line, usage};
+use super::v3::{POLL, client, org_error, outpost_platform, session_line, usage};
 use super::{VerifyArgs, check_path, check_proof, devin, provider_kind, signal_name, stopped_by};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DevinV3Client};
@@ -129,7 +129,8 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
             tags: vec!["outposts-verify".into()],
             platform: platform.clone(),
         })
-        .await?;
+        .await
+        .map_err(|e| org_error(&v3, e))?;
     let id = created.session_id.clone();
     let on = platform
         .as_deref()
