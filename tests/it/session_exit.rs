@@ -77,7 +77,11 @@ fn v3_status(env: &TestEnv, id: &str) -> String {
 /// document with that exit code.
 #[track_caller]
 pub(crate) fn assert_json_stderr(run: &Run, error: Option<i32>) {
-    let lines: Vec<&str> = run.stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
     for l in &lines {
         let v: serde_json::Value = serde_json::from_str(l)
             .unwrap_or_else(|e| panic!("stderr line is not JSON ({e}): {l}\n{}", run.stderr));
@@ -98,7 +102,14 @@ fn a_stop_signal_ends_the_proof_session_prints_its_id_and_exits_130_or_143() {
             &env,
             &emu,
             &[
-                "session", "verify", "--create", "--provider", "local", "--wait", "5m", "--json",
+                "session",
+                "verify",
+                "--create",
+                "--provider",
+                "local",
+                "--wait",
+                "5m",
+                "--json",
             ],
             sig,
         );
@@ -132,7 +143,8 @@ fn a_stop_signal_ends_the_proof_session_prints_its_id_and_exits_130_or_143() {
     );
     run.code(130);
     assert!(
-        run.stdout.contains(&format!("session {id} was left running")),
+        run.stdout
+            .contains(&format!("session {id} was left running")),
         "{}",
         run.stdout
     );
@@ -169,14 +181,22 @@ fn a_stop_signal_during_session_create_until_ends_the_session_and_prints_its_id(
     );
     run.code(130);
     assert_eq!(run.stdout.trim(), id);
-    assert!(run.stderr.contains("SIGINT: ending session"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("SIGINT: ending session"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(v3_status(&env, &id), "exit");
 }
 
 /// A `--json` run whose stdout is exactly one document; the document.
 #[track_caller]
 fn one_document(run: &Run) -> serde_json::Value {
-    let lines: Vec<&str> = run.stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
     assert_eq!(lines.len(), 1, "one document on stdout:\n{}", run.stdout);
     run.json()
 }
@@ -232,11 +252,18 @@ fn exit_table_a_wrong_outpost_name_or_org_is_2_for_every_session_command() {
         let msg = doc["error"]["message"].as_str().unwrap();
         assert!(msg.contains("org-not-mine"), "{doc}");
         assert!(
-            doc["error"]["hint"].as_str().unwrap().contains("DEVIN_ORG_ID"),
+            doc["error"]["hint"]
+                .as_str()
+                .unwrap()
+                .contains("DEVIN_ORG_ID"),
             "{doc}"
         );
     }
-    assert_eq!(session_ids(&emu), [id.clone()], "nothing more was created");
+    assert_eq!(
+        session_ids(&emu),
+        std::slice::from_ref(&id),
+        "nothing more was created"
+    );
     // An unknown session of the right organisation stays a failure (1).
     env.set("DEVIN_ORG_ID", emu.env_value("DEVIN_ORG_ID"));
     json_error(&env, &["session", "show", "devin-nosuch"], 1);
@@ -261,7 +288,14 @@ fn exit_table_an_unreachable_api_is_1_for_every_session_command() {
     json_error(
         &env,
         &[
-            "session", "verify", "--session", "devin-x", "--provider", "daytona", "--wait", "2s",
+            "session",
+            "verify",
+            "--session",
+            "devin-x",
+            "--provider",
+            "daytona",
+            "--wait",
+            "2s",
         ],
         1,
     );
@@ -278,7 +312,15 @@ fn exit_table_a_timeout_is_3_for_every_session_command_with_one_document() {
         .trim()
         .to_string();
     let run = env.run(&[
-        "session", "verify", "--session", &id, "--provider", "daytona", "--wait", "2s", "--json",
+        "session",
+        "verify",
+        "--session",
+        &id,
+        "--provider",
+        "daytona",
+        "--wait",
+        "2s",
+        "--json",
     ]);
     run.code(3);
     let doc = one_document(&run);
@@ -287,10 +329,21 @@ fn exit_table_a_timeout_is_3_for_every_session_command_with_one_document() {
     assert_json_stderr(&run, None);
     // Plain, off a terminal: each progress line carries one clock, `(Ns of 2s)`.
     let run = env.run(&[
-        "session", "verify", "--session", &id, "--provider", "daytona", "--wait", "2s",
+        "session",
+        "verify",
+        "--session",
+        &id,
+        "--provider",
+        "daytona",
+        "--wait",
+        "2s",
     ]);
     run.code(3);
-    let waiting: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("waiting")).collect();
+    let waiting: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("waiting"))
+        .collect();
     assert!(!waiting.is_empty(), "{}", run.stderr);
     for l in waiting {
         assert_eq!(l.matches(" of 2s)").count(), 1, "one clock: {l}");
@@ -313,7 +366,15 @@ fn exit_table_a_timeout_is_3_for_every_session_command_with_one_document() {
     // it and the queue of the outpost actually used.
     let run = env.run(&with(
         CREATE,
-        &["--outpost", "emulator", "--until", "served", "--wait", "2s", "--json"],
+        &[
+            "--outpost",
+            "emulator",
+            "--until",
+            "served",
+            "--wait",
+            "2s",
+            "--json",
+        ],
     ));
     run.code(3);
     let doc = one_document(&run);
@@ -322,9 +383,14 @@ fn exit_table_a_timeout_is_3_for_every_session_command_with_one_document() {
     assert_eq!(doc["exit_code"], 3);
     assert_eq!(doc["session_ended"], false);
     assert_json_stderr(&run, None);
-    assert!(run.stderr.contains(&format!("outposts session show {id}")), "{}", run.stderr);
     assert!(
-        run.stderr.contains("outposts queue list --outpost emulator"),
+        run.stderr.contains(&format!("outposts session show {id}")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("outposts queue list --outpost emulator"),
         "{}",
         run.stderr
     );
@@ -346,7 +412,10 @@ fn an_error_after_the_session_exists_names_it_in_the_one_document() {
     let id = doc["session_id"].as_str().expect("session_id").to_string();
     assert!(session_ids(&emu).contains(&id), "{doc}");
     assert!(
-        doc["error"]["message"].as_str().unwrap().contains("ViewOrgSessions"),
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ViewOrgSessions"),
         "{doc}"
     );
 }
@@ -360,7 +429,10 @@ fn show_says_in_3m_and_ended_and_end_says_already() {
     let run = env.run(&["session", "show", &id]);
     run.ok();
     let fleet = run.stdout.lines().find(|l| l.starts_with("fleet")).unwrap();
-    assert!(fleet.contains("holder acc-a, claim deadline in "), "{fleet}");
+    assert!(
+        fleet.contains("holder acc-a, claim deadline in "),
+        "{fleet}"
+    );
     // No raw Unix timestamp.
     assert!(
         !fleet
@@ -412,9 +484,19 @@ fn without_bubblewrap_every_json_stderr_line_is_json_and_the_error_is_last() {
     assert_eq!(one_document(&run)["error"]["code"], "usage");
     // The same warning as a plain line without --json.
     let run = env.run(&[
-        "session", "verify", "--session", "../../etc/passwd", "--provider", "local", "--wait",
+        "session",
+        "verify",
+        "--session",
+        "../../etc/passwd",
+        "--provider",
+        "local",
+        "--wait",
         "1s",
     ]);
     run.code(2);
-    assert!(run.stderr.lines().any(|l| l.contains("WITHOUT isolation") && !l.starts_with('{')));
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.contains("WITHOUT isolation") && !l.starts_with('{'))
+    );
 }
