@@ -104,12 +104,14 @@ fn wants_json() -> bool {
         .any(|a| a == "--json")
 }
 
-/// A `session` command among the arguments (its usage errors keep the one-document rule).
+/// The arguments name a `session` command (its usage errors keep the one-document rule):
+/// clap, told to ignore the error, still finds the subcommand.
 fn session_args() -> bool {
-    std::env::args_os()
-        .skip(1)
-        .take_while(|a| a != "--")
-        .any(|a| a == "session")
+    use clap::CommandFactory;
+    Cli::command()
+        .ignore_errors(true)
+        .try_get_matches()
+        .is_ok_and(|m| m.subcommand_name() == Some("session"))
 }
 
 /// clap's rendered error as `{"error": {code, exit_code, message, hint}}`: the first line is
