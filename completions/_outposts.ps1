@@ -1411,15 +1411,16 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         'outposts;session;create' {
             [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'The task for Devin')
             [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default]')
-            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'title')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The session''s title in the Devin app [default: Devin names it from the prompt]')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A tag (repeatable)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Wait until the session is served or finished')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long --until waits (e.g. 90s, 10m)')
-            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organisation id [default: DEVIN_ORG_ID]')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The organisation to create it in (`org-…`) [default: DEVIN_ORG_ID]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--keep-session', '--keep-session', [CompletionResultType]::ParameterName, 'With --until: on SIGINT/SIGTERM leave the session running (it is ended otherwise)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
@@ -1435,7 +1436,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         }
         'outposts;session;show' {
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Look for the session''s sandbox on this provider')
-            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'org')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
@@ -1454,7 +1455,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;session;end' {
-            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'org')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')

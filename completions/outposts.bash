@@ -3459,7 +3459,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__session__subcmd__create)
-            opts="-q -v -y -h -V --prompt --outpost --title --tag --until --wait --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --prompt --outpost --title --tag --until --wait --keep-session --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

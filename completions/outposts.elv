@@ -1287,15 +1287,16 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;session;create'= {
             cand --prompt 'The task for Devin'
             cand --outpost 'Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default]'
-            cand --title 'title'
+            cand --title 'The session''s title in the Devin app [default: Devin names it from the prompt]'
             cand --tag 'A tag (repeatable)'
             cand --until 'Wait until the session is served or finished'
             cand --wait 'How long --until waits (e.g. 90s, 10m)'
-            cand --org 'Organisation id [default: DEVIN_ORG_ID]'
+            cand --org 'The organisation to create it in (`org-…`) [default: DEVIN_ORG_ID]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
             cand --log-format 'Format of log lines on stderr'
+            cand --keep-session 'With --until: on SIGINT/SIGTERM leave the session running (it is ended otherwise)'
             cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
             cand -q 'Print only results and errors'
             cand --quiet 'Print only results and errors'
@@ -1310,7 +1311,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
         }
         &'outposts;session;show'= {
             cand --provider 'Look for the session''s sandbox on this provider'
-            cand --org 'org'
+            cand --org 'The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
@@ -1328,7 +1329,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;session;end'= {
-            cand --org 'org'
+            cand --org 'The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID]'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

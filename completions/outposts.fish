@@ -790,12 +790,12 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l prompt -d 'The task for Devin' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l outpost -d 'Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default]' -r
-complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l title -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l title -d 'The session\'s title in the Devin app [default: Devin names it from the prompt]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l tag -d 'A tag (repeatable)' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l until -d 'Wait until the session is served or finished' -r -f -a "served\t'The session runs on a machine'
 finished\t'Devin reports the task finished, or the session exits'"
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l wait -d 'How long --until waits (e.g. 90s, 10m)' -r
-complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l org -d 'Organisation id [default: DEVIN_ORG_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l org -d 'The organisation to create it in (`org-…`) [default: DEVIN_ORG_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -803,6 +803,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l keep-session -d 'With --until: on SIGINT/SIGTERM leave the session running (it is ended otherwise)'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only results and errors'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from create" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
@@ -812,7 +813,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l provider -d 'Look for the session\'s sandbox on this provider' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l org -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l org -d 'The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -826,7 +827,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l org -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l org -d 'The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from end" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -131,6 +131,8 @@ impl Command {
             || matches!(self, Command::Connect(_))
             // snapshot build says on Ctrl-C whether the remote build goes on.
             || matches!(self, Command::Snapshot(a) if a.is_build())
+            // session verify --create / create --until end their session on a stop signal.
+            || matches!(self, Command::Session(a) if a.owns_signals())
     }
 
     /// Commands that create the `--env-file` they are given (so it need not exist yet).

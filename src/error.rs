@@ -21,6 +21,8 @@ pub enum ExitStatus {
     CheckFailed,
     /// Exit 130: stopped gracefully after SIGINT (nothing more to report).
     Interrupted,
+    /// Exit 143: stopped gracefully after SIGTERM (nothing more to report).
+    Terminated,
     /// Exit with this code: the exit code of a command run on the user's behalf
     /// (`worker exec`).
     Passthrough(u8),
@@ -34,6 +36,7 @@ impl ExitStatus {
             ExitStatus::Failure => Code::Failure as u8,
             ExitStatus::CheckFailed => Code::CheckFailed as u8,
             ExitStatus::Interrupted => Code::Interrupted as u8,
+            ExitStatus::Terminated => Code::Terminated as u8,
             ExitStatus::Passthrough(n) => n,
         }
     }
@@ -48,6 +51,7 @@ pub enum Code {
     CheckFailed = 3,
     Auth = 4,
     Interrupted = 130,
+    Terminated = 143,
 }
 
 impl Code {
@@ -60,6 +64,7 @@ impl Code {
             Code::CheckFailed => "check_failed",
             Code::Auth => "auth",
             Code::Interrupted => "interrupted",
+            Code::Terminated => "terminated",
         }
     }
 }
@@ -124,6 +129,18 @@ impl IntoHint for Option<String> {
     }
 }
 
+/// Context on an error that happened to a session the command knows (often one it created):
+/// `main.rs` puts the id into the `--json` error document, so a script learns which session
+/// was left behind even when the command fails.
+#[derive(Debug, Clone)]
+pub struct InSession(pub String);
+
+impl fmt::Display for InSession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "session {}", self.0)
+    }
+}
+
 /// Errors a command raises to pick a specific exit code. Each carries the fix for the user.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -139,9 +156,12 @@ pub enum CliError {
     /// The command failed and the user can do something about it: exit 1 with a hint.
     #[error("{message}")]
     Failed { message: String, hint: Option<Hint> },
-    /// Ctrl-C or SIGTERM ended a wait: exit 130.
+    /// Ctrl-C ended a wait: exit 130.
     #[error("interrupted")]
     Interrupted,
+    /// SIGTERM ended a wait (a command that handles it): exit 143.
+    #[error("terminated")]
+    Terminated,
 }
 
 impl CliError {

@@ -8,7 +8,7 @@ use outposts::api::ApiError;
 use outposts::cli::{Cli, LogFormat};
 use outposts::commands::docs::{ErrorBody, ErrorDoc};
 use outposts::config::ConfigError;
-use outposts::error::{CliError, Code, HasHint, Hint};
+use outposts::error::{CliError, Code, HasHint, Hint, InSession};
 use outposts::output::Printer;
 use outposts::secrets::{RedactingStderr, redact};
 use outposts::settings::OutputSettings;
@@ -23,7 +23,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // With --json a usage error is JSON on stderr too, like every other error.
             if e.use_stderr() && wants_json() {
-                eprintln!("{}", usage_error_json(&e.render().to_string()).to_json());
+                let doc = usage_error_json(&e.render().to_string()).to_json();
+                if session_args() {
+                    println!("{doc}");
+                }
+                eprintln!("{doc}");
                 return ExitCode::from(Code::Usage as u8);
             }
             // --help and --version print to stdout and succeed; real usage errors exit 2.
@@ -35,7 +39,16 @@ fn main() -> ExitCode {
             });
         }
     };
-    init_tracing(cli.global.verbose, cli.global.quiet, cli.global.log_format);
+    // Under --json every stderr line is a JSON object, log records included; --log-format json
+    // also turns the narration into log records.
+    init_tracing(
+        cli.global.verbose,
+        cli.global.quiet,
+        cli.global.log_format,
+        cli.global.json,
+    );
+    // A `session` command's stdout holds exactly one document with --json, an error's too.
+    let one_document = matches!(cli.command, outposts::cli::Command::Session(_));
     let printer = Printer::new(&OutputSettings::resolve(&cli.global));
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -67,7 +80,7 @@ fn main() -> ExitCode {
         Ok(status) => ExitCode::from(status.code()),
         Err(err) => {
             let (code, hint) = classify(&err);
-            report(&printer, code, &err, hint);
+            report(&printer, code, &err, hint, one_document);
             ExitCode::from(code as u8)
         }
     }
@@ -79,6 +92,16 @@ fn wants_json() -> bool {
         .skip(1)
         .take_while(|a| a != "--")
         .any(|a| a == "--json")
+}
+
+/// The arguments name a `session` command (its usage errors keep the one-document rule):
+/// clap, told to ignore the error, still finds the subcommand.
+fn session_args() -> bool {
+    use clap::CommandFactory;
+    Cli::command()
+        .ignore_errors(true)
+        .try_get_matches()
+        .is_ok_and(|m| m.subcommand_name() == Some("session"))
 }
 
 /// clap's rendered error as `{"error": {code, exit_code, message, hint}}`: the first line is
@@ -104,6 +127,7 @@ fn error_doc(code: Code, message: &str, hint: Option<Hint>) -> ErrorDoc {
             message: redact(message).into_owned(),
             hint: hint.map(|h| Hint::new(redact(h.as_str()))),
         },
+        session_id: None,
     }
 }
 
@@ -130,6 +154,7 @@ fn exit_code<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<(Code, 
             CliError::Auth { .. } => Code::Auth,
             CliError::Check { .. } => Code::CheckFailed,
             CliError::Interrupted => Code::Interrupted,
+            CliError::Terminated => Code::Terminated,
             CliError::Failed { .. } => Code::Failure,
         };
         return hinted(code, e);
@@ -158,7 +183,13 @@ fn exit_code<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<(Code, 
     }
     // The v3 API: a refused DEVIN_API_KEY or a missing permission is a credentials problem.
     if let Some(e) = cause.downcast_ref::<outposts::api::devin_v3::V3Error>() {
-        return hinted(auth_or_failure(e.is_auth()), e);
+        // A 400 refuses a value we were given (an outpost the organisation does not offer): a
+        // configuration error, like a wrong name anywhere else.
+        let code = match e {
+            outposts::api::devin_v3::V3Error::Rejected { .. } => Code::Usage,
+            _ => auth_or_failure(e.is_auth()),
+        };
+        return hinted(code, e);
     }
     // Transparent over ApiError, so the ApiError itself is not in the chain.
     if let Some(e) = cause.downcast_ref::<OutpostLookupError>() {
@@ -178,9 +209,16 @@ fn hinted(code: Code, e: &dyn HasHint) -> Option<(Code, &dyn HasHint)> {
     Some((code, e))
 }
 
-fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>) {
+fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>, stdout: bool) {
     if printer.json() {
-        eprintln!("{}", error_doc(code, &format!("{err:#}"), hint).to_json());
+        let mut doc = error_doc(code, &format!("{err:#}"), hint);
+        doc.session_id = err.downcast_ref::<InSession>().map(|s| s.0.clone());
+        let doc = doc.to_json();
+        if stdout {
+            println!("{doc}");
+        }
+        // The last stderr line, so stderr alone also tells the failure.
+        eprintln!("{doc}");
         return;
     }
     let message = redact(&format!("{err:#}")).into_owned();
@@ -192,8 +230,8 @@ fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>
         tracing::error!(target: outposts::logging::NARRATION, code, exit_code, hint, "{message}");
         return;
     }
-    if code == Code::Interrupted {
-        eprintln!("interrupted");
+    if code == Code::Interrupted || code == Code::Terminated {
+        eprintln!("{}", code.as_str());
         return;
     }
     let label = if printer.color() {
@@ -207,7 +245,7 @@ fn report(printer: &Printer, code: Code, err: &anyhow::Error, hint: Option<Hint>
     }
 }
 
-fn init_tracing(verbose: u8, quiet: bool, format: LogFormat) {
+fn init_tracing(verbose: u8, quiet: bool, format: LogFormat, json_output: bool) {
     use tracing_subscriber::EnvFilter;
     let json = format == LogFormat::Json;
     outposts::logging::set_json(json);
@@ -218,6 +256,7 @@ fn init_tracing(verbose: u8, quiet: bool, format: LogFormat) {
         .with_writer(RedactingStderr)
         .with_target(verbose >= 2);
     // JSON: one object per line, a session event's fields as the line's fields.
+    let format = if json_output { LogFormat::Json } else { format };
     let _ = match format {
         LogFormat::Json => builder
             .event_format(outposts::logging::JsonLines)

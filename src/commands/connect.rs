@@ -201,7 +201,17 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     let mut handle = server.start();
 
     // The URL first, always (even with -q): it is the fallback for every opener problem.
-    eprintln!("Open this page to connect outpost \"{name}\" ({platform}):\n  {url}");
+    let open = format!("Open this page to connect outpost \"{name}\" ({platform}):\n  {url}");
+    if ctx.printer.json() {
+        // The --json stderr rule: every line one JSON object.
+        // Not redacted: the URL must reach the user intact (it carries no secret).
+        eprintln!(
+            "{}",
+            serde_json::json!({ "level": "INFO", "message": open })
+        );
+    } else {
+        eprintln!("{open}");
+    }
     open_browser(ctx, &url, port, args.no_browser);
     let waiting = ctx.printer.spinner(&format!(
         "waiting for Devin's redirect to 127.0.0.1:{port} (up to {}; Ctrl-C to cancel)",

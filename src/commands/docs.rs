@@ -11,11 +11,15 @@ use crate::error::Hint;
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ErrorDoc {
     pub error: ErrorBody,
+    /// The session the failure happened to (a `session` command that knows one, e.g. the
+    /// session `session verify --create` made); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ErrorBody {
-    /// `usage`, `auth`, `check_failed`, `failure` or `interrupted`.
+    /// `usage`, `auth`, `check_failed`, `failure`, `interrupted` or `terminated`.
     pub code: &'static str,
     /// The process's exit code.
     pub exit_code: u8,
@@ -63,7 +67,7 @@ fn general() -> Vec<Documented> {
     vec![
         doc::<ErrorDoc>(
             "(any command, on failure)",
-            "On stderr, instead of the human error.",
+            "On stderr (its last line), instead of the human error; `session` commands also print it on stdout, which then holds exactly this one document.",
         ),
         doc::<EnvDoc>("help-env", "Every environment variable the tool reads."),
         doc::<outpost::CreatedDoc>(
@@ -163,11 +167,14 @@ fn machines_and_sessions() -> Vec<Documented> {
             "session show",
             "The session from the v3 API, its queue row and its sandbox.",
         ),
-        doc::<crate::api::devin_v3::V3Session>(
+        doc::<session::v3::CreateDoc>(
             "session create",
-            "The session from the v3 API (with --until, as last read).",
+            "The session from the v3 API (with --until, as last read), how the command ended and its exit code; one document whatever the outcome.",
         ),
-        doc::<crate::api::devin_v3::V3Session>("session end", "The ended session."),
+        doc::<session::v3::EndDoc>(
+            "session end",
+            "The ended session, and whether it had already ended.",
+        ),
         doc::<session::verify_create::CreateVerifyDoc>(
             "session verify --create",
             "The unattended verdict: the session's stages and the proof read back.",

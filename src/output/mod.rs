@@ -3,6 +3,10 @@
 //! - stdout carries results only: one JSON document with `--json` (NDJSON for streams), or the
 //!   human rendering otherwise.
 //! - stderr carries progress, warnings and human errors. `-q` silences progress and notes.
+//!   With `--json` every stderr line is one JSON object: progress and warnings as
+//!   `{"level": "INFO"|"WARN", "message": …}` ([`stderr_json_line`]), log records as tracing's
+//!   JSON records, and a failure's error document `{"error": …}` last — so a script can parse
+//!   stderr line by line and take the last line as the error.
 //! - Spinners and bars are drawn only when stderr is a terminal; otherwise a plain line is
 //!   printed at each step so CI logs are not silent.
 //! - Everything printed passes through [`crate::secrets::redact`].
@@ -139,7 +143,7 @@ impl Printer {
         if !self.quiet && crate::logging::json() {
             crate::logging::narrate(false, text);
         } else if !self.quiet {
-            eprintln!("{}", redact(text));
+            stderr_line(self.json, "INFO", text);
         }
     }
 
@@ -147,7 +151,15 @@ impl Printer {
     pub fn warn(&self, text: &str) {
         if !self.quiet && crate::logging::json() {
             crate::logging::narrate(true, text);
-        } else if !self.quiet {
+            return;
+        }
+        if self.json {
+            if !self.quiet {
+                stderr_line(true, "WARN", text);
+            }
+            return;
+        }
+        if !self.quiet {
             let prefix = if self.color {
                 console::style("warning:").yellow().bold().to_string()
             } else {
@@ -182,7 +194,32 @@ impl Printer {
             self.note(message);
             None
         };
-        Progress::new(bar, self.quiet)
+        Progress::new(bar, self.quiet, self.json)
+    }
+
+    /// A spinner for a wait limited to `limit`, with one clock: `(12s of 10m)` drawn by the
+    /// spinner on a terminal, appended to each plain line otherwise. Messages must not carry
+    /// their own clock.
+    pub fn countdown(&self, message: &str, limit: Duration) -> Progress {
+        let of = humantime::format_duration(Duration::from_secs(limit.as_secs())).to_string();
+        let bar = if self.progress {
+            let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            pb.set_style(
+                ProgressStyle::with_template(&format!("{{spinner}} {{msg}} ({{elapsed}} of {of})"))
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            pb.enable_steady_tick(Duration::from_millis(120));
+            pb.set_message(redact(message).into_owned());
+            Some(pb)
+        } else {
+            None
+        };
+        let mut progress = Progress::new(bar, self.quiet, self.json);
+        progress.clock = Some((Instant::now(), of));
+        if progress.bar.is_none() {
+            progress.set_message(message);
+        }
+        progress
     }
 
     /// A bar for a wait with a known number of steps.
@@ -199,7 +236,7 @@ impl Printer {
             self.note(message);
             None
         };
-        Progress::new(bar, self.quiet)
+        Progress::new(bar, self.quiet, self.json)
     }
 }
 
@@ -209,14 +246,19 @@ impl Printer {
 pub struct Progress {
     bar: Option<ProgressBar>,
     quiet: bool,
+    json: bool,
+    /// A countdown's start and limit: plain lines end with `(12s of 10m)`.
+    clock: Option<(Instant, String)>,
     last_plain: Arc<std::sync::Mutex<(String, Instant)>>,
 }
 
 impl Progress {
-    fn new(bar: Option<ProgressBar>, quiet: bool) -> Self {
+    fn new(bar: Option<ProgressBar>, quiet: bool, json: bool) -> Self {
         Progress {
             bar,
             quiet,
+            json,
+            clock: None,
             last_plain: Arc::new(std::sync::Mutex::new((String::new(), Instant::now()))),
         }
     }
@@ -230,7 +272,14 @@ impl Progress {
             None if !self.quiet => {
                 let mut last = self.last_plain.lock().unwrap_or_else(|e| e.into_inner());
                 if last.0 != message || last.1.elapsed() >= Duration::from_secs(10) {
-                    eprintln!("{message}");
+                    match &self.clock {
+                        Some((start, of)) => stderr_line(
+                            self.json,
+                            "INFO",
+                            &format!("{message} ({}s of {of})", start.elapsed().as_secs()),
+                        ),
+                        None => stderr_line(self.json, "INFO", &message),
+                    }
                     *last = (message, Instant::now());
                 }
             }
@@ -249,7 +298,7 @@ impl Progress {
         let line = redact(line);
         match &self.bar {
             Some(pb) => pb.println(line),
-            None if !self.quiet => eprintln!("{line}"),
+            None if !self.quiet => stderr_line(self.json, "INFO", &line),
             None => {}
         }
     }
@@ -262,7 +311,7 @@ impl Progress {
         if let Some(m) = message
             && !self.quiet
         {
-            eprintln!("{}", redact(m));
+            stderr_line(self.json, "INFO", m);
         }
     }
 }
@@ -275,5 +324,34 @@ impl Drop for Progress {
         {
             pb.finish_and_clear();
         }
+    }
+}
+
+/// One progress or warning line on stderr: as typed, or (with `--json`) one JSON object.
+fn stderr_line(json: bool, level: &str, text: &str) {
+    if json {
+        eprintln!("{}", stderr_json_line(level, text));
+    } else {
+        eprintln!("{}", redact(text));
+    }
+}
+
+/// The `--json` form of a stderr line: `{"level": …, "message": …}`, redacted. A multi-line
+/// note stays one object (its newlines escaped), so every stderr line parses on its own.
+pub fn stderr_json_line(level: &str, text: &str) -> String {
+    serde_json::json!({ "level": level, "message": redact(text) }).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_stderr_line_is_one_object_even_for_many_lines() {
+        let line = stderr_json_line("INFO", "submit this task:\n  do it");
+        assert!(!line.contains('\n'));
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["level"], "INFO");
+        assert_eq!(v["message"], "submit this task:\n  do it");
     }
 }

@@ -61,13 +61,25 @@ impl Connecting {
     pub fn url(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            let err = self.stderr();
-            if let Some(line) = err
+            // Under --json the line is inside a JSON object's message (every stderr line JSON).
+            let lines: Vec<String> = self
+                .stderr()
                 .lines()
-                .map(str::trim)
+                .flat_map(|l| match serde_json::from_str::<serde_json::Value>(l) {
+                    Ok(v) => v["message"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .lines()
+                        .map(|m| m.trim().to_string())
+                        .collect(),
+                    Err(_) => vec![l.trim().to_string()],
+                })
+                .collect();
+            if let Some(line) = lines
+                .iter()
                 .find(|l| l.starts_with("http") && l.contains("/outposts/connect?"))
             {
-                return line.to_string();
+                return line.clone();
             }
             if !self.running() || Instant::now() > deadline {
                 let run = self.wait(Duration::from_secs(5));

@@ -163,7 +163,7 @@ fn verify_of_an_unknown_session_fails_at_once_like_an_unknown_sandbox() {
         &env,
         &["--session", &real, "--provider", "daytona", "--wait", "2s"],
     );
-    run.code(1);
+    run.code(3);
     assert!(run.stdout.contains("timed out after 2s"), "{}", run.stdout);
 }
 

@@ -73,6 +73,7 @@ mod rel_scale;
 mod rel_security;
 mod rel_soak;
 mod rel_support;
+mod session_exit;
 mod session_v3;
 mod session_v3_conformance;
 mod session_v3_providers;

@@ -228,14 +228,14 @@ fn hostile_ids_never_escape() {
         );
     }
     // A session id that is a path (and a terminal escape): the sandbox name is hashed, the output
-    // shows the id escaped. An id the queue cannot even be asked about is waited for (exit 1);
+    // shows the id escaped. An id the queue cannot even be asked about is waited for (exit 3);
     // a plain one the queue does not know fails at once (exit 2, as an unknown --sandbox).
     let hostile = "../../etc/passwd\u{1b}[2J";
     let run = verify(
         &env,
         &["--session", hostile, "--provider", "local", "--wait", "1s"],
     );
-    run.code(1);
+    run.code(3);
     assert!(!run.all().contains('\u{1b}'), "{}", run.all());
     assert!(
         run.stdout
@@ -256,7 +256,10 @@ fn hostile_ids_never_escape() {
         ],
     );
     doc.code(2);
-    let err: serde_json::Value = serde_json::from_str(doc.stderr.trim()).unwrap();
+    // Under --json every stderr line is JSON (a warning too, e.g. "bubblewrap is not
+    // installed"), the error document last; stdout holds the same one document.
+    crate::session_exit::assert_json_stderr(&doc, Some(2));
+    let err = doc.json();
     assert_eq!(err["error"]["code"], "usage", "{err}");
     // The remote providers look for the same hashed name (and an exact label filter) first.
     for provider in ["daytona", "coreweave"] {

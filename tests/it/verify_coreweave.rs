@@ -37,7 +37,7 @@ fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
 
     let mut args = base.to_vec();
     args.extend(["--proof", "cw-proof-1", "--wait", "3s", "--json"]);
-    let doc = verify(&env, &args).code(1).json();
+    let doc = verify(&env, &args).code(3).json();
     let d = &doc["diagnosis"];
     assert_eq!(d["sandbox"]["raw_state"], "STATE_RUNNING");
     assert_eq!(d["log_source"], "sandbox", "{d}");
@@ -116,7 +116,7 @@ fn a_fixed_worker_on_emulated_coreweave_verifies_end_to_end() {
             "--json",
         ],
     )
-    .code(1)
+    .code(3)
     .json();
     let d = &doc["diagnosis"];
     assert_eq!(doc["sandbox"]["labels"]["outposts.role"], "worker");
@@ -143,7 +143,7 @@ fn a_fixed_worker_on_emulated_coreweave_verifies_end_to_end() {
             "--json",
         ],
     )
-    .code(1)
+    .code(3)
     .json();
     let d = &doc["diagnosis"];
     assert_eq!(d["queue"]["phase"], "claimed", "{d}");

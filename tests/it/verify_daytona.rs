@@ -57,12 +57,12 @@ fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
         run.stdout
     );
 
-    // A file nobody writes: exit 1 after 5 s with the sandbox's state, the remote's last log
+    // A file nobody writes: exit 3 after 5 s with the sandbox's state, the remote's last log
     // lines and the session's queue state (a Devin token is configured).
     let mut args = common.to_vec();
     args.extend(["--path", "/workspace/never-written.txt", "--wait", "5s"]);
     let run = verify(&env, &args);
-    run.code(1);
+    run.code(3);
     assert!(run.stdout.contains("started on daytona"), "{}", run.stdout);
     assert!(
         run.stdout.contains("phase claimed, session running"),
@@ -75,7 +75,7 @@ fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
         run.stdout
     );
     args.push("--json");
-    let doc = verify(&env, &args).code(1).json();
+    let doc = verify(&env, &args).code(3).json();
     let d = &doc["diagnosis"];
     assert_eq!(doc["result"], "timeout");
     assert_eq!(d["sandbox"]["state"], "started");
@@ -110,7 +110,7 @@ fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
         },
         || orch.log(),
     );
-    let doc = verify(&env, &args).code(1).json();
+    let doc = verify(&env, &args).code(3).json();
     let hints = doc["diagnosis"]["hints"].to_string();
     assert!(hints.contains("stopped"), "{hints}");
 

@@ -122,9 +122,9 @@ fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
         ]
     };
 
-    // No file: exit 1 after the wait, with the sandbox's state and why the queue is not shown.
+    // No file: exit 3 after the wait, with the sandbox's state and why the queue is not shown.
     let run = verify(&env, &args("P-123", "5s"));
-    run.code(1);
+    run.code(3);
     assert!(run.stdout.contains("timed out after 5s"), "{}", run.stdout);
     assert!(run.stdout.contains("started on local"), "{}", run.stdout);
     assert!(
@@ -135,9 +135,9 @@ fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
     assert!(run.stdout.contains("hint: "), "{}", run.stdout);
     let mut jargs = args("P-123", "2s");
     jargs.push("--json");
-    let doc = verify(&env, &jargs).code(1).json();
+    let doc = verify(&env, &jargs).code(3).json();
     assert_eq!(doc["result"], "timeout");
-    assert_eq!(doc["exit_code"], 1);
+    assert_eq!(doc["exit_code"], 3);
     assert_eq!(doc["diagnosis"]["sandbox"]["id"], sb.id.as_str());
     assert_eq!(doc["diagnosis"]["sandbox"]["state"], "started");
     assert!(doc["diagnosis"]["queue"].is_null());

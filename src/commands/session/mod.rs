@@ -12,6 +12,7 @@ use clap::Subcommand;
 
 use super::Ctx;
 use crate::api::devin::DevinClient;
+use crate::commands::emulator::Signal;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::provider::ProviderKind;
@@ -22,8 +23,13 @@ Examples:
   outposts session verify --session devin-0a1b2c   # a session served by `orchestrator run`
   outposts session verify --sandbox 4f9c…          # a fixed worker's sandbox
 
-Exit codes: 0 the proof matched · 1 it did not appear in time · 2 no such sandbox or session ·
-3 another value was still there when the wait ran out.";
+Exit codes (every session command; the README's \"Scripting\" section has the table): 0 ok ·
+1 failure (API unreachable, unknown session id) · 2 usage or configuration (a flag, DEVIN_API_KEY
+or DEVIN_ORG_ID unset or wrong, an outpost the organisation does not offer, no such sandbox) ·
+3 check failed or timed out (--wait, --until) · 4 credential refused · 5 wrong --provider ·
+130 SIGINT · 143 SIGTERM (verify --create and create --until end their session first).
+With --json stdout holds exactly one document (the verdict, or the error with session_id);
+every stderr line is a JSON object.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -76,18 +82,21 @@ routes it.
 The outpost NAME comes from --outpost, else from the Devin API (the name of OUTPOST_ID) when
 DEVIN_OUTPOSTS_TOKEN is set, else a placeholder <OUTPOST-NAME> to replace.
 
-Exit codes: 0 match · 1 timed out (the diagnosis says why: the sandbox's state, the last remote
-or worker log lines, and the session's queue state when a Devin token is configured) · 2 bad
-input, or no such sandbox or session · 3 mismatch: the file still held another value when
---wait ran out (both values shown) · 4 credentials rejected.
+Exit codes: 0 match · 1 failure (an API unreachable) · 2 bad input, or no such sandbox or
+session · 3 timed out (the diagnosis says why: the sandbox's state, the last remote or worker
+log lines, and the session's queue state when a Devin token is configured), or mismatch: the
+file still held another value when --wait ran out (both values shown) · 4 credentials rejected.
 
 Unattended (CI): --create makes the session itself through Devin's v3 API on the outpost
 (DEVIN_API_KEY with ManageOrgSessions and ViewOrgSessions, DEVIN_ORG_ID or --org), shows each
 stage on stderr (queued, claimed, running, proof file found), reads the file from that session's
 sandbox and ends the session whatever the outcome (--keep-session leaves it). Exit 0 match ·
 3 mismatch, session ended before the file, or --wait ran out (naming the stage it stalled at:
-never claimed / claimed but never running / running but no proof file) · 2 DEVIN_API_KEY or
-DEVIN_ORG_ID unset (before any request) · 4 DEVIN_API_KEY refused or lacking a permission.
+never claimed / claimed but never running / running but no proof file; the verdict's `hint`
+says what to look at) · 2 DEVIN_API_KEY or DEVIN_ORG_ID unset (before any request), DEVIN_ORG_ID
+not the key's organisation, or an outpost the organisation does not offer · 4 DEVIN_API_KEY
+refused or lacking a permission · 130/143 SIGINT/SIGTERM: the session is ended first (unless
+--keep-session) and the verdict `interrupted` names it.
   outposts session verify --create --provider daytona --wait 15m
 
 Scripting: --json prints one object on stdout at the end:
@@ -140,6 +149,34 @@ pub struct VerifyArgs {
     /// With --create: the organisation [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG", requires = "create")]
     pub org: Option<String>,
+}
+
+impl Args {
+    /// The commands that end the session they made on SIGINT/SIGTERM (and print its id)
+    /// install their own handlers; `main.rs` must not drop them mid-wait.
+    pub fn owns_signals(&self) -> bool {
+        match &self.command {
+            SessionCommand::Verify(a) => a.create,
+            SessionCommand::Create(a) => a.until.is_some(),
+            _ => false,
+        }
+    }
+}
+
+/// The exit status after a stop signal: 130 for SIGINT, 143 for SIGTERM (the shell's 128+n,
+/// which CI runners report for a cancelled job).
+pub(super) fn stopped_by(sig: Signal) -> ExitStatus {
+    match sig {
+        Signal::Interrupt => ExitStatus::Interrupted,
+        Signal::Terminate => ExitStatus::Terminated,
+    }
+}
+
+pub(super) fn signal_name(sig: Signal) -> &'static str {
+    match sig {
+        Signal::Interrupt => "SIGINT",
+        Signal::Terminate => "SIGTERM",
+    }
 }
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {

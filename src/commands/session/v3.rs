@@ -9,12 +9,15 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::{devin, provider_kind};
+use super::{devin, provider_kind, signal_name, stopped_by};
 use crate::api::devin::{Phase, QueueEntry, SessionStatus};
-use crate::api::devin_v3::{CreateSession, DevinV3Client, StatusDetail, V3Session, V3Status};
-use crate::api::outpost_lookup::resolve_outpost;
+use crate::api::devin_v3::{
+    CreateSession, DevinV3Client, StatusDetail, V3Error, V3Session, V3Status,
+};
+use crate::commands::emulator::{Signal, Signals};
 use crate::env;
-use crate::error::{CliError, ExitStatus};
+use crate::error::{CliError, ExitStatus, InSession};
+use crate::output::Progress;
 use crate::provider::{ProviderKind, SandboxInfo};
 use crate::settings::V3Settings;
 use crate::verify;
@@ -32,24 +35,33 @@ The outpost defaults to OUTPOST_ID (its name is the session's `platform`); witho
 organisation's default platform applies. Needs DEVIN_API_KEY (ManageOrgSessions, and
 ViewOrgSessions for --until) and DEVIN_ORG_ID (or --org).
 
-Scripting: stdout is the session id alone (JSON: the session — session_id, url, status,
-status_detail, tags, org_id, created_at, updated_at, title, is_archived); progress on stderr.
-Exit codes: 0 created (and reached --until) · 1 --until not reached in --wait, or the session
-ended in `error` · 2 bad input or DEVIN_API_KEY/DEVIN_ORG_ID unset · 4 DEVIN_API_KEY refused or
-lacking a permission (named). A platform the organisation does not offer exits 1 with the
-server's list of accepted platforms and outposts.";
+With --until, a clock shows the wait on a terminal (a line per change otherwise). SIGINT or
+SIGTERM during --until ends the session (--keep-session leaves it), prints its id and exits
+130 or 143.
+
+Scripting: stdout is the session id alone, whatever the outcome (JSON: the session —
+session_id, url, status, status_detail, tags, org_id, created_at, updated_at, title,
+is_archived — with result created|served|finished|error|timeout|interrupted, exit_code and
+session_ended); progress on stderr. Exit codes: 0 created (and reached --until) · 1 the session
+ended in `error`, or the API is unreachable · 2 bad input, DEVIN_API_KEY/DEVIN_ORG_ID unset,
+DEVIN_ORG_ID not the key's organisation, or an outpost the organisation does not offer (with
+the server's list of accepted platforms and outposts) · 3 --until not reached in --wait (the
+session is left running; the hint names it and its queue) · 4 DEVIN_API_KEY refused or lacking
+a permission (named) · 130/143 interrupted.";
 
 const SHOW_HELP: &str = "\
 Examples:
   outposts session show devin-0a1b2c3d
   outposts session show devin-0a1b2c3d --provider local --json | jq .fleet.phase
 
-Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline) when
-DEVIN_OUTPOSTS_TOKEN is set; the session's sandbox when --provider (or OUTPOSTS_PROVIDER) is given.
+Shows the v3 status and detail; the fleet queue row (phase, holder, claim deadline as `in 3m`)
+when DEVIN_OUTPOSTS_TOKEN is set (an ended session: `ended`); the session's sandbox when
+--provider (or OUTPOSTS_PROVIDER) is given.
 
 Scripting: --json prints {\"session\": {session_id, status, status_detail, …}, \"fleet\": {phase,
-session_status, acceptor_id, claim_deadline, outpost_id}|null, \"sandbox\": {id, name, state, …}|null}.
-Exit 1 for an unknown session (HTTP 404), 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when
+session_status, acceptor_id, claim_deadline (Unix seconds), outpost_id}|null, \"sandbox\": {id,
+name, state, …}|null}. Exit 1 for an unknown session (HTTP 404) or an unreachable API, 2 when
+DEVIN_API_KEY/DEVIN_ORG_ID are unset or DEVIN_ORG_ID is not the key's organisation, 4 when
 DEVIN_API_KEY is refused or lacks ViewOrgSessions.";
 
 const END_HELP: &str = "\
@@ -57,11 +69,13 @@ Examples:
   outposts session end devin-0a1b2c3d
   outposts session end devin-0a1b2c3d --archive --json
 
-Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`).
+Terminates the session (its orchestrated sandbox is deleted by `orchestrator run`); a session
+that had already ended is reported as `already ended` and left as it is (exit 0).
 
-Scripting: --json prints the session as the server answers it (status `exit`). Exit 1 for an
-unknown session, 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when DEVIN_API_KEY is refused
-or lacks ManageOrgSessions.";
+Scripting: --json prints the session as the server answers it (status `exit`) with
+already_ended. Exit 1 for an unknown session or an unreachable API, 2 when
+DEVIN_API_KEY/DEVIN_ORG_ID are unset or DEVIN_ORG_ID is not the key's organisation, 4 when
+DEVIN_API_KEY is refused or lacks ManageOrgSessions.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Until {
@@ -80,6 +94,7 @@ pub struct CreateArgs {
     /// Outpost name or id to run on [default: OUTPOST_ID; none: the organisation default].
     #[arg(long, value_name = "NAME_OR_ID")]
     pub outpost: Option<String>,
+    /// The session's title in the Devin app [default: Devin names it from the prompt].
     #[arg(long, value_name = "T")]
     pub title: Option<String>,
     /// A tag (repeatable).
@@ -92,7 +107,10 @@ pub struct CreateArgs {
     #[arg(long, value_name = "DURATION", default_value = "10m",
           value_parser = crate::config::parse_duration)]
     pub wait: Duration,
-    /// Organisation id [default: DEVIN_ORG_ID].
+    /// With --until: on SIGINT/SIGTERM leave the session running (it is ended otherwise).
+    #[arg(long, requires = "until")]
+    pub keep_session: bool,
+    /// The organisation to create it in (`org-…`) [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
 }
@@ -105,6 +123,7 @@ pub struct ShowArgs {
     /// Look for the session's sandbox on this provider.
     #[arg(long, value_enum)]
     pub provider: Option<ProviderKind>,
+    /// The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
 }
@@ -117,6 +136,7 @@ pub struct EndArgs {
     /// Archive it as well.
     #[arg(long)]
     pub archive: bool,
+    /// The organisation the session belongs to (`org-…`) [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG")]
     pub org: Option<String>,
 }
@@ -151,13 +171,42 @@ pub(super) async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Op
             "pass --outpost NAME (the outpost's name is the session's platform), or set DEVIN_OUTPOSTS_TOKEN",
         ));
     };
-    let outpost = resolve_outpost(&fleet, &id).await?;
+    // An unknown outpost id is a configuration error (exit 2), listing the account's outposts.
+    let outpost = crate::commands::lookup_outpost(&fleet, &id).await?;
     match outpost.name.filter(|n| !n.trim().is_empty()) {
         Some(name) => Ok(Some(name)),
         None => Err(usage(
             format!("outpost {id} has no name, and a session's platform is an outpost's name"),
             "name the outpost in the Devin app, or pass --outpost NAME",
         )),
+    }
+}
+
+/// A 404 on an organisation-level route (create, list) means DEVIN_ORG_ID is not an
+/// organisation the key belongs to: a configuration error (exit 2), not a failure.
+pub(super) fn org_error(v3: &DevinV3Client, e: V3Error) -> anyhow::Error {
+    match e {
+        V3Error::NotFound { message, .. } => CliError::usage(
+            format!(
+                "the Devin API knows no organisation {} for DEVIN_API_KEY (HTTP 404): {message}",
+                v3.org()
+            ),
+            "set DEVIN_ORG_ID (or --org) to the organisation of the key's service user (`org-…`, in the Devin app's settings)",
+        )
+        .into(),
+        other => other.into(),
+    }
+}
+
+/// The v3 API answers 404 both for an unknown session and an unknown organisation: one
+/// organisation-level read tells a wrong DEVIN_ORG_ID (exit 2) from an unknown id (exit 1).
+async fn session_error(v3: &DevinV3Client, e: V3Error) -> anyhow::Error {
+    if !matches!(e, V3Error::NotFound { .. }) {
+        return e.into();
+    }
+    match v3.list_sessions(1, None, &[]).await {
+        Err(org @ V3Error::NotFound { .. }) => org_error(v3, org),
+        _ => e.into(),
     }
 }
 
@@ -168,10 +217,56 @@ pub(super) fn session_line(s: &V3Session) -> String {
     }
 }
 
+/// `outposts session create --json`: the session as the v3 API last returned it, and how the
+/// command ended (one document whatever the outcome, so `jq -r .session_id` always works).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CreateDoc {
+    #[serde(flatten)]
+    pub session: V3Session,
+    pub result: CreateOutcome,
+    /// The process's exit code, from the same [`ExitStatus`] the command returns.
+    pub exit_code: u8,
+    /// Whether this command ended the session (after SIGINT/SIGTERM, without --keep-session).
+    pub session_ended: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CreateOutcome {
+    /// Created (no --until).
+    Created,
+    /// --until served: it runs on a machine.
+    Served,
+    /// --until finished: Devin finished the task, or the session exited.
+    Finished,
+    /// The session ended in `error`.
+    Error,
+    /// --until was not reached within --wait (exit 3); the session is left as it is.
+    Timeout,
+    /// SIGINT or SIGTERM during --until (exit 130 or 143).
+    Interrupted,
+}
+
+impl CreateDoc {
+    fn new(session: V3Session, result: CreateOutcome, status: ExitStatus) -> Self {
+        CreateDoc {
+            session,
+            result,
+            exit_code: status.code(),
+            session_ended: false,
+        }
+    }
+}
+
 pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
     if a.prompt.trim().is_empty() {
         return Err(usage("--prompt is empty".into(), "pass the task for Devin"));
     }
+    // Held from now on (with --until): a stop signal ends the session once it exists.
+    let mut signals = match a.until {
+        Some(_) => Some(Signals::new()?),
+        None => None,
+    };
     let v3 = client(ctx, a.org.as_deref())?;
     let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
     let body = CreateSession {
@@ -180,19 +275,94 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         tags: a.tags.clone(),
         platform: platform.clone(),
     };
-    let created = v3.create_session(&body).await?;
+    if let Some(sig) = signals
+        .as_mut()
+        .and_then(|s| futures::FutureExt::now_or_never(s.recv()))
+    {
+        return Err(match sig {
+            Signal::Interrupt => CliError::Interrupted,
+            Signal::Terminate => CliError::Terminated,
+        }
+        .into());
+    }
+    let created = v3
+        .create_session(&body)
+        .await
+        .map_err(|e| org_error(&v3, e))?;
+    let id = created.session_id.clone();
     ctx.printer.note(&format!(
-        "created session {} on {} ({})",
-        created.session_id,
+        "created session {id} on {} ({})",
         platform
             .as_deref()
             .unwrap_or("the organisation's default platform"),
         created.status
     ));
-    let Some(until) = a.until else {
-        ctx.printer.result(&created, || created.session_id.clone());
+    let (Some(until), Some(signals)) = (a.until, signals.as_mut()) else {
+        let doc = CreateDoc::new(created, CreateOutcome::Created, ExitStatus::Success);
+        ctx.printer.result(&doc, || id.clone());
         return Ok(ExitStatus::Success);
     };
+    let waiting = ctx.printer.countdown(
+        &format!(
+            "waiting for session {id} to be {} ({})",
+            until.word(),
+            session_line(&created)
+        ),
+        a.wait,
+    );
+    let followed = tokio::select! {
+        r = follow(&v3, created, until, a.wait, &waiting) => Ok(r),
+        sig = signals.recv() => Err(sig),
+    };
+    waiting.finish(None);
+    let (last, reached) = match followed {
+        Ok(r) => r.map_err(|e| anyhow::Error::from(e).context(InSession(id.clone())))?,
+        Err(sig) => return interrupted(ctx, &v3, &id, sig, a.keep_session).await,
+    };
+    let p = &ctx.printer;
+    if !reached {
+        let status = ExitStatus::CheckFailed;
+        p.warn(&format!(
+            "session {id} did not become {} within {} (it reads {}); it was left as it is",
+            until.word(),
+            humantime::format_duration(a.wait),
+            session_line(&last)
+        ));
+        p.note(&format!(
+            "hint: {}",
+            wait_hint(&id, until, platform.as_deref(), &last)
+        ));
+        let doc = CreateDoc::new(last, CreateOutcome::Timeout, status);
+        p.result(&doc, || id.clone());
+        return Ok(status);
+    }
+    let (outcome, status) = match (last.status == V3Status::Error, until) {
+        (true, _) => (CreateOutcome::Error, ExitStatus::Failure),
+        (false, Until::Served) => (CreateOutcome::Served, ExitStatus::Success),
+        (false, Until::Finished) => (CreateOutcome::Finished, ExitStatus::Success),
+    };
+    let doc = CreateDoc::new(last, outcome, status);
+    p.result(&doc, || id.clone());
+    Ok(status)
+}
+
+impl Until {
+    fn word(self) -> &'static str {
+        match self {
+            Until::Served => "served",
+            Until::Finished => "finished",
+        }
+    }
+}
+
+/// Read the session until `until` holds or `wait` runs out; the last read, and whether it held.
+async fn follow(
+    v3: &DevinV3Client,
+    created: V3Session,
+    until: Until,
+    wait: Duration,
+    waiting: &Progress,
+) -> Result<(V3Session, bool), V3Error> {
     let start = Instant::now();
     let mut last = created;
     loop {
@@ -203,42 +373,93 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
             }
         };
         if done {
-            break;
+            return Ok((last, true));
         }
-        if start.elapsed() >= a.wait {
-            ctx.printer.result(&last, || last.session_id.clone());
-            return Err(CliError::failed(
-                format!(
-                    "session {} did not become {} within {} (it reads {})",
-                    last.session_id,
-                    if until == Until::Served {
-                        "served"
-                    } else {
-                        "finished"
-                    },
-                    humantime::format_duration(a.wait),
-                    session_line(&last)
-                ),
-                Some("raise --wait, or look at it with `outposts session show`".into()),
-            )
-            .into());
+        if start.elapsed() >= wait {
+            return Ok((last, false));
         }
-        tokio::time::sleep(POLL.min(a.wait.saturating_sub(start.elapsed()))).await;
+        tokio::time::sleep(POLL.min(wait.saturating_sub(start.elapsed()))).await;
         let next = v3.get_session(&last.session_id).await?;
         if next.status != last.status || next.status_detail != last.status_detail {
-            ctx.printer.note(&format!(
+            waiting.println(&format!(
                 "session {}: {}",
                 next.session_id,
                 session_line(&next)
             ));
         }
+        waiting.set_message(&format!(
+            "waiting for session {} to be {} ({})",
+            next.session_id,
+            until.word(),
+            session_line(&next)
+        ));
         last = next;
     }
-    ctx.printer.result(&last, || last.session_id.clone());
-    if last.status == V3Status::Error {
-        return Ok(ExitStatus::Failure);
+}
+
+/// The next step after --until ran out: the session by id, and the queue it waits in.
+fn wait_hint(id: &str, until: Until, platform: Option<&str>, last: &V3Session) -> String {
+    let show = format!("`outposts session show {id}`");
+    match (until, &last.status) {
+        (_, V3Status::New | V3Status::Claimed) | (Until::Served, _) => match platform {
+            Some(name) => format!(
+                "is `outposts orchestrator run` (or a worker) serving outpost {name}? `outposts queue list --outpost {name}` shows its queue; {show} shows the session; raise --wait to wait longer"
+            ),
+            None => format!(
+                "the session went to the organisation's default platform; {show} shows where it waits; raise --wait to wait longer"
+            ),
+        },
+        _ => format!("{show} shows what it does; raise --wait to wait longer"),
     }
-    Ok(ExitStatus::Success)
+}
+
+/// A stop signal during --until: end the session (unless --keep-session), print its id (the
+/// one document with --json), exit 130 or 143.
+async fn interrupted(
+    ctx: &Ctx,
+    v3: &DevinV3Client,
+    id: &str,
+    sig: Signal,
+    keep: bool,
+) -> Result<ExitStatus> {
+    let p = &ctx.printer;
+    let status = stopped_by(sig);
+    let (session, ended) = if keep {
+        p.warn(&format!(
+            "{}: session {id} left running (--keep-session); end it with `outposts session end {id}`",
+            signal_name(sig)
+        ));
+        (v3.get_session(id).await, false)
+    } else {
+        p.warn(&format!("{}: ending session {id}", signal_name(sig)));
+        match v3.end_session(id, false).await {
+            Ok(s) => (Ok(s), true),
+            Err(e) => {
+                p.warn(&format!(
+                    "could not end session {id}: {e}; end it with `outposts session end {id}`"
+                ));
+                (v3.get_session(id).await, false)
+            }
+        }
+    };
+    let session = session.unwrap_or_else(|_| V3Session {
+        session_id: id.to_string(),
+        url: None,
+        status: V3Status::Unknown(String::new()),
+        status_detail: None,
+        tags: Vec::new(),
+        org_id: None,
+        created_at: None,
+        updated_at: None,
+        acus_consumed: None,
+        title: None,
+        is_archived: None,
+        pull_requests: None,
+    });
+    let mut doc = CreateDoc::new(session, CreateOutcome::Interrupted, status);
+    doc.session_ended = ended;
+    p.result(&doc, || id.to_string());
+    Ok(status)
 }
 
 /// `outposts session show --json`.
@@ -280,7 +501,10 @@ impl From<QueueEntry> for FleetRow {
 
 pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     let v3 = client(ctx, a.org.as_deref())?;
-    let s = v3.get_session(&a.id).await?;
+    let s = match v3.get_session(&a.id).await {
+        Ok(s) => s,
+        Err(e) => return Err(session_error(&v3, e).await),
+    };
     let fleet_row = match devin(ctx)? {
         Some(f) => match f.get(&s.session_id).await {
             Ok(row) => row.map(FleetRow::from),
@@ -332,13 +556,19 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
             None => {
                 out.push_str("fleet     not in the outpost queue (or DEVIN_OUTPOSTS_TOKEN unset)\n")
             }
+            // An ended session's row stays `pending` in the queue; it is served by nobody.
+            Some(f) if s.status.ended() || f.session_status == SessionStatus::Terminated => out
+                .push_str(&format!(
+                    "fleet     ended (session {}): no longer served\n",
+                    f.session_status
+                )),
             Some(f) => out.push_str(&format!(
-                "fleet     phase {}, session {}, holder {}, deadline {}\n",
+                "fleet     phase {}, session {}, holder {}, claim deadline {}\n",
                 f.phase,
                 f.session_status,
                 f.acceptor_id.as_deref().unwrap_or("none"),
                 f.claim_deadline
-                    .map(|d| format!("{d:.0}"))
+                    .map(|d| crate::commands::queue::relative(d - crate::time::now()))
                     .unwrap_or_else(|| "none".into())
             )),
         }
@@ -350,12 +580,38 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// `outposts session end --json`: the session as the server answers it, and whether it had
+/// ended before.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EndDoc {
+    #[serde(flatten)]
+    pub session: V3Session,
+    /// It had already ended (`exit` or `error`) before this command; nothing was changed
+    /// unless --archive was given.
+    pub already_ended: bool,
+}
+
 pub async fn run_end(ctx: &Ctx, a: EndArgs) -> Result<ExitStatus> {
     let v3 = client(ctx, a.org.as_deref())?;
-    let s = v3.end_session(&a.id, a.archive).await?;
-    ctx.printer.result(&s, || {
+    // Read first (best effort: a key may lack ViewOrgSessions) to say "already ended".
+    let before = v3.get_session(&a.id).await.ok();
+    let already = before.as_ref().is_some_and(|b| b.status.ended());
+    let s = match before {
+        Some(b) if already && !a.archive => b,
+        _ => match v3.end_session(&a.id, a.archive).await {
+            Ok(s) => s,
+            Err(e) => return Err(session_error(&v3, e).await),
+        },
+    };
+    let doc = EndDoc {
+        session: s,
+        already_ended: already,
+    };
+    let s = &doc.session;
+    ctx.printer.result(&doc, || {
         format!(
-            "ended session {} ({}{})",
+            "{} session {} ({}{})",
+            if already { "already ended:" } else { "ended" },
             s.session_id,
             s.status,
             if a.archive { ", archived" } else { "" }

@@ -339,7 +339,7 @@ pub(super) async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         Some(bytes) => Ok(verdict(ctx, &mut doc, &waited, bytes)),
         None => {
             let d = diagnose(&provider, &target, &waited, devin.as_ref(), LOG_LINES).await;
-            let status = doc.end(VerifyResult::Timeout, ExitStatus::Failure);
+            let status = doc.end(VerifyResult::Timeout, ExitStatus::CheckFailed);
             if doc.sandbox.is_none() {
                 doc.sandbox = d.sandbox.clone();
             }
@@ -372,12 +372,11 @@ async fn wait(
         (None, Target::Session(s)) => format!("the sandbox of session {}", show(s)),
         (None, Target::Sandbox(id)) => format!("sandbox {}", show(id)),
     };
-    let spinner = ctx.printer.spinner(&format!(
-        "waiting for {} in {waiting_for} on {kind} (up to {})",
-        a.path,
-        humantime::format_duration(a.wait)
-    ));
-    let wait_limit = humantime::format_duration(a.wait).to_string();
+    // One clock, the spinner's: `(12s of 10m)`.
+    let spinner = ctx.printer.countdown(
+        &format!("waiting for {} in {waiting_for} on {kind}", a.path),
+        a.wait,
+    );
     let waited = verify::wait_for_proof(
         provider,
         target,
@@ -385,31 +384,28 @@ async fn wait(
         &a.path,
         proof,
         a.wait,
-        |elapsed, w| {
-            let at = format!("{}s of {wait_limit}", elapsed.as_secs());
-            spinner.set_message(&waiting_message(&a.path, &at, w));
-        },
+        |_elapsed, w| spinner.set_message(&waiting_message(&a.path, w)),
     )
     .await;
     spinner.finish(None);
     waited.map_err(|e| resolve_error(e, kind))
 }
 
-fn waiting_message(path: &str, at: &str, w: Waiting) -> String {
+fn waiting_message(path: &str, w: Waiting) -> String {
     match w {
         Waiting::NoSandbox { name } => {
-            format!("waiting for the session's sandbox {name} to appear ({at})")
+            format!("waiting for the session's sandbox {name} to appear")
         }
         Waiting::NoFile { sandbox } => {
-            format!("waiting for {path} in sandbox {} ({at})", sandbox.name)
+            format!("waiting for {path} in sandbox {}", sandbox.name)
         }
         Waiting::Other { sandbox, found } => format!(
-            "waiting for the proof in {path} in sandbox {} ({at}; it holds {} for now, an earlier value?)",
+            "waiting for the proof in {path} in sandbox {} (it holds {} for now, an earlier value?)",
             sandbox.name,
             show(found)
         ),
         Waiting::Retrying { sandbox, error } => format!(
-            "waiting for {path} in sandbox {} ({at}; retrying after: {error})",
+            "waiting for {path} in sandbox {} (retrying after: {error})",
             sandbox.name
         ),
     }

@@ -9,11 +9,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::v3::{POLL, client, outpost_platform, session_line, usage};
-use super::{VerifyArgs, check_path, check_proof, devin, provider_kind};
+use super::v3::{POLL, client, org_error, outpost_platform, session_line, usage};
+use super::{VerifyArgs, check_path, check_proof, devin, provider_kind, signal_name, stopped_by};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DevinV3Client};
-use crate::error::{ExitStatus, Hint};
+use crate::commands::emulator::{Signal, Signals};
+use crate::error::{CliError, ExitStatus, Hint, InSession};
 use crate::output::Printer;
 use crate::provider::{ProviderKind, SandboxInfo};
 use crate::verify::unattended::{Event, Follow, FollowError, Followed, Stage};
@@ -37,6 +38,8 @@ pub struct CreateVerifyDoc {
     pub stages: Vec<StageAt>,
     /// Where the session stopped: `never claimed`, `claimed but never running`, …
     pub stalled_at: Option<&'static str>,
+    /// The next step for a session that stalled, ended early or was interrupted.
+    pub hint: Option<Hint>,
     #[schemars(with = "Option<serde_json::Value>")]
     pub sandbox: Option<SandboxInfo>,
     pub expected: Option<String>,
@@ -55,6 +58,8 @@ pub enum CreateResult {
     Mismatch,
     Ended,
     Timeout,
+    /// SIGINT or SIGTERM: the session was ended (unless --keep-session), exit 130 or 143.
+    Interrupted,
 }
 
 /// A stage the session reached, seconds after it was created.
@@ -97,6 +102,8 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         None => verify::new_proof(),
     };
     check_path(&a.path)?;
+    // Held from now on: a stop signal ends the session once it exists (see `interrupted`).
+    let mut signals = Signals::new()?;
     // Everything that can fail on configuration fails before the first request.
     let v3 = client(ctx, a.org.as_deref())?;
     let kind = provider_kind(ctx, a.provider)?;
@@ -106,6 +113,15 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     let task = verify::task_text(&proof, &a.path);
     let p = &ctx.printer;
 
+    // Stopped before anything was created: nothing to end.
+    if let Some(sig) = futures::FutureExt::now_or_never(signals.recv()) {
+        return Err(match sig {
+            Signal::Interrupt => CliError::Interrupted,
+            Signal::Terminate => CliError::Terminated,
+        }
+        .into());
+    }
+    // Not interruptible: a session created but unknown to us could not be ended.
     let created = v3
         .create_session(&CreateSession {
             prompt: task.clone(),
@@ -113,7 +129,8 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
             tags: vec!["outposts-verify".into()],
             platform: platform.clone(),
         })
-        .await?;
+        .await
+        .map_err(|e| org_error(&v3, e))?;
     let id = created.session_id.clone();
     let on = platform
         .as_deref()
@@ -122,7 +139,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
 
     let start = Instant::now();
     let mut stages: Vec<StageAt> = Vec::new();
-    let followed = Follow {
+    let follower = Follow {
         v3: &v3,
         fleet: fleet.as_ref(),
         provider: provider.as_ref(),
@@ -131,13 +148,21 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         path: &a.path,
         wait: a.wait,
         poll: POLL,
+    };
+    let follow = follower.run(|ev| narrate(p, start, &mut stages, ev));
+    let outcome = tokio::select! {
+        f = follow => Ok(f),
+        sig = signals.recv() => Err(sig),
+    };
+    if let Err(sig) = outcome {
+        p.warn(&format!(
+            "{}: ending the proof session {id}",
+            signal_name(sig)
+        ));
     }
-    .run(|ev| narrate(p, start, &mut stages, ev))
-    .await;
 
     // End the session whatever happened, unless asked to keep it.
     let ended = end_session(p, &v3, &id, a.keep_session).await;
-    let followed = followed.map_err(follow_error)?;
 
     let mut doc = CreateVerifyDoc {
         result: CreateResult::Timeout,
@@ -151,6 +176,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         session_url: created.url.clone(),
         stages,
         stalled_at: None,
+        hint: None,
         sandbox: None,
         expected: None,
         found: None,
@@ -159,7 +185,38 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         waited_seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
         status: None,
     };
+    let followed = match outcome {
+        Ok(f) => f.map_err(|e| follow_error(e).context(InSession(id.clone())))?,
+        Err(sig) => return Ok(interrupted(p, &mut doc, sig)),
+    };
     Ok(verdict(p, &a, &mut doc, followed))
+}
+
+/// A stop signal ended the wait: the document says so, with the session's id and whether it
+/// was ended; the exit code is the signal's (130, 143).
+fn interrupted(p: &Printer, doc: &mut CreateVerifyDoc, sig: Signal) -> ExitStatus {
+    let status = doc.end(CreateResult::Interrupted, stopped_by(sig));
+    let reached = doc.stages.last().map(|s| s.stage).unwrap_or(Stage::Queued);
+    doc.stalled_at = Some(reached.stall());
+    let id = doc.session_id.clone();
+    doc.hint = Some(Hint::new(if doc.session_ended {
+        "the session was ended; run the command again for a new proof".to_string()
+    } else {
+        format!("session {id} is still running: end it with `outposts session end {id}`")
+    }));
+    p.result(&*doc, || {
+        format!(
+            "{} interrupted ({}): session {id} {}",
+            p.mark(false),
+            signal_name(sig),
+            if doc.session_ended {
+                "was ended"
+            } else {
+                "was left running (--keep-session)"
+            }
+        )
+    });
+    status
 }
 
 /// One stage reached: a line on stderr, and a row of the document's `stages`.
@@ -277,6 +334,7 @@ fn verdict(
         Followed::Ended { reached, session } => {
             let status = doc.end(CreateResult::Ended, ExitStatus::CheckFailed);
             doc.stalled_at = Some(reached.stall());
+            doc.hint = Some(stall_hint(reached));
             doc.status = Some(session_line(&session));
             p.result(&*doc, || {
                 format!(
@@ -297,6 +355,7 @@ fn verdict(
         } => {
             let status = doc.end(CreateResult::Timeout, ExitStatus::CheckFailed);
             doc.stalled_at = Some(reached.stall());
+            doc.hint = Some(stall_hint(reached));
             doc.sandbox = sandbox.clone();
             doc.status = session.as_ref().map(session_line);
             p.result(&*doc, || {
