@@ -11,6 +11,7 @@ use crate::orchestrator::{LABEL_SESSION, sandbox_name};
 use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo, SandboxState};
 
 pub mod diagnose;
+pub mod outpost;
 pub mod unattended;
 
 pub const DEFAULT_PATH: &str = "/workspace/outpost-proof.txt";

@@ -1,6 +1,7 @@
 //! `outposts session verify` (without `--create`): print the task, wait for the proof file in
 //! the session's sandbox, compare, and explain a timeout.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -13,7 +14,7 @@ use crate::api::devin::DevinClient;
 use crate::commands::Ctx;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::{self, Egress, ProviderKind, SandboxInfo};
+use crate::provider::{self, Egress, Provider, ProviderKind, SandboxInfo};
 use crate::verify::diagnose::{Diagnosis, diagnose};
 use crate::verify::{self, Comparison, ResolveError, Target, Waited, Waiting, compare, show};
 
@@ -100,10 +101,23 @@ async fn outpost_name(ctx: &Ctx, flag: Option<&str>, devin: Option<&DevinClient>
         source: NameSource::Placeholder,
         note: Some(note),
     };
+    let id = ctx
+        .config
+        .value(&env::OUTPOST_ID)
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    // OUTPOST_ID may hold the outpost's name itself (the v3 API's `platform` is one).
+    if let Some(name) = id.as_ref().filter(|v| !v.starts_with("outpost_env-")) {
+        return OutpostName {
+            name: Some(name.clone()),
+            source: NameSource::Env,
+            note: None,
+        };
+    }
     let Some(client) = devin else {
         return placeholder("no --outpost given and no Devin token configured".into());
     };
-    let Some(id) = ctx.config.value(&env::OUTPOST_ID) else {
+    let Some(id) = id else {
         return placeholder("no --outpost given and OUTPOST_ID is not set".into());
     };
     match lookup_name(client, &id).await {
@@ -139,6 +153,39 @@ fn resolve_error(e: ResolveError, kind: ProviderKind) -> anyhow::Error {
         ResolveError::Provider(p) => p.into(),
         other => other.into(),
     }
+}
+
+/// The provider holding sandbox `id`, searched on every configured provider in the worker
+/// commands' order (the one it was launched on from here, OUTPOSTS_PROVIDER, then the rest).
+async fn search_sandbox(ctx: &Ctx, id: &str) -> Result<(ProviderKind, Arc<dyn Provider>)> {
+    let mut searched = Vec::new();
+    let mut errors = Vec::new();
+    for w in crate::commands::worker::candidates(ctx, Some(id)).await? {
+        searched.push(w.kind().to_string());
+        match w.provider().get(id).await {
+            Ok(Some(_)) => return Ok((w.kind(), w.provider().clone())),
+            Ok(None) => {}
+            Err(e) => errors.push(format!("{}: {e}", w.kind())),
+        }
+    }
+    Err(CliError::usage(
+        format!(
+            "no sandbox {} on {}{}",
+            show(id),
+            if searched.is_empty() {
+                "any provider (none is configured)".to_string()
+            } else {
+                searched.join(", ")
+            },
+            if errors.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", errors.join("; "))
+            }
+        ),
+        "check the id (or name): `outposts worker list` lists the fixed workers; for a session served by `orchestrator run`, pass --session instead",
+    )
+    .into())
 }
 
 /// Human lines on stdout (task, Slack) with their labels on stderr; in JSON mode the task goes
@@ -225,6 +272,8 @@ pub enum VerifyResult {
 #[serde(rename_all = "snake_case")]
 pub enum NameSource {
     Flag,
+    /// OUTPOST_ID, holding the outpost's name rather than its id.
+    Env,
     DevinApi,
     Placeholder,
 }
@@ -307,9 +356,18 @@ pub(super) async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         }
     };
 
-    let kind = provider_kind(ctx, a.provider)?;
+    let (kind, provider) = match (&target, a.provider) {
+        // A sandbox id alone: found wherever it runs, as the worker commands find a worker.
+        (Target::Sandbox(id), None) => search_sandbox(ctx, id).await?,
+        _ => {
+            let kind = provider_kind(ctx, a.provider)?;
+            (
+                kind,
+                provider::from_config(kind, &ctx.config, ctx.http()?).await?,
+            )
+        }
+    };
     doc.provider = Some(kind);
-    let provider = provider::from_config(kind, &ctx.config, ctx.http()?).await?;
     let found = verify::locate(provider.as_ref(), &target)
         .await
         .map_err(|e| resolve_error(e, kind))?;
