@@ -13,7 +13,7 @@ use crate::orch_support::{proof_task, wait_until};
 use crate::support::{BIN, Emu, TestEnv, block_on};
 
 /// The shell lines of the code blocks of one README section, comments stripped.
-fn guide(section: &str) -> Vec<String> {
+pub(crate) fn guide(section: &str) -> Vec<String> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
         .expect("README.md");
     let start = text
