@@ -27,7 +27,9 @@ fn creates(emu: &Emu) -> Vec<(u16, serde_json::Value)> {
     emu.requests()
         .into_iter()
         .filter(|r| {
-            r.method == "POST" && r.path.contains("/organizations/") && r.path.ends_with("/sessions")
+            r.method == "POST"
+                && r.path.contains("/organizations/")
+                && r.path.ends_with("/sessions")
         })
         .map(|r| {
             let body = r
@@ -73,10 +75,21 @@ fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
             required.extend(named_vars(c));
         }
     }
-    for v in ["DEVIN_API_KEY", "DAYTONA_API_KEY", "DEVIN_ORG_ID", "OUTPOST_ID"] {
-        assert!(required.contains(&v.to_string()), "{v} not required by {comments:?}");
+    for v in [
+        "DEVIN_API_KEY",
+        "DAYTONA_API_KEY",
+        "DEVIN_ORG_ID",
+        "OUTPOST_ID",
+    ] {
+        assert!(
+            required.contains(&v.to_string()),
+            "{v} not required by {comments:?}"
+        );
     }
-    assert!(optional.contains(&"DEVIN_OUTPOSTS_TOKEN".to_string()), "{comments:?}");
+    assert!(
+        optional.contains(&"DEVIN_OUTPOSTS_TOKEN".to_string()),
+        "{comments:?}"
+    );
 
     let mut vars: BTreeMap<String, String> = BTreeMap::new();
     for v in &required {
@@ -92,7 +105,10 @@ fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
         vars.insert(v.into(), emu.env_value(v));
     }
     let bin_dir = std::path::Path::new(BIN).parent().expect("bin dir");
-    vars.insert("PATH".into(), format!("{}:/usr/bin:/bin", bin_dir.display()));
+    vars.insert(
+        "PATH".into(),
+        format!("{}:/usr/bin:/bin", bin_dir.display()),
+    );
     vars.insert("HOME".into(), env.home.path().display().to_string());
     let script = lines.join("\n");
     let out = Command::new("env")
@@ -119,7 +135,10 @@ fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
     assert_eq!(proof["outpost_name"], "emulator", "{proof}");
     assert_eq!(proof["session_ended"], true);
     // The id was named without the fleet token: the session ran on the outpost's name.
-    let made: Vec<_> = creates(&emu).into_iter().filter(|(s, _)| *s == 200).collect();
+    let made: Vec<_> = creates(&emu)
+        .into_iter()
+        .filter(|(s, _)| *s == 200)
+        .collect();
     assert_eq!(made.len(), 1, "{made:?}");
     assert_eq!(made[0].1["platform"], "emulator");
 }
@@ -128,7 +147,8 @@ fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
 fn a_name_in_outpost_id_is_the_platform_as_it_is() {
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
-    env.unset("DEVIN_OUTPOSTS_TOKEN").set("OUTPOST_ID", "emulator");
+    env.unset("DEVIN_OUTPOSTS_TOKEN")
+        .set("OUTPOST_ID", "emulator");
     // Nobody serves the outpost: the session is created, then the short wait runs out.
     let run = verify_create(&env, &["--provider", "local", "--wait", "2s", "--json"]);
     run.code(3);
@@ -136,7 +156,11 @@ fn a_name_in_outpost_id_is_the_platform_as_it_is() {
     let made = creates(&emu);
     assert_eq!(made.len(), 1, "{made:?}");
     assert_eq!(made[0].1["platform"], "emulator");
-    assert!(!run.stderr.contains("DEVIN_OUTPOSTS_TOKEN"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("DEVIN_OUTPOSTS_TOKEN"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -163,9 +187,17 @@ fn an_id_without_the_fleet_token_is_named_by_the_v3_api_or_refused_naming_both_f
     for fix in ["--outpost NAME", "OUTPOST_ID", "DEVIN_OUTPOSTS_TOKEN"] {
         assert!(run.stderr.contains(fix), "no {fix:?}: {}", run.stderr);
     }
-    assert!(run.stderr.contains("emulator"), "the accepted names: {}", run.stderr);
+    assert!(
+        run.stderr.contains("emulator"),
+        "the accepted names: {}",
+        run.stderr
+    );
     let made = creates(&emu);
-    assert_eq!(made.iter().filter(|(s, _)| *s == 200).count(), 1, "{made:?}");
+    assert_eq!(
+        made.iter().filter(|(s, _)| *s == 200).count(),
+        1,
+        "{made:?}"
+    );
 }
 
 #[test]
@@ -175,7 +207,11 @@ fn no_outpost_and_no_default_exits_2_before_creating_and_a_default_is_named() {
     env.unset("OUTPOST_ID").unset("DEVIN_OUTPOSTS_TOKEN");
     let run = verify_create(&env, &["--provider", "local", "--wait", "90s", "--json"]);
     run.code(2);
-    for fix in ["--outpost NAME", "OUTPOST_ID", "outposts outpost default set"] {
+    for fix in [
+        "--outpost NAME",
+        "OUTPOST_ID",
+        "outposts outpost default set",
+    ] {
         assert!(run.stderr.contains(fix), "no {fix:?}: {}", run.stderr);
     }
     assert!(creates(&emu).is_empty(), "a session was created");
@@ -238,7 +274,10 @@ fn a_fixed_worker_elsewhere_exits_5_and_without_the_fleet_token_is_named_at_once
     crate::host::require!(crate::host::SANDBOXES);
     let (mut env, _emu) = crate::worker_common::setup("coreweave");
     let (workers, doc) = crate::worker_common::launch(&env, &[]);
-    let worker = doc["workers"][0]["name"].as_str().unwrap_or_default().to_string();
+    let worker = doc["workers"][0]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
 
     // The claim names a worker whose sandbox is on CoreWeave, not on Daytona.
     let run = verify_create(&env, &["--provider", "daytona", "--wait", "90s", "--json"]);
@@ -256,7 +295,11 @@ fn a_fixed_worker_elsewhere_exits_5_and_without_the_fleet_token_is_named_at_once
     env.unset("DEVIN_OUTPOSTS_TOKEN");
     let run = verify_create(&env, &["--provider", "coreweave", "--wait", "90s"]);
     run.code(2);
-    assert!(run.stderr.contains("DEVIN_OUTPOSTS_TOKEN"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("DEVIN_OUTPOSTS_TOKEN"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("fixed worker"), "{}", run.stderr);
     assert!(run.stderr.contains("ended session"), "{}", run.stderr);
     env.run(&["worker", "stop", &workers[0], "--yes"]).ok();
@@ -296,7 +339,14 @@ fn a_sandbox_id_without_provider_is_found_on_the_provider_that_has_it() {
     assert_eq!(doc["result"], "match", "{doc}");
     assert_eq!(doc["provider"], "coreweave");
     // Not found anywhere: one error naming every provider searched.
-    let run = env.run(&["session", "verify", "--sandbox", "sb-nosuch", "--wait", "10s"]);
+    let run = env.run(&[
+        "session",
+        "verify",
+        "--sandbox",
+        "sb-nosuch",
+        "--wait",
+        "10s",
+    ]);
     run.code(2);
     assert!(
         run.stderr.contains("daytona") && run.stderr.contains("coreweave"),

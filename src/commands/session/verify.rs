@@ -272,7 +272,7 @@ pub enum VerifyResult {
 #[serde(rename_all = "snake_case")]
 pub enum NameSource {
     Flag,
-    /// OUTPOST_ID, holding the outpost's name rather than its id.
+    // OUTPOST_ID, holding the outpost's name rather than its id.
     Env,
     DevinApi,
     Placeholder,

@@ -60,7 +60,7 @@ pub enum CreateResult {
     Mismatch,
     Ended,
     Timeout,
-    /// Served, but by no sandbox on `--provider` (exit 5): `stalled_at` names who holds it.
+    // Served, but by no sandbox on `--provider` (exit 5): `stalled_at` names who holds it.
     WrongProvider,
 }
 
@@ -412,7 +412,9 @@ fn verdict(
         Followed::WorkersNeedToken { session, .. } => {
             let status = doc.end(CreateResult::Timeout, ExitStatus::CheckFailed);
             doc.status = Some(session_line(&session));
-            p.result(&*doc, || format!("{} session {id}: no sandbox found", p.mark(false)));
+            p.result(&*doc, || {
+                format!("{} session {id}: no sandbox found", p.mark(false))
+            });
             status
         }
         Followed::Stalled {
