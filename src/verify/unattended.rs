@@ -198,13 +198,22 @@ impl Follow<'_> {
             .collect())
     }
 
-    /// The session runs with no sandbox here, certainly: who serves it, as far as can be seen.
+    /// The session runs with no sandbox of ours here: who serves it, as far as can be seen
+    /// (`None`: the claim names a sandbox here after all).
     async fn not_here(
         &self,
         reached: Stage,
         session: &V3Session,
         holder: Option<&str>,
-    ) -> Result<Followed, FollowError> {
+    ) -> Result<Option<Followed>, FollowError> {
+        // A sandbox here named by the claim (a worker launched by another tool, without our
+        // labels) is not an absence: keep waiting.
+        if let Some(h) = holder
+            && let Ok(Some(sb)) = self.provider.get(h).await
+            && sb.state != SandboxState::Deleted
+        {
+            return Ok(None);
+        }
         let elsewhere = Elsewhere {
             reached,
             session: session.clone(),
@@ -215,13 +224,13 @@ impl Follow<'_> {
         if elsewhere.found_on.is_none() && self.fleet.is_none() {
             let workers = self.workers_here().await?;
             if !workers.is_empty() {
-                return Ok(Followed::WorkersNeedToken {
+                return Ok(Some(Followed::WorkersNeedToken {
                     session: session.clone(),
                     workers,
-                });
+                }));
             }
         }
-        Ok(Followed::Elsewhere(elsewhere))
+        Ok(Some(Followed::Elsewhere(elsewhere)))
     }
 
     /// Follow until the file is read, the session ends, or `wait` runs out.
@@ -297,8 +306,10 @@ impl Follow<'_> {
                     } else {
                         0
                     };
-                    if absence_certain(&s.status, misses) {
-                        return self.not_here(now, s, acceptor.as_deref()).await;
+                    if absence_certain(&s.status, misses)
+                        && let Some(out) = self.not_here(now, s, acceptor.as_deref()).await?
+                    {
+                        return Ok(out);
                     }
                 } else {
                     misses = 0;
