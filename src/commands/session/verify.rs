@@ -1,7 +1,6 @@
 //! `outposts session verify` (without `--create`): print the task, wait for the proof file in
 //! the session's sandbox, compare, and explain a timeout.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -14,7 +13,7 @@ use crate::api::devin::DevinClient;
 use crate::commands::Ctx;
 use crate::env;
 use crate::error::{CliError, ExitStatus};
-use crate::provider::{self, Egress, Provider, ProviderKind, SandboxInfo};
+use crate::provider::{self, Egress, ProviderKind, SandboxInfo};
 use crate::verify::diagnose::{Diagnosis, diagnose};
 use crate::verify::{self, Comparison, ResolveError, Target, Waited, Waiting, compare, show};
 
@@ -142,6 +141,11 @@ fn resolve_error(e: ResolveError, kind: ProviderKind) -> anyhow::Error {
             Some("check the id against the outpost's queue: outposts queue list".to_string()),
         )
         .into(),
+        ResolveError::NowhereFound { .. } => CliError::usage(
+            e.to_string(),
+            "check the id (or name): `outposts worker list` lists the fixed workers; for a session served by `orchestrator run`, pass --session instead",
+        )
+        .into(),
         ResolveError::NoSandbox(id) => CliError::usage(
             format!("no sandbox {} on the {kind} provider", show(&id)),
             Some(
@@ -153,39 +157,6 @@ fn resolve_error(e: ResolveError, kind: ProviderKind) -> anyhow::Error {
         ResolveError::Provider(p) => p.into(),
         other => other.into(),
     }
-}
-
-/// The provider holding sandbox `id`, searched on every configured provider in the worker
-/// commands' order (the one it was launched on from here, OUTPOSTS_PROVIDER, then the rest).
-async fn search_sandbox(ctx: &Ctx, id: &str) -> Result<(ProviderKind, Arc<dyn Provider>)> {
-    let mut searched = Vec::new();
-    let mut errors = Vec::new();
-    for w in crate::commands::worker::candidates(ctx, Some(id)).await? {
-        searched.push(w.kind().to_string());
-        match w.provider().get(id).await {
-            Ok(Some(_)) => return Ok((w.kind(), w.provider().clone())),
-            Ok(None) => {}
-            Err(e) => errors.push(format!("{}: {e}", w.kind())),
-        }
-    }
-    Err(CliError::usage(
-        format!(
-            "no sandbox {} on {}{}",
-            show(id),
-            if searched.is_empty() {
-                "any provider (none is configured)".to_string()
-            } else {
-                searched.join(", ")
-            },
-            if errors.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", errors.join("; "))
-            }
-        ),
-        "check the id (or name): `outposts worker list` lists the fixed workers; for a session served by `orchestrator run`, pass --session instead",
-    )
-    .into())
 }
 
 /// Human lines on stdout (task, Slack) with their labels on stderr; in JSON mode the task goes
@@ -358,7 +329,13 @@ pub(super) async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
 
     let (kind, provider) = match (&target, a.provider) {
         // A sandbox id alone: found wherever it runs, as the worker commands find a worker.
-        (Target::Sandbox(id), None) => search_sandbox(ctx, id).await?,
+        (Target::Sandbox(id), None) => {
+            let candidates = crate::commands::worker::candidates(ctx, Some(id)).await?;
+            // The kind only words errors of one provider; this one names every searched.
+            verify::search(candidates, id)
+                .await
+                .map_err(|e| resolve_error(e, ProviderKind::Daytona))?
+        }
         _ => {
             let kind = provider_kind(ctx, a.provider)?;
             (
