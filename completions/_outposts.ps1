@@ -1383,7 +1383,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'Sandbox id or name to read (a fixed worker''s, or any sandbox)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Devin session id; its sandbox is the orchestrator''s (`devin-<id>-<hash>`, labelled)')
             [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona]')
-            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost name for the Slack line [default: the name of OUTPOST_ID, from the Devin API]')
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'The outpost (name, or `outpost_env-…` id). With --create: the one the session is created on [default: OUTPOST_ID, else the organisation''s default platform]. Otherwise: the name for the Slack line [default: OUTPOST_ID''s name]')
             [CompletionResult]::new('--proof', '--proof', [CompletionResultType]::ParameterName, 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Absolute path of the proof file inside the sandbox')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait for the file (e.g. 90s, 10m, 1h)')

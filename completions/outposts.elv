@@ -1260,7 +1260,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --sandbox 'Sandbox id or name to read (a fixed worker''s, or any sandbox)'
             cand --session 'Devin session id; its sandbox is the orchestrator''s (`devin-<id>-<hash>`, labelled)'
             cand --provider 'Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona]'
-            cand --outpost 'Outpost name for the Slack line [default: the name of OUTPOST_ID, from the Devin API]'
+            cand --outpost 'The outpost (name, or `outpost_env-…` id). With --create: the one the session is created on [default: OUTPOST_ID, else the organisation''s default platform]. Otherwise: the name for the Slack line [default: OUTPOST_ID''s name]'
             cand --proof 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]'
             cand --path 'Absolute path of the proof file inside the sandbox'
             cand --wait 'How long to wait for the file (e.g. 90s, 10m, 1h)'

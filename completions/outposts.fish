@@ -767,7 +767,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_se
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l provider -d 'Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l outpost -d 'Outpost name for the Slack line [default: the name of OUTPOST_ID, from the Devin API]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l outpost -d 'The outpost (name, or `outpost_env-…` id). With --create: the one the session is created on [default: OUTPOST_ID, else the organisation\'s default platform]. Otherwise: the name for the Slack line [default: OUTPOST_ID\'s name]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l proof -d 'The value to expect [default: a fresh `outpost-proof-<12 hex>`]' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l path -d 'Absolute path of the proof file inside the sandbox' -r
 complete -c outposts -n "__fish_outposts_using_subcommand session; and __fish_seen_subcommand_from verify" -l wait -d 'How long to wait for the file (e.g. 90s, 10m, 1h)' -r

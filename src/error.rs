@@ -19,6 +19,8 @@ pub enum ExitStatus {
     Failure,
     /// Exit 3: a verification or health check failed (`session verify`, `doctor`).
     CheckFailed,
+    /// Exit 5: the session is served, but not on the provider given (`session verify`).
+    WrongProvider,
     /// Exit 130: stopped gracefully after SIGINT (nothing more to report).
     Interrupted,
     /// Exit 143: stopped gracefully after SIGTERM (nothing more to report).
@@ -35,6 +37,7 @@ impl ExitStatus {
             ExitStatus::Success => Code::Ok as u8,
             ExitStatus::Failure => Code::Failure as u8,
             ExitStatus::CheckFailed => Code::CheckFailed as u8,
+            ExitStatus::WrongProvider => Code::WrongProvider as u8,
             ExitStatus::Interrupted => Code::Interrupted as u8,
             ExitStatus::Terminated => Code::Terminated as u8,
             ExitStatus::Passthrough(n) => n,
@@ -50,6 +53,9 @@ pub enum Code {
     Usage = 2,
     CheckFailed = 3,
     Auth = 4,
+    /// `session verify`: the session is served, but not by the provider given (wrong
+    /// `--provider`); the message names who holds it and the flag to try.
+    WrongProvider = 5,
     Interrupted = 130,
     Terminated = 143,
 }
@@ -63,6 +69,7 @@ impl Code {
             Code::Usage => "usage",
             Code::CheckFailed => "check_failed",
             Code::Auth => "auth",
+            Code::WrongProvider => "wrong_provider",
             Code::Interrupted => "interrupted",
             Code::Terminated => "terminated",
         }

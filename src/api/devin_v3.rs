@@ -63,7 +63,8 @@ pub enum V3Error {
         action: &'static str,
         message: String,
     },
-    /// 400: the server refused the value; `accepted` is the list it sent (platforms, outposts).
+    /// 400: the server refused the value; `accepted` is the list it sent (platforms, outposts);
+    /// `outposts` the outposts in it that carry both an id and a name.
     #[error(
         "the Devin API refused {action} (HTTP 400): {message}{}",
         list_suffix(accepted)
@@ -72,6 +73,7 @@ pub enum V3Error {
         action: &'static str,
         message: String,
         accepted: Vec<String>,
+        outposts: Vec<AcceptedOutpost>,
     },
     #[error("the Devin API has no {what} (HTTP 404): {message}")]
     NotFound { what: String, message: String },
@@ -200,6 +202,7 @@ impl DevinV3Client {
             _ => V3Error::Rejected {
                 action,
                 accepted: body.as_ref().map(accepted_labels).unwrap_or_default(),
+                outposts: body.as_ref().map(accepted_outposts).unwrap_or_default(),
                 message,
             },
         })

@@ -222,6 +222,48 @@ pub fn accepted_labels(body: &Value) -> Vec<String> {
     out
 }
 
+/// An outpost a 400 lists with both its id and its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcceptedOutpost {
+    pub id: String,
+    pub name: String,
+}
+
+/// The outposts a 400 lists as objects carrying an id (`id`, `outpost_id` or `outpost_pool_id`)
+/// and a name (`name` or `outpost_pool_name`), in any list of the body: the field names are not
+/// documented, so every spelling seen in the neighbouring documents is read.
+pub fn accepted_outposts(body: &Value) -> Vec<AcceptedOutpost> {
+    fn text<'a>(o: &'a serde_json::Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+        keys.iter()
+            .find_map(|k| o.get(*k).and_then(Value::as_str))
+            .filter(|v| !v.trim().is_empty())
+    }
+    fn walk(v: &Value, out: &mut Vec<AcceptedOutpost>, depth: u8) {
+        if depth > 4 {
+            return;
+        }
+        match v {
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out, depth + 1)),
+            Value::Object(o) => {
+                let id = text(o, &["id", "outpost_id", "outpost_pool_id"]);
+                let name = text(o, &["name", "outpost_pool_name"]);
+                if let (Some(id), Some(name)) = (id, name) {
+                    out.push(AcceptedOutpost {
+                        id: id.trim().to_string(),
+                        name: name.trim().to_string(),
+                    });
+                } else {
+                    o.values().for_each(|v| walk(v, out, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, &mut out, 0);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,5 +304,15 @@ mod tests {
         );
         let fastapi = json!({"detail": [{"loc": ["body", "prompt"], "msg": "field required"}]});
         assert!(accepted_labels(&fastapi).is_empty());
+        assert_eq!(
+            accepted_outposts(&body),
+            vec![AcceptedOutpost {
+                id: "outpost_env-1".into(),
+                name: "gpu".into()
+            }]
+        );
+        let pool = json!({"available_outposts": [{"outpost_pool_id": "outpost_env-3", "outpost_pool_name": "rhel"}]});
+        assert_eq!(accepted_outposts(&pool)[0].name, "rhel");
+        assert!(accepted_outposts(&fastapi).is_empty());
     }
 }

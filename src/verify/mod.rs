@@ -11,6 +11,7 @@ use crate::orchestrator::{LABEL_SESSION, sandbox_name};
 use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo, SandboxState};
 
 pub mod diagnose;
+pub mod outpost;
 pub mod unattended;
 
 pub const DEFAULT_PATH: &str = "/workspace/outpost-proof.txt";
@@ -102,8 +103,46 @@ pub enum ResolveError {
     /// ended and its sandbox is gone), so waiting cannot help.
     #[error("no session {0}: it is not in the outpost's queue and no sandbox serves it")]
     NoSession(String),
+    /// `--sandbox` without `--provider`: on none of the configured providers.
+    #[error("no sandbox {id} on {searched}{errors}")]
+    NowhereFound {
+        id: String,
+        searched: String,
+        errors: String,
+    },
     #[error(transparent)]
     Provider(#[from] ProviderError),
+}
+
+/// The provider holding sandbox `id`, looked for on each of `candidates` in order (the worker
+/// commands' search order: the one it was launched on from here, the default, the rest).
+pub async fn search(
+    candidates: Vec<crate::worker::Workers>,
+    id: &str,
+) -> Result<(crate::provider::ProviderKind, std::sync::Arc<dyn Provider>), ResolveError> {
+    let mut searched = Vec::new();
+    let mut errors = Vec::new();
+    for w in candidates {
+        searched.push(w.kind().to_string());
+        match w.provider().get(id).await {
+            Ok(Some(_)) => return Ok((w.kind(), w.provider().clone())),
+            Ok(None) => {}
+            Err(e) => errors.push(format!("{}: {e}", w.kind())),
+        }
+    }
+    Err(ResolveError::NowhereFound {
+        id: show(id),
+        searched: if searched.is_empty() {
+            "any provider (none is configured)".to_string()
+        } else {
+            searched.join(", ")
+        },
+        errors: if errors.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", errors.join("; "))
+        },
+    })
 }
 
 /// Fail at once when a session named by `--session` has no sandbox yet and the fleet API does

@@ -7,6 +7,7 @@
 //! `DEVIN_WORKER_ACCEPTOR_ID` to it) — which needs the fleet API to read the claim. Ending the
 //! session is the caller's job, so it happens whatever this returns.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -14,7 +15,7 @@ use serde::Serialize;
 use super::{Target, compare, locate};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{DevinV3Client, StatusDetail, V3Error, V3Session, V3Status};
-use crate::provider::{Provider, ProviderError, SandboxInfo, SandboxState};
+use crate::provider::{Provider, ProviderError, ProviderKind, SandboxInfo, SandboxState};
 use crate::worker::{LABEL_ROLE, ROLE_WORKER};
 
 /// How far a proof session got, in order.
@@ -78,6 +79,27 @@ pub enum Followed {
         sandbox: Option<SandboxInfo>,
         last_error: Option<String>,
     },
+    /// The session is served, but by no sandbox on this provider (a wrong `--provider`).
+    Elsewhere(Elsewhere),
+    /// The session runs, in no orchestrated sandbox here, while fixed workers run here: which
+    /// of them holds it only the claim says, and reading it needs the fleet API's token.
+    WorkersNeedToken {
+        session: V3Session,
+        workers: Vec<String>,
+    },
+}
+
+/// Who serves a session that has no sandbox on the provider given.
+#[derive(Debug)]
+pub struct Elsewhere {
+    pub reached: Stage,
+    pub session: V3Session,
+    /// The claim's acceptor id, when the fleet API was read.
+    pub holder: Option<String>,
+    /// The holder is a fixed worker (its sandbox was found on another provider).
+    pub holder_is_worker: bool,
+    /// The provider and sandbox that serve it, when another configured provider has it.
+    pub found_on: Option<(ProviderKind, String)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -99,6 +121,16 @@ pub struct Follow<'a> {
     pub path: &'a str,
     pub wait: Duration,
     pub poll: Duration,
+    /// The other configured providers, searched once the session is known not to be here.
+    pub elsewhere: &'a [Arc<dyn Provider>],
+}
+
+/// Whether the absence of any sandbox of the session on this provider is certain: its v3
+/// status reads `running` now (its machine is up, so its sandbox exists wherever it runs), seen
+/// on two polls in a row so that a list lagging behind a create is not taken for an absence. A
+/// sandbox still being created (claimed, not running) or a sleeper (suspended) is never certain.
+pub fn absence_certain(status: &V3Status, misses: u32) -> bool {
+    *status == V3Status::Running && misses >= 2
 }
 
 /// A fixed worker's sandbox: named by the acceptor id and labelled as a worker.
@@ -131,6 +163,76 @@ impl Follow<'_> {
         }
     }
 
+    /// A fixed worker on another provider named `acceptor`: its sandbox exists before it
+    /// claims, so finding it there is certain at once.
+    async fn worker_elsewhere(&self, acceptor: &str) -> Option<(ProviderKind, String)> {
+        for p in self.elsewhere {
+            if let Ok(Some(sb)) = worker_sandbox(p.as_ref(), acceptor).await {
+                return Some((p.kind(), sb.name));
+            }
+        }
+        None
+    }
+
+    /// The session's orchestrated sandbox on another provider.
+    async fn orchestrated_elsewhere(&self) -> Option<(ProviderKind, String)> {
+        let target = Target::Session(self.session_id.to_string());
+        for p in self.elsewhere {
+            if let Ok(Some(sb)) = locate(p.as_ref(), &target).await {
+                return Some((p.kind(), sb.name));
+            }
+        }
+        None
+    }
+
+    /// The fixed workers on this provider (names).
+    async fn workers_here(&self) -> Result<Vec<String>, FollowError> {
+        let filter = [(LABEL_ROLE.to_string(), ROLE_WORKER.to_string())].into();
+        Ok(self
+            .provider
+            .list(&filter)
+            .await?
+            .into_iter()
+            .filter(|sb| sb.state != SandboxState::Deleted)
+            .map(|sb| sb.name)
+            .collect())
+    }
+
+    /// The session runs with no sandbox of ours here: who serves it, as far as can be seen
+    /// (`None`: the claim names a sandbox here after all).
+    async fn not_here(
+        &self,
+        reached: Stage,
+        session: &V3Session,
+        holder: Option<&str>,
+    ) -> Result<Option<Followed>, FollowError> {
+        // A sandbox here named by the claim (a worker launched by another tool, without our
+        // labels) is not an absence: keep waiting.
+        if let Some(h) = holder
+            && let Ok(Some(sb)) = self.provider.get(h).await
+            && sb.state != SandboxState::Deleted
+        {
+            return Ok(None);
+        }
+        let elsewhere = Elsewhere {
+            reached,
+            session: session.clone(),
+            holder: holder.map(str::to_string),
+            holder_is_worker: false,
+            found_on: self.orchestrated_elsewhere().await,
+        };
+        if elsewhere.found_on.is_none() && self.fleet.is_none() {
+            let workers = self.workers_here().await?;
+            if !workers.is_empty() {
+                return Ok(Some(Followed::WorkersNeedToken {
+                    session: session.clone(),
+                    workers,
+                }));
+            }
+        }
+        Ok(Some(Followed::Elsewhere(elsewhere)))
+    }
+
     /// Follow until the file is read, the session ends, or `wait` runs out.
     pub async fn run(&self, mut on: impl FnMut(Event<'_>)) -> Result<Followed, FollowError> {
         let start = Instant::now();
@@ -140,6 +242,10 @@ impl Follow<'_> {
         let mut last_error: Option<String> = None;
         // A file that does not match yet: Devin may still be writing it.
         let mut seen: Option<Vec<u8>> = None;
+        // Polls in a row that found no sandbox of the running session here.
+        let mut misses = 0u32;
+        // The acceptor already looked for on the other providers.
+        let mut looked_for: Option<String> = None;
         loop {
             match self.v3.get_session(self.session_id).await {
                 Ok(s) => session = Some(s),
@@ -180,6 +286,34 @@ impl Follow<'_> {
                     }
                 }
                 reached = Some(now);
+                if sandbox.is_none() && now >= Stage::Claimed && !s.status.ended() {
+                    if let Some(a) = acceptor.as_deref()
+                        && looked_for.as_deref() != Some(a)
+                    {
+                        looked_for = Some(a.to_string());
+                        if let Some(found) = self.worker_elsewhere(a).await {
+                            return Ok(Followed::Elsewhere(Elsewhere {
+                                reached: now,
+                                session: s.clone(),
+                                holder: Some(a.to_string()),
+                                holder_is_worker: true,
+                                found_on: Some(found),
+                            }));
+                        }
+                    }
+                    misses = if s.status == V3Status::Running {
+                        misses + 1
+                    } else {
+                        0
+                    };
+                    if absence_certain(&s.status, misses)
+                        && let Some(out) = self.not_here(now, s, acceptor.as_deref()).await?
+                    {
+                        return Ok(out);
+                    }
+                } else {
+                    misses = 0;
+                }
             }
             if let (Some(sb), Some(s)) = (&sandbox, &session) {
                 let left = self.wait.saturating_sub(start.elapsed());
@@ -270,5 +404,16 @@ mod tests {
         assert_eq!(Stage::Queued.stall(), "never claimed");
         assert_eq!(Stage::Claimed.stall(), "claimed but never running");
         assert_eq!(Stage::Running.stall(), "running but no proof file");
+    }
+
+    #[test]
+    fn an_absence_is_certain_only_for_a_running_session_seen_twice() {
+        assert!(absence_certain(&V3Status::Running, 2));
+        assert!(!absence_certain(&V3Status::Running, 1));
+        // Claimed: its sandbox may still be being created. Suspended: a sleeper's sandbox may
+        // be gone until it wakes.
+        assert!(!absence_certain(&V3Status::Claimed, 5));
+        assert!(!absence_certain(&V3Status::Suspended, 5));
+        assert!(!absence_certain(&V3Status::Exit, 5));
     }
 }

@@ -81,6 +81,7 @@ mod verify_cli;
 mod verify_coreweave;
 mod verify_daytona;
 mod verify_local;
+mod verify_recipe;
 mod verify_support;
 mod windows_daemon;
 mod windows_orchestrated;

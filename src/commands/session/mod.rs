@@ -79,8 +79,10 @@ labels, tips and progress go to stderr. Submit the task in a session on the outp
 Devin app choose the outpost as the session's machine; in Slack the line's `!outpost NAME`
 routes it.
 
-The outpost NAME comes from --outpost, else from the Devin API (the name of OUTPOST_ID) when
-DEVIN_OUTPOSTS_TOKEN is set, else a placeholder <OUTPOST-NAME> to replace.
+The outpost NAME comes from --outpost, else OUTPOST_ID when it holds a name, else from the Devin
+API (the name of the OUTPOST_ID id) when DEVIN_OUTPOSTS_TOKEN is set, else a placeholder
+<OUTPOST-NAME> to replace. Without --provider, a --sandbox is looked for on every configured
+provider (the one a worker was launched on from here first), as the worker commands do.
 
 Exit codes: 0 match · 1 failure (an API unreachable) · 2 bad input, or no such sandbox or
 session · 3 timed out (the diagnosis says why: the sandbox's state, the last remote or worker
@@ -90,18 +92,25 @@ file still held another value when --wait ran out (both values shown) · 4 crede
 Unattended (CI): --create makes the session itself through Devin's v3 API on the outpost
 (DEVIN_API_KEY with ManageOrgSessions and ViewOrgSessions, DEVIN_ORG_ID or --org), shows each
 stage on stderr (queued, claimed, running, proof file found), reads the file from that session's
-sandbox and ends the session whatever the outcome (--keep-session leaves it). Exit 0 match ·
-3 mismatch, session ended before the file, or --wait ran out (naming the stage it stalled at:
-never claimed / claimed but never running / running but no proof file; the verdict's `hint`
-says what to look at) · 2 DEVIN_API_KEY or DEVIN_ORG_ID unset (before any request), DEVIN_ORG_ID
-not the key's organisation, or an outpost the organisation does not offer · 4 DEVIN_API_KEY
-refused or lacking a permission · 130/143 SIGINT/SIGTERM: the session is ended first (unless
---keep-session) and the verdict `interrupted` names it.
+sandbox and ends the session whatever the outcome (--keep-session leaves it). The outpost is
+--outpost, else OUTPOST_ID: a name is the session's platform as it is; an outpost_env-… id is
+named through the fleet API when DEVIN_OUTPOSTS_TOKEN is set, else through the v3 API (the
+organisation's default platform, or the outposts it accepts). Neither: the organisation's
+default platform, read first — with none set, nothing is created. The provider's key and
+DEVIN_API_KEY's access to the organisation are checked before the session is created. Exit
+0 match · 3 mismatch, session ended before the file, or --wait ran out (naming the stage it
+stalled at: never claimed / claimed but never running / running but no proof file; the
+verdict's `hint` says what to look at) · 2 DEVIN_API_KEY or DEVIN_ORG_ID unset or unknown, no
+outpost and no default, an id nothing names, an outpost the organisation does not offer, or
+fixed workers to search without DEVIN_OUTPOSTS_TOKEN · 4 a key refused or lacking a permission
+(no session created) · 5 the session is served, but by no sandbox on --provider (the message
+names who holds it and the --provider to try) · 130/143 SIGINT/SIGTERM: the session is ended
+first (unless --keep-session) and the verdict `interrupted` names it.
   outposts session verify --create --provider daytona --wait 15m
 
 Scripting: --json prints one object on stdout at the end:
   {\"result\": \"match\"|\"mismatch\"|\"timeout\"|\"printed\", \"exit_code\", \"proof\", \"path\",
-   \"task\", \"slack\", \"outpost_name\", \"outpost_name_source\": \"flag\"|\"devin_api\"|\"placeholder\",
+   \"task\", \"slack\", \"outpost_name\", \"outpost_name_source\": \"flag\"|\"env\"|\"devin_api\"|\"placeholder\",
    \"provider\", \"session_id\", \"sandbox\": {\"id\", \"name\", \"state\", \"raw_state\", \"labels\", …}|null,
    \"waited_seconds\", \"trailing_newline\", \"expected\", \"found\", \"found_bytes\",
    \"diagnosis\": {\"sandbox\", \"sandbox_looked_for\", \"sandbox_error\", \"last_read_error\",
@@ -123,7 +132,9 @@ pub struct VerifyArgs {
     /// Where the sandbox runs [default: OUTPOSTS_PROVIDER or daytona].
     #[arg(long, value_enum)]
     pub provider: Option<ProviderKind>,
-    /// Outpost name for the Slack line [default: the name of OUTPOST_ID, from the Devin API].
+    /// The outpost (name, or `outpost_env-…` id). With --create: the one the session is created
+    /// on [default: OUTPOST_ID, else the organisation's default platform]. Otherwise: the name
+    /// for the Slack line [default: OUTPOST_ID's name].
     #[arg(long, value_name = "NAME")]
     pub outpost: Option<String>,
     /// The value to expect [default: a fresh `outpost-proof-<12 hex>`].

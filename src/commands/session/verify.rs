@@ -7,7 +7,7 @@ use anyhow::Result;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{VerifyArgs, check_path, check_proof, devin, printable, provider_kind, usage};
+use super::{VerifyArgs, check_path, check_proof, devin, printable, usage};
 use crate::api::ApiError;
 use crate::api::devin::DevinClient;
 use crate::commands::Ctx;
@@ -100,10 +100,23 @@ async fn outpost_name(ctx: &Ctx, flag: Option<&str>, devin: Option<&DevinClient>
         source: NameSource::Placeholder,
         note: Some(note),
     };
+    let id = ctx
+        .config
+        .value(&env::OUTPOST_ID)
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    // OUTPOST_ID may hold the outpost's name itself (the v3 API's `platform` is one).
+    if let Some(name) = id.as_ref().filter(|v| !v.starts_with("outpost_env-")) {
+        return OutpostName {
+            name: Some(name.clone()),
+            source: NameSource::Env,
+            note: None,
+        };
+    }
     let Some(client) = devin else {
         return placeholder("no --outpost given and no Devin token configured".into());
     };
-    let Some(id) = ctx.config.value(&env::OUTPOST_ID) else {
+    let Some(id) = id else {
         return placeholder("no --outpost given and OUTPOST_ID is not set".into());
     };
     match lookup_name(client, &id).await {
@@ -126,6 +139,11 @@ fn resolve_error(e: ResolveError, kind: ProviderKind) -> anyhow::Error {
                 show(&s)
             ),
             Some("check the id against the outpost's queue: outposts queue list".to_string()),
+        )
+        .into(),
+        ResolveError::NowhereFound { .. } => CliError::usage(
+            e.to_string(),
+            "check the id (or name): `outposts worker list` lists the fixed workers; for a session served by `orchestrator run`, pass --session instead",
         )
         .into(),
         ResolveError::NoSandbox(id) => CliError::usage(
@@ -225,6 +243,8 @@ pub enum VerifyResult {
 #[serde(rename_all = "snake_case")]
 pub enum NameSource {
     Flag,
+    // OUTPOST_ID, holding the outpost's name rather than its id.
+    Env,
     DevinApi,
     Placeholder,
 }
@@ -307,9 +327,21 @@ pub(super) async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         }
     };
 
-    let kind = provider_kind(ctx, a.provider)?;
+    let (kind, provider) = match (&target, a.provider) {
+        // A sandbox id alone: found wherever it runs, as the worker commands find a worker.
+        (Target::Sandbox(id), None) => {
+            let candidates = crate::commands::worker::candidates(ctx, Some(id)).await?;
+            // The kind only words errors of one provider; this one names every searched.
+            verify::search(candidates, id)
+                .await
+                .map_err(|e| resolve_error(e, ProviderKind::Daytona))?
+        }
+        _ => {
+            let kind = ctx.provider_kind(a.provider)?;
+            (kind, ctx.provider(kind).await?)
+        }
+    };
     doc.provider = Some(kind);
-    let provider = ctx.provider(kind).await?;
     let found = verify::locate(provider.as_ref(), &target)
         .await
         .map_err(|e| resolve_error(e, kind))?;

@@ -2,6 +2,7 @@
 //! the v3 API on the outpost, narrate its stages, read the file back from its sandbox, end it.
 //! Following the session is domain logic in `verify::unattended`.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -9,16 +10,19 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::v3::{POLL, client, org_error, outpost_platform, session_line, usage};
+use super::v3::{POLL, client, org_error, session_line, usage};
 use super::{VerifyArgs, check_path, check_proof, devin, provider_kind, signal_name, stopped_by};
 use crate::api::devin::DevinClient;
-use crate::api::devin_v3::{CreateSession, DevinV3Client};
+use crate::api::devin_v3::{CreateSession, DevinV3Client, V3Error};
 use crate::commands::emulator::{Signal, Signals};
+use crate::env;
 use crate::error::{CliError, ExitStatus, Hint, InSession};
 use crate::output::Printer;
-use crate::provider::{ProviderKind, SandboxInfo};
-use crate::verify::unattended::{Event, Follow, FollowError, Followed, Stage};
+use crate::provider::{Provider, ProviderKind, SandboxInfo};
+use crate::verify::outpost::{self, Choice, ChoiceError};
+use crate::verify::unattended::{Elsewhere, Event, Follow, FollowError, Followed, Stage};
 use crate::verify::{self, Comparison, compare, show};
+use crate::worker::{LABEL_ROLE, ROLE_WORKER};
 
 /// `outposts session verify --create --json`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -36,8 +40,9 @@ pub struct CreateVerifyDoc {
     pub session_id: String,
     pub session_url: Option<String>,
     pub stages: Vec<StageAt>,
-    /// Where the session stopped: `never claimed`, `claimed but never running`, …
-    pub stalled_at: Option<&'static str>,
+    /// Where the session stopped: `never claimed`, `claimed but never running`, …, or, for
+    /// `wrong_provider`, `running, but no sandbox for it on <provider>`.
+    pub stalled_at: Option<String>,
     /// The next step for a session that stalled, ended early or was interrupted.
     pub hint: Option<Hint>,
     #[schemars(with = "Option<serde_json::Value>")]
@@ -60,6 +65,8 @@ pub enum CreateResult {
     Timeout,
     /// SIGINT or SIGTERM: the session was ended (unless --keep-session), exit 130 or 143.
     Interrupted,
+    /// Served, but by no sandbox on `--provider` (exit 5): `stalled_at` names who holds it.
+    WrongProvider,
 }
 
 /// A stage the session reached, seconds after it was created.
@@ -109,10 +116,32 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     let kind = provider_kind(ctx, a.provider)?;
     let provider = ctx.provider(kind).await?;
     let fleet: Option<DevinClient> = devin(ctx)?;
-    let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
+    let elsewhere = other_providers(ctx, kind).await;
     let task = verify::task_text(&proof, &a.path);
     let p = &ctx.printer;
 
+    // Then every credential that can be checked, before anything is created.
+    check_credentials(&v3, provider.as_ref()).await?;
+    let given = outpost::given(
+        a.outpost.as_deref(),
+        ctx.config.value(&env::OUTPOST_ID).as_deref(),
+    );
+    let choice = outpost::choose(&v3, fleet.as_ref(), given)
+        .await
+        .map_err(|e| choice_error(&v3, e))?;
+    match &choice {
+        Choice::Named {
+            platform,
+            resolved: Some(how),
+        } => p.note(&format!("outpost {platform}: {how}")),
+        Choice::Default { shown } => p.note(&format!(
+            "no outpost given (--outpost, OUTPOST_ID): using the organisation's default platform {shown}"
+        )),
+        Choice::DefaultUnread { why } => p.warn(&format!(
+            "no outpost given (--outpost, OUTPOST_ID) and the organisation's default platform could not be read ({why}): the session goes to the default if one is set; pass --outpost NAME to choose"
+        )),
+        _ => {}
+    }
     // Stopped before anything was created: nothing to end.
     if let Some(sig) = futures::FutureExt::now_or_never(signals.recv()) {
         return Err(match sig {
@@ -122,19 +151,26 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         .into());
     }
     // Not interruptible: a session created but unknown to us could not be ended.
-    let created = v3
-        .create_session(&CreateSession {
-            prompt: task.clone(),
-            title: Some(format!("outposts proof {proof}")),
-            tags: vec!["outposts-verify".into()],
-            platform: platform.clone(),
-        })
+    let body = CreateSession {
+        prompt: task.clone(),
+        title: Some(format!("outposts proof {proof}")),
+        tags: vec!["outposts-verify".into()],
+        platform: None,
+    };
+    let (created, platform) = outpost::create(&v3, body, &choice)
         .await
-        .map_err(|e| org_error(&v3, e))?;
+        .map_err(|e| choice_error(&v3, e))?;
     let id = created.session_id.clone();
-    let on = platform
-        .as_deref()
-        .unwrap_or("the organisation's default platform");
+    let on = match (&platform, &choice) {
+        (Some(name), Choice::Id { id: given, .. }) if name != given => {
+            format!("{name} (outpost {given}, named by the organisation's accepted outposts)")
+        }
+        (Some(name), _) => name.clone(),
+        (None, Choice::Default { shown }) => {
+            format!("the organisation's default platform {shown}")
+        }
+        (None, _) => "the organisation's default platform".to_string(),
+    };
     p.note(&format!("created proof session {id} on {on}: {task}"));
 
     let start = Instant::now();
@@ -148,6 +184,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         path: &a.path,
         wait: a.wait,
         poll: POLL,
+        elsewhere: &elsewhere,
     };
     let follow = follower.run(|ev| narrate(p, start, &mut stages, ev));
     let outcome = tokio::select! {
@@ -170,7 +207,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         proof: proof.clone(),
         path: a.path.clone(),
         task,
-        outpost_name: platform,
+        outpost_name: platform.or_else(|| choice.shown()),
         provider: kind,
         session_id: id.clone(),
         session_url: created.url.clone(),
@@ -189,7 +226,66 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         Ok(f) => f.map_err(|e| follow_error(e).context(InSession(id.clone())))?,
         Err(sig) => return Ok(interrupted(p, &mut doc, sig)),
     };
+    if let Followed::WorkersNeedToken { workers, .. } = &followed {
+        return Err(anyhow::Error::from(CliError::usage(
+            format!(
+                "session {id} runs, but in no orchestrated sandbox on {kind}, and {} fixed worker{} run there ({}): which one holds it only the claim says, and reading the claim needs DEVIN_OUTPOSTS_TOKEN, which is not set",
+                workers.len(),
+                if workers.len() == 1 { "" } else { "s" },
+                workers.join(", ")
+            ),
+            "set DEVIN_OUTPOSTS_TOKEN (the outpost's machine token, as `worker launch` uses) so verify can read the claim and find the worker's sandbox",
+        ))
+        .context(InSession(id.clone())));
+    }
     Ok(verdict(p, &a, &mut doc, followed))
+}
+
+/// The provider's key with one cheap read (its fixed workers), and the v3 key's access to the
+/// organisation (one page of one session: ViewOrgSessions, which following needs). A refused
+/// key exits 4 and an unknown organisation 2, with no session created.
+async fn check_credentials(v3: &DevinV3Client, provider: &dyn Provider) -> Result<()> {
+    let workers = [(LABEL_ROLE.to_string(), ROLE_WORKER.to_string())].into();
+    provider.list(&workers).await?;
+    match v3.list_sessions(1, None, &[]).await {
+        Ok(_) => Ok(()),
+        Err(e @ V3Error::NotFound { .. }) => Err(org_error(v3, e)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The other configured providers, in the worker commands' search order; building them sends
+/// no request.
+async fn other_providers(ctx: &Ctx, kind: ProviderKind) -> Vec<Arc<dyn Provider>> {
+    match crate::commands::worker::candidates(ctx, None).await {
+        Ok(all) => all
+            .into_iter()
+            .filter(|w| w.kind() != kind)
+            .map(|w| w.provider().clone())
+            .collect(),
+        Err(e) => {
+            tracing::debug!("not searching other providers: {e:#}");
+            Vec::new()
+        }
+    }
+}
+
+fn choice_error(v3: &DevinV3Client, e: ChoiceError) -> anyhow::Error {
+    match e {
+        ChoiceError::NoOutpost { .. } => CliError::usage(
+            e.to_string(),
+            "choose one: pass --outpost NAME (or set OUTPOST_ID), or make an outpost the organisation's default with `outposts outpost default set NAME`",
+        )
+        .into(),
+        ChoiceError::UnknownId { .. } => CliError::usage(
+            e.to_string(),
+            "pass the outpost's name: --outpost NAME, or the name in OUTPOST_ID (a session's platform is an outpost's name); or set DEVIN_OUTPOSTS_TOKEN to look the id up",
+        )
+        .into(),
+        // Unwrapped, so main.rs sees the typed error itself.
+        ChoiceError::V3(v) => org_error(v3, v),
+        ChoiceError::Lookup(l) => l.into(),
+    }
 }
 
 /// A stop signal ended the wait: the document says so, with the session's id and whether it
@@ -197,7 +293,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
 fn interrupted(p: &Printer, doc: &mut CreateVerifyDoc, sig: Signal) -> ExitStatus {
     let status = doc.end(CreateResult::Interrupted, stopped_by(sig));
     let reached = doc.stages.last().map(|s| s.stage).unwrap_or(Stage::Queued);
-    doc.stalled_at = Some(reached.stall());
+    doc.stalled_at = Some(reached.stall().to_string());
     let id = doc.session_id.clone();
     doc.hint = Some(Hint::new(if doc.session_ended {
         "the session was ended; run the command again for a new proof".to_string()
@@ -333,7 +429,7 @@ fn verdict(
         }
         Followed::Ended { reached, session } => {
             let status = doc.end(CreateResult::Ended, ExitStatus::CheckFailed);
-            doc.stalled_at = Some(reached.stall());
+            doc.stalled_at = Some(reached.stall().to_string());
             doc.hint = Some(stall_hint(reached));
             doc.status = Some(session_line(&session));
             p.result(&*doc, || {
@@ -347,6 +443,30 @@ fn verdict(
             });
             status
         }
+        Followed::Elsewhere(e) => {
+            let status = doc.end(CreateResult::WrongProvider, ExitStatus::WrongProvider);
+            let (what, hint) = elsewhere_text(doc.provider, &e);
+            doc.stalled_at = Some(what.clone());
+            doc.hint = Some(hint.clone());
+            doc.status = Some(session_line(&e.session));
+            p.result(&*doc, || {
+                format!(
+                    "{} session {id} is {what}\n  v3 status: {}\n  hint: {hint}",
+                    p.mark(false),
+                    session_line(&e.session)
+                )
+            });
+            status
+        }
+        // Raised as an error by `run` before the verdict; kept total for the compiler.
+        Followed::WorkersNeedToken { session, .. } => {
+            let status = doc.end(CreateResult::Timeout, ExitStatus::CheckFailed);
+            doc.status = Some(session_line(&session));
+            p.result(&*doc, || {
+                format!("{} session {id}: no sandbox found", p.mark(false))
+            });
+            status
+        }
         Followed::Stalled {
             reached,
             session,
@@ -354,7 +474,7 @@ fn verdict(
             last_error,
         } => {
             let status = doc.end(CreateResult::Timeout, ExitStatus::CheckFailed);
-            doc.stalled_at = Some(reached.stall());
+            doc.stalled_at = Some(reached.stall().to_string());
             doc.hint = Some(stall_hint(reached));
             doc.sandbox = sandbox.clone();
             doc.status = session.as_ref().map(session_line);
@@ -393,4 +513,32 @@ fn stall_hint(reached: Stage) -> Hint {
             "Devin runs on the machine but wrote no file: open the session's URL to see what it did"
         }
     })
+}
+
+/// "running, but no sandbox for it on daytona; claimed by …: a fixed worker on coreweave"
+/// and the hint that names the flag to try.
+fn elsewhere_text(kind: ProviderKind, e: &Elsewhere) -> (String, Hint) {
+    let mut what = format!("{}, but no sandbox for it on {kind}", e.reached.label());
+    if let Some(h) = &e.holder {
+        what.push_str(&format!("; claimed by {h}"));
+        if e.holder_is_worker {
+            what.push_str(": a fixed worker");
+        }
+    }
+    let hint = match &e.found_on {
+        Some((other, sandbox)) => {
+            what.push_str(&format!(" (sandbox {sandbox} on {other})"));
+            Hint::new(format!(
+                "try --provider {other}: the session is served there"
+            ))
+        }
+        None => Hint::new(format!(
+            "the machine serving it is on none of the other providers configured here: pass the --provider of the orchestrator or worker that serves the outpost{}",
+            e.holder
+                .as_deref()
+                .map(|h| format!(" (its acceptor id is {h})"))
+                .unwrap_or_default()
+        )),
+    };
+    (what, hint)
 }
