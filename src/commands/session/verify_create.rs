@@ -284,6 +284,8 @@ fn choice_error(v3: &DevinV3Client, e: ChoiceError) -> anyhow::Error {
         .into(),
         // Unwrapped, so main.rs sees the typed error itself.
         ChoiceError::V3(v) => org_error(v3, v),
+        // A name or id the account lacks is a configuration error (exit 2), like everywhere.
+        ChoiceError::Lookup(l) if l.is_bad_input() => CliError::usage(l.to_string(), l.hint()).into(),
         ChoiceError::Lookup(l) => l.into(),
     }
 }
