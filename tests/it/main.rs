@@ -5,6 +5,7 @@ mod host;
 mod support;
 
 mod auth_key;
+mod auth_permissions;
 mod auth_status;
 mod cli_basics;
 mod connect_browser;
