@@ -72,6 +72,7 @@ mod rel_support;
 mod session_v3;
 mod session_v3_conformance;
 mod session_v3_providers;
+mod tour_gaps;
 mod verify_cli;
 mod verify_coreweave;
 mod verify_daytona;

@@ -299,7 +299,7 @@ fn outpost_default_set_clear_round_trip_and_a_personal_outpost_is_refused() {
 
     block_on(emu.client().add_outpost("mine", true)).unwrap();
     let run = env.run(&["outpost", "default", "set", "mine"]);
-    run.code(1);
+    run.code(2);
     assert!(
         run.stderr.contains("personal")
             && run.stderr.contains("accepted: ")
