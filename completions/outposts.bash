@@ -759,7 +759,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__auth__subcmd__set__subcmd__key)
-            opts="-q -v -y -h -V --store --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --store --offline --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -132,11 +132,12 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
         }
         &'outposts;auth;set-key'= {
-            cand --store 'Where to keep the key: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)'
+            cand --store 'Where to keep DEVIN_API_KEY: `env` writes only its line to .env (mode 0600); `keyring` keeps it in the OS keyring (falls back to .env when no keyring is available). Nothing else is written'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
             cand --log-format 'Format of log lines on stderr'
+            cand --offline 'Store the key without asking the API whether it accepts it'
             cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
             cand -q 'Print only results and errors'
             cand --quiet 'Print only results and errors'
@@ -144,8 +145,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
             cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
             cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
         }

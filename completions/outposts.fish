@@ -120,7 +120,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l store -d 'Where to keep the key: .env (mode 0600) or the OS keyring (falls back to .env when no keyring is available)' -r -f -a "env\t'`.env` (mode 0600), with DEVIN_API_URL and OUTPOST_ID'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l store -d 'Where to keep DEVIN_API_KEY: `env` writes only its line to .env (mode 0600); `keyring` keeps it in the OS keyring (falls back to .env when no keyring is available). Nothing else is written' -r -f -a "env\t'`.env` (mode 0600), with DEVIN_API_URL and OUTPOST_ID'
 keyring\t'The OS keyring; only DEVIN_API_URL and OUTPOST_ID go to `.env`'"
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -129,11 +129,12 @@ complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l offline -d 'Store the key without asking the API whether it accepts it'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s q -l quiet -d 'Print only results and errors'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from set-key" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand auth; and __fish_seen_subcommand_from logout" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''

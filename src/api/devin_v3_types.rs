@@ -151,7 +151,7 @@ pub struct CreateSession {
 }
 
 /// `GET|PUT …/default-platform`. All `None` when unset.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DefaultPlatform {
     #[serde(default)]
     pub platform: Option<String>,

@@ -12,6 +12,7 @@ use crate::api::http::DEVIN;
 use crate::api::sse::{GapReason, WatchItem};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
+use crate::output::table::{Rendered, Table};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -138,8 +139,19 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     };
     let listing = client.list(&q).await?;
     let entries = &listing.entries;
-    let json = Value::Array(entries.iter().map(QueueEntry::to_json).collect());
-    ctx.printer.result(&json, || render_entries(entries));
+    let doc: Vec<QueueRow> = entries.iter().map(QueueRow::from).collect();
+    let mut dropped = Vec::new();
+    ctx.printer.result(&doc, || {
+        let r = render_entries(entries, ctx.printer.width());
+        dropped = r.dropped;
+        r.text
+    });
+    if !dropped.is_empty() {
+        ctx.printer.note(&format!(
+            "{} left out to fit the terminal; every field: outposts queue list --json",
+            dropped.join(", ")
+        ));
+    }
     let scope = match &outpost {
         Some(o) => format!("outpost {o}"),
         None => "every outpost (OUTPOST_ID is not set)".into(),
@@ -164,36 +176,115 @@ async fn list(ctx: &Ctx, a: ListArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-fn render_entries(entries: &[QueueEntry]) -> String {
+/// The table on a terminal fits its width (KIND, PLATFORM, ACCEPTOR, UPDATED give way, in that
+/// order); in a pipe or a file every column of every row is printed whole.
+fn render_entries(entries: &[QueueEntry], width: Option<usize>) -> Rendered {
     if entries.is_empty() {
-        return String::new();
+        return Rendered::default();
     }
     let now = now_secs();
-    let rows: Vec<Vec<String>> = entries
-        .iter()
-        .map(|e| {
-            vec![
-                e.session_id.clone(),
-                e.phase.to_string(),
-                e.session_status.to_string(),
-                e.kind.to_string(),
-                e.platform.to_string(),
-                e.acceptor_id.clone().unwrap_or_else(|| "-".into()),
-                e.claim_deadline
-                    .map(|d| relative(d - now))
-                    .unwrap_or_else(|| "-".into()),
-                e.updated_at
-                    .map(|u| relative(u - now))
-                    .unwrap_or_else(|| "-".into()),
-            ]
-        })
-        .collect();
-    table(
-        &[
-            "SESSION", "PHASE", "STATUS", "KIND", "PLATFORM", "ACCEPTOR", "DEADLINE", "UPDATED",
-        ],
-        &rows,
-    )
+    let mut t = Table::new(&[
+        "SESSION", "PHASE", "STATUS", "KIND", "PLATFORM", "ACCEPTOR", "DEADLINE", "UPDATED",
+    ])
+    .optional("KIND")
+    .optional("PLATFORM")
+    .optional("ACCEPTOR")
+    .optional("UPDATED");
+    for e in entries {
+        t.row(vec![
+            e.session_id.clone(),
+            e.phase.to_string(),
+            e.session_status.to_string(),
+            e.kind.to_string(),
+            e.platform.to_string(),
+            e.acceptor_id.clone().unwrap_or_else(|| "-".into()),
+            e.claim_deadline
+                .map(|d| relative(d - now))
+                .unwrap_or_else(|| "-".into()),
+            e.updated_at
+                .map(|u| relative(u - now))
+                .unwrap_or_else(|| "-".into()),
+        ]);
+    }
+    t.render(width)
+}
+
+/// One entry of `outposts queue list --json`, in the API's `metadata`/`spec`/`status` shape
+/// (never with the connect token).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct QueueRow {
+    pub metadata: QueueRowMetadata,
+    pub spec: QueueRowSpec,
+    pub status: QueueRowStatus,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct QueueRowMetadata {
+    pub session_id: String,
+    pub outpost_id: Option<String>,
+    /// Unix seconds.
+    #[schemars(with = "Option<f64>")]
+    pub created_at: Value,
+    /// Unix seconds.
+    #[schemars(with = "Option<f64>")]
+    pub updated_at: Value,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct QueueRowSpec {
+    /// `new` or `resume`.
+    #[schemars(with = "String")]
+    pub kind: Value,
+    /// `linux`, `windows` or `macos`.
+    #[schemars(with = "String")]
+    pub platform: Value,
+    pub remote_binary_sha: Option<String>,
+    /// The session's network policy as sent (`{"error": …}` when it could not be read).
+    pub network_policy: Option<Value>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct QueueRowStatus {
+    /// `pending` or `claimed`.
+    #[schemars(with = "String")]
+    pub phase: Value,
+    pub acceptor_id: Option<String>,
+    /// Unix seconds.
+    #[schemars(with = "Option<f64>")]
+    pub claim_deadline: Value,
+    /// `pending`, `running`, `suspended` or `terminated`.
+    #[schemars(with = "String")]
+    pub session_status: Value,
+    pub gateway_url: Option<String>,
+}
+
+impl From<&QueueEntry> for QueueRow {
+    // Field by field from the one canonical shape, so the list and the watch never differ.
+    fn from(e: &QueueEntry) -> Self {
+        let v = e.to_json();
+        let s = |section: &str, key: &str| v[section][key].as_str().map(str::to_string);
+        QueueRow {
+            metadata: QueueRowMetadata {
+                session_id: e.session_id.clone(),
+                outpost_id: s("metadata", "outpost_id"),
+                created_at: v["metadata"]["created_at"].clone(),
+                updated_at: v["metadata"]["updated_at"].clone(),
+            },
+            spec: QueueRowSpec {
+                kind: v["spec"]["kind"].clone(),
+                platform: v["spec"]["platform"].clone(),
+                remote_binary_sha: s("spec", "remote_binary_sha"),
+                network_policy: Some(v["spec"]["network_policy"].clone()).filter(|p| !p.is_null()),
+            },
+            status: QueueRowStatus {
+                phase: v["status"]["phase"].clone(),
+                acceptor_id: s("status", "acceptor_id"),
+                claim_deadline: v["status"]["claim_deadline"].clone(),
+                session_status: v["status"]["session_status"].clone(),
+                gateway_url: s("status", "gateway_url"),
+            },
+        }
+    }
 }
 
 pub(crate) use crate::time::now as now_secs;

@@ -5,7 +5,8 @@
 //!   and frees the port, even on Ctrl-C or a timeout.
 //! - Only `GET /callback` is answered; anything else (favicon, preconnects, other methods) gets
 //!   404 and the wait goes on. A callback without exactly one usable `code` gets a 400 page and
-//!   the wait goes on. `error`/`error_description` end the wait with a sanitised message.
+//!   the wait goes on. `error`/`error_description` get a 400 page and end the wait with a
+//!   sanitised message.
 //! - A code is handed to the async side with a reply channel: the browser's page waits for
 //!   the exchange and says how it went. Every page is small HTML with `Cache-Control: no-store`.
 
@@ -279,8 +280,9 @@ fn serve(
                 let text = Callback::denial_message(&error, description.as_deref());
                 respond(
                     req,
+                    // 400 like the reference: the redirect carries a failure, not a success.
                     &Page::new(
-                        200,
+                        400,
                         "Outpost not connected",
                         &format!("Devin did not connect the outpost: {text}"),
                     ),

@@ -15,7 +15,7 @@
 mod local;
 mod providers;
 mod remote;
-mod v3;
+pub(crate) mod v3;
 mod warm_pool;
 
 use std::future::Future;

@@ -31,7 +31,7 @@ impl Workers {
     /// Create one worker sandbox and start its worker. The sandbox name is fresh per call.
     pub async fn launch_one(&self, w: &WorkerSpec) -> Result<SandboxInfo, ProviderError> {
         let mode = Mode::for_provider(self.kind());
-        let name = worker_name(&w.outpost);
+        let name = worker_name(w.outpost_name.as_deref().unwrap_or(&w.outpost));
         let spec = sandbox_spec(w, &name, mode);
         let info = match &self.local {
             Some((local, _)) => {

@@ -14,7 +14,7 @@
 //! environment, or the launch exec's) or a provider secret-store reference mapped to
 //! `DEVIN_OUTPOSTS_TOKEN`; never in argv, never printed.
 //!
-//! Every worker sandbox is named `devin-worker-<outpost slug>-<8 hex>` and labelled
+//! Every worker sandbox is named `devin-worker-<outpost name slug>-<8 hex>` and labelled
 //! [`LABEL_ROLE`]`=worker`, [`LABEL_OUTPOST`]`=<outpost as given>` and [`LABEL_MODE`], plus the
 //! user's `--tag`s (`K=V`, or `T` as `T=true`). The orchestrator's janitor only touches
 //! sandboxes labelled with a Devin session, so it never sees these.
@@ -157,6 +157,9 @@ pub struct WorkerSpec {
     pub tags: BTreeMap<String, String>,
     /// Start the worker's workspace from this snapshot (CoreWeave, `worker stop`'s).
     pub restore: Option<String>,
+    /// The outpost's name, when known: sandboxes are named after it (a person reads the
+    /// name; labels keep `outpost` for matching).
+    pub outpost_name: Option<String>,
 }
 
 /// Where a worker's workspace lives (kept across `worker stop` on CoreWeave, as `cws-agent`).
@@ -472,6 +475,7 @@ mod tests {
             )]),
             tags: BTreeMap::from([("team".to_string(), "infra".to_string())]),
             restore: None,
+            outpost_name: None,
         }
     }
 

@@ -77,7 +77,13 @@ fn no_token_or_a_rejected_one_exits_4() {
     let j = env.run(&["auth", "status", "--json"]);
     j.code(4);
     assert_eq!(j.json()["token"]["present"], false);
-    assert!(api_requests(&emu).is_empty(), "no token, no request");
+    // No token, no fleet request (the v3 key, a separate credential, is still checked).
+    assert!(
+        api_requests(&emu)
+            .iter()
+            .all(|r| r.path.contains("/organizations/")),
+        "no token, no fleet request"
+    );
 
     let mut env = env;
     env.set("DEVIN_OUTPOSTS_TOKEN", "cog_bogusbogusbogusbogusbogusbogus");

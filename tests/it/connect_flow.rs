@@ -113,6 +113,8 @@ fn deny_exits_nonzero_with_the_description() {
     let mut c = connect(&env, &[]);
     let page = deliver(&decide(&c.url(), "deny", None));
     assert!(page.body.contains("denied"), "{}", page.body);
+    // An `?error=` redirect is a failure: 400 (as the reference answers), not 200.
+    assert_eq!(page.status, 400, "{}", page.body);
     let run = c.wait(WAIT);
     run.code(1);
     assert!(

@@ -47,7 +47,19 @@ fn launch_with_a_rejected_token(env: &TestEnv) -> (crate::support::Run, String) 
         "60",
     ]);
     assert_eq!(failed.code, 4, "{failed:?}");
-    let id = failed.stdout.trim().to_string();
+    // A failed launch prints no id on stdout (no result); the progress on stderr names it.
+    assert_eq!(failed.stdout.trim(), "", "{failed:?}");
+    let id = failed
+        .stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("created ")?
+                .split_once(" (")?
+                .1
+                .strip_suffix(')')
+        })
+        .expect("the created worker on stderr")
+        .to_string();
     (failed, id)
 }
 

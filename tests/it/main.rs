@@ -5,6 +5,7 @@ mod host;
 mod support;
 
 mod auth_key;
+mod auth_permissions;
 mod auth_status;
 mod cli_basics;
 mod connect_browser;
@@ -77,6 +78,7 @@ mod session_exit;
 mod session_v3;
 mod session_v3_conformance;
 mod session_v3_providers;
+mod tour_gaps;
 mod verify_cli;
 mod verify_coreweave;
 mod verify_daytona;

@@ -81,7 +81,8 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
     assert!(
         names
             .iter()
-            .all(|n| n.starts_with("devin-worker-outpost-env-"))
+            .all(|n| n.starts_with("devin-worker-emulator-")),
+        "named after the outpost's name: {names:?}"
     );
     assert!(
         emu.requests()

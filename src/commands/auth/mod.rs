@@ -29,11 +29,15 @@ Examples:
   outposts auth status --json | jq -r .token.source
 
 Scripting: --json prints {token: {present, source, origin, hint}, api_key: {present, source,
-origin, hint}, outpost_id, api_url, orchestrator_token, accepted}. source is env, file, keyring
-or flag; hint is a masked form such as cog_…a1b2 (no token or key is ever printed). accepted
-checks DEVIN_OUTPOSTS_TOKEN only; `outposts doctor` checks DEVIN_API_KEY. Exit codes: 0 a token is present (and
-accepted, unless --offline) · 4 no token, or the API rejected it · 1 the check itself failed
-(network): retry, or pass --offline.";
+origin, hint}, outpost_id, api_url, orchestrator_token, accepted, api_key_check,
+api_key_check_error, api_key_missing}. source is env, file, keyring or flag; hint is a masked
+form such as cog_…a1b2 (no token or key is ever printed). accepted is DEVIN_OUTPOSTS_TOKEN's
+check; api_key_check is DEVIN_API_KEY's (accepted, refused or unchecked; null when no key is
+set), probed for DEVIN_ORG_ID without changing anything, with the permissions it lacks in
+api_key_missing (`outposts doctor` says which commands need them). Exit codes (about the token;
+a refused v3 key is reported, not an exit): 0 a token is present (and accepted, unless
+--offline) · 4 no token, or the API rejected it · 1 the check itself failed (network): retry,
+or pass --offline.";
 
 const LOGOUT_HELP: &str = "\
 Examples:

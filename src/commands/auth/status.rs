@@ -10,8 +10,10 @@ use serde::Serialize;
 use super::{StatusArgs, source_kind};
 use crate::api::ApiError;
 use crate::api::devin::{DevinClient, ListQuery};
+use crate::api::devin_v3::DevinV3Client;
 use crate::commands::Ctx;
 use crate::config::Resolved;
+use crate::doctor::v3::{self as key_check, KeyCheck, KeyVerdict};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
 use crate::secrets::Secret;
@@ -29,6 +31,13 @@ pub struct StatusDoc {
     pub outpost_id: Option<Setting>,
     pub api_url: ApiUrl,
     pub orchestrator_token: Option<Setting>,
+    /// Whether the v3 API accepts DEVIN_API_KEY for DEVIN_ORG_ID: `accepted`, `refused` or
+    /// `unchecked` (--offline, no DEVIN_ORG_ID, or no answer); null when no key is set.
+    pub api_key_check: Option<KeyVerdict>,
+    /// Why the key was refused or left unchecked.
+    pub api_key_check_error: Option<String>,
+    /// Permissions an accepted key lacks (ManageOrgSessions, ViewOrgSessions, ManageOrgSettings).
+    pub api_key_missing: Vec<String>,
     pub env_file: Option<PathBuf>,
     /// Where the keyring stands, when it could have supplied the missing token.
     pub keyring: Option<String>,
@@ -103,6 +112,19 @@ async fn check_token(
     })
 }
 
+/// The v3 key through the same probe as `doctor` (nothing is created or changed).
+async fn check_api_key(ctx: &Ctx, offline: bool) -> Result<KeyCheck> {
+    if offline {
+        return Ok(KeyCheck::unchecked("--offline"));
+    }
+    Ok(
+        match crate::settings::V3Settings::resolve(&ctx.config, None) {
+            Ok(settings) => key_check::probe(&DevinV3Client::new(settings, ctx.http()?)).await,
+            Err(e) => KeyCheck::unchecked(e.to_string()),
+        },
+    )
+}
+
 async fn keyring_state(ctx: &Ctx, api_url: &str) -> String {
     match Keyring::from_config(&ctx.config)
         .get_async(&token_account(api_url))
@@ -127,6 +149,10 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         (Some(t), false) => check_token(ctx, &api_url, t, outpost.as_ref()).await?,
         _ => (None, None),
     };
+    let key_check = match &api_key {
+        Some(_) => Some(check_api_key(ctx, a.offline).await?),
+        None => None,
+    };
     let keyring = match &token {
         Some(_) => None,
         None => Some(keyring_state(ctx, &api_url).await),
@@ -143,6 +169,12 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             origin: api.as_ref().map(|r| r.source.to_string()),
         },
         orchestrator_token: setting(create.as_ref()),
+        api_key_check: key_check.as_ref().map(|c| c.verdict),
+        api_key_check_error: key_check.as_ref().and_then(|c| c.reason.clone()),
+        api_key_missing: key_check
+            .as_ref()
+            .map(|c| c.missing().iter().map(|p| p.to_string()).collect())
+            .unwrap_or_default(),
         env_file: ctx.config.dotenv_path().map(|p| p.to_path_buf()),
         keyring,
     };
@@ -206,7 +238,22 @@ impl Human<'_> {
             None => out.push_str("Orchestrator: none (DEVIN_OUTPOST_CREATE_TOKEN, for `outposts outpost create|delete`)\n"),
         }
         match self.api_key {
-            Some(k) => out.push_str(&format!("v3 API key:   {} (from {})\n", k.shown(), k.source)),
+            Some(k) => {
+                out.push_str(&format!("v3 API key:   {} (from {})\n", k.shown(), k.source));
+                let why = doc.api_key_check_error.as_deref().unwrap_or("no answer");
+                let line = match doc.api_key_check {
+                    Some(KeyVerdict::Accepted) if doc.api_key_missing.is_empty() => {
+                        "accepted".to_string()
+                    }
+                    Some(KeyVerdict::Accepted) => format!(
+                        "accepted, but lacks {} (`outposts doctor` says which commands need it)",
+                        doc.api_key_missing.join(", ")
+                    ),
+                    Some(KeyVerdict::Refused) => format!("refused: {why}"),
+                    Some(KeyVerdict::Unchecked) | None => format!("unchecked: {why}"),
+                };
+                out.push_str(&format!("Key accepted: {line}\n"));
+            }
             None => out.push_str("v3 API key:   none (DEVIN_API_KEY, for `outposts session create|show|end` and `outpost default`; store it with `outposts auth set-key`)\n"),
         }
         out

@@ -314,18 +314,19 @@ impl Signal {
     }
 }
 
+/// `outposts emulator env --json`: each variable's value, by name (the emulator's own
+/// throwaway credentials included: pointing a shell at it is the point).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EmulatorEnvDoc(pub std::collections::BTreeMap<String, String>);
+
 async fn env_cmd(ctx: &Ctx, a: PortArgs) -> Result<ExitStatus> {
     let client = admin(ctx, a.port)?;
     let info = client.info().await?;
     // These are the emulator's own throwaway credentials; handing them to the shell is the point.
     if ctx.printer.json() {
-        let map: serde_json::Map<String, serde_json::Value> = info
-            .env
-            .iter()
-            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-            .collect();
+        let doc = EmulatorEnvDoc(info.env.iter().cloned().collect());
         ctx.printer
-            .unredacted_stdout(&serde_json::Value::Object(map).to_string());
+            .unredacted_stdout(&serde_json::to_string(&doc).unwrap_or_default());
     } else {
         let mut out = String::new();
         for (k, v) in &info.env {

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Subcommand;
 
 use super::Ctx;
-use crate::api::devin_v3::{DefaultPlatform, DevinV3Client, PlatformChoice};
+use crate::api::devin_v3::{DefaultPlatform, DevinV3Client, PlatformChoice, V3Error};
 use crate::error::{CliError, ExitStatus};
 use crate::settings::V3Settings;
 
@@ -20,8 +20,8 @@ Examples:
 
 Needs DEVIN_API_KEY with the ManageOrgSettings permission and DEVIN_ORG_ID (or --org). Only a
 shared outpost can be the default; the server refuses a personal outpost, an unknown or
-ambiguous name, and hosted labels in an Outposts-only enterprise — the refusal (exit 1) shows
-the platforms and outposts it accepts. A user's own default overrides the organisation's.";
+ambiguous name, and hosted labels in an Outposts-only enterprise — the refusal (exit 2, a
+configuration error like a wrong OUTPOST_ID) shows the platforms and outposts it accepts. A user's own default overrides the organisation's.";
 
 const LEAF_HELP: &str = "\
 Examples:
@@ -29,9 +29,10 @@ Examples:
   outposts outpost default clear --json
 
 Scripting: --json prints the setting as the server answers it: {platform, outpost_pool_id,
-outpost_pool_name} (all null when cleared). Exit 1 with the server's list of accepted platforms
-and outposts when it refuses, 2 when DEVIN_API_KEY/DEVIN_ORG_ID are unset, 4 when DEVIN_API_KEY
-is refused or lacks ManageOrgSettings.";
+outpost_pool_name} (all null when cleared). Exit codes: 0 done · 2 the server refuses the name
+(unknown, ambiguous, personal, or a hosted label in an Outposts-only enterprise; the message
+lists what it accepts), or DEVIN_API_KEY/DEVIN_ORG_ID are unset · 4 DEVIN_API_KEY is refused or
+lacks ManageOrgSettings · 1 the API could not be reached.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = HELP)]
@@ -92,10 +93,24 @@ pub async fn run(ctx: &Ctx, a: Args) -> Result<ExitStatus> {
             } else {
                 PlatformChoice::Platform(t.to_string())
             };
-            (
-                v3.set_default_platform(&choice).await?,
-                "set; default platform",
-            )
+            let set = match v3.set_default_platform(&choice).await {
+                Ok(set) => set,
+                // A name the organisation does not offer is a configuration error (exit 2,
+                // like a wrong OUTPOST_ID), not a failure of the tool: the message carries the
+                // server's list of what it accepts.
+                Err(e @ V3Error::Rejected { .. }) => {
+                    return Err(CliError::usage(
+                        format!("{t:?} cannot be the default platform: {e}"),
+                        Some(
+                            "pass one of the accepted platforms or shared outposts listed above (`outposts outpost list` shows the outposts)"
+                                .to_string(),
+                        ),
+                    )
+                    .into());
+                }
+                Err(e) => return Err(e.into()),
+            };
+            (set, "set; default platform")
         }
     };
     ctx.printer.result(&current, || {

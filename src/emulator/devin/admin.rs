@@ -68,6 +68,9 @@ async fn create(State(s): State<AppState>, body: Bytes) -> Response {
     };
     match s.devin.with(|q, now| {
         q.enqueue(&spec, now).map(|ids| {
+            for id in &ids {
+                q.v3_register_web_session(id, now);
+            }
             ids.iter()
                 .filter_map(|id| q.session_info(id))
                 .collect::<Vec<_>>()

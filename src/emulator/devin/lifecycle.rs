@@ -42,7 +42,7 @@ pub struct NewSession {
 }
 
 /// The admin view of one session (its newest row plus tasks and remote liveness).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct SessionInfo {
     pub session_id: String,
     pub outpost_id: String,

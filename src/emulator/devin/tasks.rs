@@ -73,7 +73,7 @@ pub struct Task {
 }
 
 /// A task as `GET /_emulator/sessions` shows it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct TaskInfo {
     pub id: String,
     pub text: String,

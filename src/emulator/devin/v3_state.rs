@@ -63,6 +63,9 @@ pub struct V3Session {
     pub ended: bool,
     pub archived: bool,
     pub service_user_id: String,
+    /// Made by a member in the web app (`emulator session new`), not through the v3 API.
+    #[serde(default)]
+    pub from_web_app: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -248,6 +251,7 @@ impl Queue {
                 ended: false,
                 archived: false,
                 service_user_id,
+                from_web_app: false,
             },
         );
         self.mutations += 1;
@@ -311,10 +315,15 @@ impl Queue {
             "acus_consumed": 0.0,
             "pull_requests": [],
             "title": s.title,
-            "service_user_id": s.service_user_id,
-            "origin": "api",
             "is_archived": s.archived,
         });
+        if s.from_web_app {
+            v["user_id"] = json!("user-emulator-member");
+            v["origin"] = json!("webapp");
+        } else {
+            v["service_user_id"] = json!(s.service_user_id);
+            v["origin"] = json!("api");
+        }
         if detail {
             v["status_detail"] = json!(status_detail);
         }
@@ -392,6 +401,33 @@ impl Queue {
             "has_next_page": end < all.len(),
             "total": all.len(),
         }))
+    }
+
+    /// A session a member started in the web app (the admin API's `enqueue`): every session of
+    /// the organisation is visible to its v3 API, whoever made it (spec §3 lists the org's
+    /// sessions), so it can be shown and ended like one created there.
+    pub fn v3_register_web_session(&mut self, id: &str, now: Micros) {
+        let Some(outpost_id) = self
+            .latest_index(id)
+            .map(|i| self.rows[i].outpost_id.clone())
+        else {
+            return;
+        };
+        self.v3
+            .sessions
+            .entry(id.to_string())
+            .or_insert_with(|| V3Session {
+                session_id: id.to_string(),
+                title: None,
+                tags: Vec::new(),
+                outpost_id: Some(outpost_id),
+                created_us: now,
+                updated_us: now,
+                ended: false,
+                archived: false,
+                service_user_id: String::new(),
+                from_web_app: true,
+            });
     }
 
     /// Admin: mint a key with exactly these permissions.

@@ -153,16 +153,19 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
         .value;
     let token = token_source(ctx, &a)?;
     // Resolved once: the workers are started with (and labelled by) the outpost's id, whether
-    // the user typed its name or its id.
+    // the user typed its name or its id; their sandboxes are named after its name.
+    let mut outpost_name = None;
     if a.secret.is_none()
         && let Some(found) = check_token_and_outpost(ctx, &outpost).await?
     {
         outpost = found.outpost_id;
+        outpost_name = found.name;
     }
     let workers = workers(ctx, &a.provider).await?;
     let kind = workers.kind();
     workers.preflight()?;
-    let spec = worker_spec(ctx, &a, &outpost, token, kind)?;
+    let mut spec = worker_spec(ctx, &a, &outpost, token, kind)?;
+    spec.outpost_name = outpost_name;
     let mode = Mode::for_provider(kind);
     // Nothing is created for a worker the provider cannot run.
     let source = crate::worker::sandbox_spec(&spec, "preflight", mode).source;
@@ -206,9 +209,12 @@ pub async fn launch(ctx: &Ctx, a: LaunchArgs) -> Result<ExitStatus> {
             })
             .collect(),
     };
+    // stdout lists the workers that are up; one stopped for failing is no result, and its
+    // failure (with its id) is on stderr.
     ctx.printer.result(&doc, || {
         created
             .iter()
+            .filter(|i| !verdicts.failed_ids.contains(&i.id))
             .map(|i| format!("{}\n", i.id))
             .collect::<String>()
     });
@@ -241,6 +247,7 @@ fn worker_spec(
         env: worker_env(ctx, &a.env)?,
         tags: a.tags.iter().cloned().collect(),
         restore: a.restore.clone(),
+        outpost_name: None,
     };
     if a.restore.is_some() && kind != ProviderKind::Coreweave {
         return Err(CliError::usage(
