@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Stdio;
 
-use crate::connect_support::{assert_never_shown, env_value};
 use crate::invariants::{World, i8_no_secret_leaks};
+use crate::support::connect::{assert_never_shown, env_value};
 use crate::support::{Emu, Run, TestEnv};
 
 /// An environment on the emulator without DEVIN_API_KEY, with the file keyring turned on.

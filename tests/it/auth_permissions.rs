@@ -4,7 +4,7 @@
 //! `auth status` says accepted / refused / unchecked; `set-key --help` names only what it writes.
 
 use crate::auth_key::run_with_stdin;
-use crate::connect_support::env_value;
+use crate::support::connect::env_value;
 use crate::support::{Emu, TestEnv, block_on};
 
 fn api_key_check(env: &TestEnv) -> (i32, serde_json::Value) {

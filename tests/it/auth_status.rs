@@ -1,6 +1,6 @@
 //! `outposts auth status|logout` against the emulator.
 
-use crate::connect_support::{api_requests, assert_never_shown, env_value};
+use crate::support::connect::{api_requests, assert_never_shown, env_value};
 use crate::support::{Emu, TestEnv};
 
 fn env_without_token(emu: &Emu) -> TestEnv {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::connect_support::{
+use crate::support::connect::{
     Connecting, all_text_under, assert_never_shown, connect_env, env_value, mode,
 };
 use crate::support::{Emu, TestEnv};
@@ -29,7 +29,7 @@ struct Browser {
 impl Browser {
     /// Write the wrapper script that `outposts connect` runs as `$BROWSER <url>`.
     fn wrapper(env: &TestEnv) -> (Browser, PathBuf) {
-        let chromium = crate::host::which(&["chromium", "chromium-browser"])
+        let chromium = crate::support::host::which(&["chromium", "chromium-browser"])
             .expect("required by the test: chromium");
         let profile = env.path("chromium-profile");
         std::fs::create_dir_all(&profile).unwrap();
@@ -110,7 +110,7 @@ fn alive(pid: i32) -> bool {
 
 /// `GET http://127.0.0.1:<port><path>` on the DevTools HTTP endpoint, as JSON.
 fn devtools_json(port: u16, path: &str) -> Option<Value> {
-    let page = crate::connect_support::get(&format!("http://127.0.0.1:{port}{path}"));
+    let page = crate::support::connect::get(&format!("http://127.0.0.1:{port}{path}"));
     serde_json::from_str(&page.body).ok()
 }
 
@@ -214,7 +214,7 @@ fn text(path: &Path) -> String {
 
 #[test]
 fn connect_in_headless_chromium_stores_env_and_queue_list_works() {
-    crate::host::require!(crate::host::CHROMIUM);
+    crate::support::host::require!(crate::support::host::CHROMIUM);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let mut env = connect_env(&emu);

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::connect_support::{Page, get, post_form, query};
+use crate::support::connect::{Page, get, post_form, query};
 use crate::support::{Emu, TestEnv, block_on};
 use outposts::api::devin::{DevinClient, Platform};
 use outposts::api::{ApiError, HttpClient, HttpOptions};

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::connect_support::{
+use crate::support::connect::{
     Connecting, all_text_under, api_requests, approve, assert_never_shown, connect_env, decide,
     deliver, env_value, get, mode, post_form, query,
 };

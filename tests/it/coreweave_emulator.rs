@@ -66,7 +66,7 @@ async fn wait_state(c: &CoreweaveClient, id: &str, want: pb::State) -> pb::Sandb
 
 #[test]
 fn create_is_idempotent_per_request_id_and_echoes_the_spec() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let body = sandbox(&["idem"], &["sleep", "60"]);
@@ -93,7 +93,7 @@ fn create_is_idempotent_per_request_id_and_echoes_the_spec() {
 
 #[test]
 fn list_filters_by_all_tags_hides_finished_ones_and_pages() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let mut ids = Vec::new();
@@ -163,7 +163,7 @@ fn list_filters_by_all_tags_hides_finished_ones_and_pages() {
 
 #[test]
 fn not_found_delete_and_lifetime() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let err = c.get_sandbox("sb-doesnotexist").await.unwrap_err();
@@ -218,7 +218,7 @@ fn not_found_delete_and_lifetime() {
 
 #[test]
 fn connect_sandbox_is_unimplemented_and_exec_is_cancelled_with_its_call() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, _emu, c) = setup();
     block_on(async {
         let sb = c
@@ -301,7 +301,7 @@ fn connect_sandbox_is_unimplemented_and_exec_is_cancelled_with_its_call() {
 
 #[test]
 fn secret_store_references_need_provisioned_values() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, emu, c) = setup();
     let mut body = sandbox(
         &[],
@@ -520,7 +520,7 @@ async fn logs(c: &CoreweaveClient, id: &str) -> String {
 
 #[test]
 fn scratch_volume_files_survive_snapshot_delete_and_restore() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (_env, emu, c) = setup();
     block_on(async {
         let body = with_volumes(sandbox(&[], &["sleep", "60"]), &["workspace"], "");
@@ -616,7 +616,7 @@ fn scratch_volume_files_survive_snapshot_delete_and_restore() {
 
 #[test]
 fn snapshots_list_by_sandbox_page_and_delete() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (_env, emu, c) = setup();
     block_on(async {
         let mut sandboxes = Vec::new();
@@ -722,7 +722,7 @@ fn snapshots_list_by_sandbox_page_and_delete() {
 
 #[test]
 fn delete_sandbox_snapshots_the_named_volumes_first() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (_env, _emu, c) = setup();
     block_on(async {
         let body = with_volumes(sandbox(&[], &["sleep", "60"]), &["workspace", "cache"], "");
@@ -794,7 +794,7 @@ fn delete_sandbox_snapshots_the_named_volumes_first() {
 
 #[test]
 fn volume_and_snapshot_errors() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (_env, emu, c) = setup();
     block_on(async {
         let base = || with_volumes(sandbox(&[], &["sleep", "60"]), &["workspace"], "");

@@ -58,7 +58,7 @@ async fn calls_async(emu: &Emu, method: &str) -> Vec<u16> {
 
 #[test]
 fn lifecycle_exec_files_logs_stop_and_delete() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (_env, emu, p) = setup();
     let secret = "s3cr3t-token-value-xyz";
     let mut spec = SandboxSpec::new("cw-e2e-worker", Source::Image(IMAGE.into()));
@@ -302,7 +302,7 @@ fn lifecycle_exec_files_logs_stop_and_delete() {
 
 #[test]
 fn a_failing_main_command_shows_restarts_and_exit_codes() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, _emu, p) = setup();
     let mut spec = SandboxSpec::new("cw-crashloop", Source::Image(IMAGE.into()));
     spec.command = Some(vec!["sh".into(), "-c".into(), "echo boom; exit 3".into()]);
@@ -341,7 +341,7 @@ fn a_failing_main_command_shows_restarts_and_exit_codes() {
 
 #[test]
 fn a_main_command_that_exits_zero_completes() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_env, _emu, p) = setup();
     let mut spec = SandboxSpec::new("cw-oneshot", Source::Image(IMAGE.into()));
     spec.command = Some(vec!["sh".into(), "-c".into(), "echo finished".into()]);

@@ -5,7 +5,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::host::{self, require};
+use crate::support::host::{self, require};
 use crate::support::{Emu, TestEnv};
 
 const SCRIPT: &str = concat!(

@@ -10,7 +10,7 @@ use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 use outposts::provider::coreweave::CoreweaveProvider;
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
@@ -64,7 +64,7 @@ impl Cw {
 
 #[test]
 fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     // The workspace is the session's working directory; the proof goes there.
@@ -134,7 +134,7 @@ fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
 
 #[test]
 fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, _emu) = crate::worker_common::setup("coreweave");
     let (ids, _) = crate::worker_common::launch(&env, &["--no-wait"]);
     let id = ids[0].clone();
@@ -200,7 +200,7 @@ fn worker_stop_snapshots_the_workspace_and_launch_restore_brings_it_back() {
 #[test]
 fn a_coreweave_session_keeps_its_home_and_working_directory_across_sleep() {
     // About what the sandbox sees (`pwd`, `$HOME` are /workspace…): only isolation shows that.
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     // No WORKDIR: the provider's default.
     let env = orch_env(&emu);

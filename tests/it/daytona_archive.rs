@@ -11,7 +11,7 @@ use outposts::api::{ApiRequest, http};
 use outposts::secrets::Secret;
 use serde_json::json;
 
-use crate::daytona_support::{assert_openapi_conformance, client, http_client, set_settings};
+use crate::support::daytona::{assert_openapi_conformance, client, http_client, set_settings};
 use crate::support::{Emu, TestEnv, block_on};
 
 fn state(sb: &Sandbox) -> St {
@@ -68,7 +68,7 @@ async fn create(c: &DaytonaClient, name: &str, auto_archive: i64) -> Sandbox {
 
 #[test]
 fn a_stopped_sandbox_archives_itself_and_restores_with_its_files() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     // One "minute" is 300 ms here; the transitions are slow enough to be seen.
@@ -133,7 +133,7 @@ fn a_stopped_sandbox_archives_itself_and_restores_with_its_files() {
 
 #[test]
 fn archive_endpoint_only_from_stopped() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     set_settings(

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use outposts::emulator::devin::NewSession;
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
@@ -42,10 +42,10 @@ fn launch_line(orch: &Orch, session: &str) -> Option<String> {
 
 #[test]
 fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
-    let plain = crate::orch_support::snapshot_name(&env);
+    let plain = crate::support::orch::snapshot_name(&env);
     let built = env
         .run(&[
             "snapshot",

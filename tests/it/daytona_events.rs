@@ -12,7 +12,7 @@ use serde_json::Value;
 use tungstenite::Message;
 use tungstenite::stream::MaybeTlsStream;
 
-use crate::daytona_support::provider;
+use crate::support::daytona::provider;
 use crate::support::{Emu, TestEnv, block_on};
 
 type Socket = tungstenite::WebSocket<MaybeTlsStream<TcpStream>>;
@@ -84,7 +84,7 @@ fn event(ws: &mut Socket, limit: Duration, want: impl Fn(&str, &Value) -> bool) 
 
 #[test]
 fn the_event_socket_authenticates_in_the_connect_packet_and_streams_state_changes() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     // A bad key: CONNECT_ERROR, not an HTTP 401.

@@ -11,7 +11,7 @@ use outposts::provider::{
 };
 use outposts::secrets::Secret;
 
-use crate::daytona_support::{assert_openapi_conformance, bare_repo, provider, set_settings};
+use crate::support::daytona::{assert_openapi_conformance, bare_repo, provider, set_settings};
 use crate::support::{Emu, TestEnv, block_on};
 
 fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -23,7 +23,7 @@ fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 
 #[test]
 fn lifecycle_exec_files_git_and_idempotency() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let (repo, readme) = bare_repo(&env);
@@ -73,7 +73,7 @@ fn lifecycle_exec_files_git_and_idempotency() {
         );
         assert_eq!(p.list(&BTreeMap::new()).await.unwrap().len(), 2);
         // Cursor pagination: one item per page, `nextCursor: null` on the last; all pages read.
-        let small = crate::daytona_support::client(&emu).with_page_limit(1);
+        let small = crate::support::daytona::client(&emu).with_page_limit(1);
         let first = small
             .list_sandboxes_page(&BTreeMap::new(), None, 1)
             .await
@@ -268,7 +268,7 @@ fn lifecycle_exec_files_git_and_idempotency() {
 
 #[test]
 fn rate_limit_with_throttler_retry_after_is_honoured() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let rule = r#"{"method":"POST","path":"/daytona/api/sandbox$","nth":1,"times":1,
@@ -298,7 +298,7 @@ fn rate_limit_with_throttler_retry_after_is_honoured() {
 
 #[test]
 fn transitions_are_waited_out_and_main_command_logs() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     // Slow stop: a start during `stopping` meets 409 "state change in progress" and waits.
@@ -353,7 +353,7 @@ fn transitions_are_waited_out_and_main_command_logs() {
         assert_eq!(first, "main-started");
         drop(follow);
 
-        let client = crate::daytona_support::client(&emu);
+        let client = crate::support::daytona::client(&emu);
         client.stop_sandbox(&info.id, false).await.unwrap();
         assert_eq!(
             p.get(&info.id).await.unwrap().unwrap().raw_state,

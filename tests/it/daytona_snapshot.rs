@@ -2,7 +2,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::daytona_support::{api_calls, assert_openapi_conformance, set_settings};
+use crate::support::daytona::{api_calls, assert_openapi_conformance, set_settings};
 use crate::support::{Emu, TestEnv};
 
 fn default_dockerfile() -> Vec<u8> {
@@ -72,7 +72,7 @@ fn name_is_sha256_of_the_default_dockerfile_without_network() {
 
 #[test]
 fn build_twice_creates_once_and_writes_env() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -148,7 +148,7 @@ fn build_twice_creates_once_and_writes_env() {
 
 #[test]
 fn failing_build_exits_1_with_the_log_tail() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -184,7 +184,7 @@ fn failing_build_exits_1_with_the_log_tail() {
 
 #[test]
 fn local_copy_quota_and_delete() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -238,7 +238,7 @@ fn local_copy_quota_and_delete() {
 /// builder is neither stopped nor deleted.
 #[test]
 fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

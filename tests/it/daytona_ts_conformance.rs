@@ -6,8 +6,8 @@
 
 use std::process::Command;
 
-use crate::daytona_support::{assert_openapi_conformance, bare_repo, conformance_dir};
-use crate::host::{self, require};
+use crate::support::daytona::{assert_openapi_conformance, bare_repo, conformance_dir};
+use crate::support::host::{self, require};
 use crate::support::{Emu, TestEnv};
 
 /// The steps `daytona_sdk.mjs` prints, in order (`ok <step>`).

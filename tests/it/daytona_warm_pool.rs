@@ -10,10 +10,10 @@ use outposts::api::http::{self, ApiRequest};
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 
-use crate::daytona_support::{
+use crate::support::daytona::{
     assert_openapi_conformance, client, http_client, provider, set_settings,
 };
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
@@ -57,8 +57,8 @@ fn wait_ready(env: &TestEnv, emu: &Emu, n: u64) {
 
 #[test]
 fn warm_pool_set_show_delete_round_trip() {
-    crate::host::require!(crate::host::SANDBOXES);
-    let (emu, env, name) = crate::orch_support::emulator_with_snapshot();
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, env, name) = crate::support::orch::emulator_with_snapshot();
     assert_eq!(
         show(&env),
         serde_json::json!({"snapshot": name, "pool": null})
@@ -132,7 +132,7 @@ fn warm_pool_set_show_delete_round_trip() {
 
 #[test]
 fn three_sessions_are_served_warm_and_a_fourth_cold() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     // The pool refills after 5 s: the fourth create finds it empty.
     set_settings(&emu, serde_json::json!({"warm_refill_ms": 5000}));
@@ -215,8 +215,8 @@ fn three_sessions_are_served_warm_and_a_fourth_cold() {
 
 #[test]
 fn a_create_with_custom_env_is_never_served_warm() {
-    crate::host::require!(crate::host::SANDBOXES);
-    let (emu, env, name) = crate::orch_support::emulator_with_snapshot();
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, env, name) = crate::support::orch::emulator_with_snapshot();
     env.run(&["snapshot", "warm-pool", "set", "1"]).ok();
     wait_ready(&env, &emu, 1);
     let warm = warm_ids(&emu);

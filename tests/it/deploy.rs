@@ -36,7 +36,7 @@ pub(crate) fn unit_values(text: &str, key: &str) -> Vec<String> {
 
 #[test]
 fn systemd_units_verify_and_run_valid_commands() {
-    crate::host::require!(crate::host::SYSTEMD_ANALYZE);
+    crate::support::host::require!(crate::support::host::SYSTEMD_ANALYZE);
     let bin = env!("CARGO_BIN_EXE_outposts");
     let dir = tempfile::tempdir().unwrap();
     for (file, instance) in [

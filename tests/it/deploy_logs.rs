@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::deploy::{dockerfile_array, read, unit_values};
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -252,7 +252,7 @@ fn run_deployment(emu: &Emu, d: &Deployment) {
 
 #[test]
 fn every_shipped_deployment_logs_session_events_as_json_objects() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let deployments = [
         systemd("outposts-orchestrator.service"),
         systemd("outposts-orchestrator@.service"),

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use clap::CommandFactory;
 
-use crate::host::{self, require};
+use crate::support::host::{self, require};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use outposts::provider::Provider;
 
 use crate::local_provider::spec;
-use crate::orch_support::wait_until;
+use crate::support::orch::wait_until;
+use crate::support::verify::{local_sandboxes, spawn_verify, verify};
 use crate::support::{BIN, Emu, Run, TestEnv, block_on};
-use crate::verify_support::{local_sandboxes, spawn_verify, verify};
 
 /// The command in the error's `hint:` line, from `outposts` to the end of the line.
 pub fn hint_command(stderr: &str) -> String {
@@ -58,7 +58,7 @@ fn emulated() -> (TestEnv, Emu) {
 /// proof appears, and only when --wait runs out reports what it found (exit 3).
 #[test]
 fn verify_waits_past_an_earlier_proof_until_the_new_one_appears() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, p, _tmp, _reaper) = local_sandboxes();
     let sb = block_on(p.create(&spec("fixed-worker-2nd"))).unwrap();
     let path = "/workspace/outpost-proof.txt";
@@ -158,7 +158,7 @@ fn verify_of_an_unknown_session_fails_at_once_like_an_unknown_sandbox() {
     .code(2);
 
     // A session that does exist but has no sandbox yet (nobody serves it) is waited for.
-    let real = crate::orch_support::new_session(&emu, None);
+    let real = crate::support::orch::new_session(&emu, None);
     let run = verify(
         &env,
         &["--session", &real, "--provider", "daytona", "--wait", "2s"],
@@ -171,7 +171,7 @@ fn verify_of_an_unknown_session_fails_at_once_like_an_unknown_sandbox() {
 /// silently replaced by the pinned image: it is an error whose hint builds the new file.
 #[test]
 fn an_explicit_dockerfile_is_never_replaced_by_a_pinned_snapshot() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = emulated();
     env.run(&["snapshot", "build", "--write-env"]).ok();
     let pinned = std::fs::read_to_string(env.cwd.join(".env")).unwrap();
@@ -232,7 +232,7 @@ fn an_explicit_dockerfile_is_never_replaced_by_a_pinned_snapshot() {
 /// Item 11: sizes and durations take the same forms on every flag, in the same words.
 #[test]
 fn sizes_and_durations_are_parsed_alike_on_every_flag() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = emulated();
     env.run(&[
         "snapshot", "build", "--name", "sized-1", "--memory", "16Gi", "--disk", "20Gi",

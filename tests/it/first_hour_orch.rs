@@ -5,7 +5,7 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{BIN, Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -75,7 +75,7 @@ impl Drop for OnTerminal<'_> {
 /// before any claim (exit 2, the outposts listed) and makes `queue list` an error.
 #[test]
 fn a_wrong_outpost_is_an_error_and_a_name_is_served() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     let id = emu.env_value("OUTPOST_ID");
@@ -150,8 +150,8 @@ fn emulator_session_new_queues_on_the_configured_outpost() {
 /// sessions back; `orchestrator status` says how many are held and waiting; `-q` is silent.
 #[test]
 fn the_foreground_orchestrator_narrates_on_a_terminal() {
-    crate::host::require!(crate::host::SANDBOXES);
-    crate::host::require!(crate::host::SCRIPT);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SCRIPT);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let out = env.path("narration.txt");
@@ -278,8 +278,8 @@ fn seconds(age: &str) -> u64 {
 /// a deletion.
 #[test]
 fn status_views_tell_fresh_from_stale() {
-    crate::host::require!(crate::host::SANDBOXES);
-    crate::host::require!(crate::host::SCRIPT);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SCRIPT);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     env.set("JANITOR_INTERVAL", "60");

@@ -6,8 +6,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::first_hour::run_as_printed;
+use crate::support::verify::processes_mentioning;
 use crate::support::{BIN, Run, TestEnv};
-use crate::verify_support::processes_mentioning;
 use crate::worker_common::{StopOnDrop, launch, setup};
 
 /// `line` run by `sh` on an 80×24 pseudo-terminal; what the terminal showed, `\r` removed.
@@ -37,7 +37,10 @@ fn screen(out: &[u8]) -> String {
 
 #[test]
 fn worker_list_fits_an_80_column_terminal_and_says_how_to_see_the_rest() {
-    crate::host::require!(crate::host::SCRIPT, crate::host::SANDBOXES);
+    crate::support::host::require!(
+        crate::support::host::SCRIPT,
+        crate::support::host::SANDBOXES
+    );
     let (env, _emu) = setup("daytona");
     let mut cleanup = StopOnDrop::new(&env);
     let (ids, _) = launch(&env, &[]);
@@ -107,7 +110,7 @@ fn help_screens_list_global_options_apart_from_the_commands_own() {
 
 #[test]
 fn ctrl_c_during_snapshot_build_says_the_build_goes_on_and_how_to_see_it() {
-    crate::host::require!(crate::host::SCRIPT);
+    crate::support::host::require!(crate::support::host::SCRIPT);
     let mut env = TestEnv::new();
     let emu = crate::support::Emu::start(&env, &[]);
     emu.configure(&mut env);

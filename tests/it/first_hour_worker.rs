@@ -67,7 +67,7 @@ fn launch_with_a_rejected_token(env: &TestEnv) -> (crate::support::Run, String) 
 /// the memory of the launch is lost (the configured providers are searched).
 #[test]
 fn worker_commands_find_the_provider_themselves() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, _emu) = setup_without_default();
     let launched = launch_on_coreweave(&env);
     let id = launched["workers"][0]["id"].as_str().unwrap().to_string();
@@ -104,7 +104,7 @@ fn worker_commands_find_the_provider_themselves() {
 /// not exist too.
 #[test]
 fn a_rejected_token_or_unknown_outpost_creates_nothing() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (mut env, _emu) = setup_without_default();
     let unknown = env.run(&[
         "worker",
@@ -145,7 +145,7 @@ fn a_rejected_token_or_unknown_outpost_creates_nothing() {
 /// (non-zero exit) and `list`.
 #[test]
 fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, _emu) = setup_without_default();
     let (failed, id) = launch_with_a_rejected_token(&env);
     assert!(
@@ -201,7 +201,7 @@ fn a_worker_that_cannot_serve_is_stopped_or_reads_unhealthy() {
 /// the stop): the command in it is run exactly as printed, and it stops the worker.
 #[test]
 fn the_hint_of_a_stop_that_failed_runs_as_printed() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup_without_default();
     block_on(emu.client().add_faults(
         r#"[{"path": "/coreweave.sandbox.v1.SandboxService/DeleteSandbox", "times": 0,
@@ -231,7 +231,7 @@ fn the_hint_of_a_stop_that_failed_runs_as_printed() {
 /// labelled with, the outpost's id; `worker list --outpost` finds them by name or id.
 #[test]
 fn a_worker_outpost_is_resolved_once_to_its_id() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup_without_default();
     let outposts = block_on(emu.client().outposts()).expect("outposts");
     let id = outposts

@@ -5,7 +5,7 @@
 
 use std::process::{Command, Output};
 
-use crate::host::path_without;
+use crate::support::host::path_without;
 
 /// One test of this very binary, with `bwrap` hidden from PATH.
 fn run_one(test: &str, path: &str, strict: bool) -> (Output, String) {

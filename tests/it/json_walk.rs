@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 use serde_json::Value;
 
-use crate::connect_support::{Connecting, approve, connect_env};
+use crate::support::connect::{Connecting, approve, connect_env};
 use outposts::provider::local::{LocalOptions, LocalProvider};
 
-use crate::orch_support::proof_task;
+use crate::support::orch::proof_task;
 use crate::support::{Emu, Run, TestEnv, block_on};
 use crate::worker_common::StopOnDrop;
 
@@ -283,7 +283,7 @@ struct Cleanup {
 impl Drop for Cleanup {
     fn drop(&mut self) {
         let opts = LocalOptions {
-            allow_unisolated: crate::host::unisolated(),
+            allow_unisolated: crate::support::host::unisolated(),
             ..LocalOptions::default()
         };
         if let Ok(p) = LocalProvider::new(&self.root, opts) {
@@ -604,7 +604,7 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
 
 #[test]
 fn every_command_prints_json_with_json() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut w = World::new();
     let _cleanup = Cleanup {
         root: w.env.path("sandboxes"),

@@ -131,10 +131,10 @@ fn is_crd(doc: &Value) -> bool {
 
 #[test]
 fn every_overlay_renders_and_validates_strictly_offline() {
-    crate::host::require!(
-        crate::host::KUBECTL,
-        crate::host::KUBERNETES_VALIDATE,
-        crate::host::PY_YAML
+    crate::support::host::require!(
+        crate::support::host::KUBECTL,
+        crate::support::host::KUBERNETES_VALIDATE,
+        crate::support::host::PY_YAML
     );
     let dir = tempfile::tempdir().unwrap();
     let core_kinds = [
@@ -176,7 +176,7 @@ fn every_overlay_renders_and_validates_strictly_offline() {
         }
         validate(dir.path(), &name, &docs);
         // The alert rules inside the PrometheusRule are valid rules for Prometheus itself.
-        if crate::host::which(&["promtool"]).is_some() {
+        if crate::support::host::which(&["promtool"]).is_some() {
             let rule = crds
                 .iter()
                 .find(|d| kind(d) == "PrometheusRule")
@@ -329,7 +329,7 @@ fn restricted(name: &str, docs: &[Value]) {
 /// probes hit the port `--metrics-addr` serves. A renamed flag or variable fails here.
 #[test]
 fn manifests_pass_only_flags_and_variables_the_binary_knows() {
-    crate::host::require!(crate::host::KUBECTL, crate::host::PY_YAML);
+    crate::support::host::require!(crate::support::host::KUBECTL, crate::support::host::PY_YAML);
     let dir = tempfile::tempdir().unwrap();
     let shipped = overlays().into_iter().map(|o| (o, false));
     let monitored = overlays_with_monitoring(dir.path())

@@ -16,7 +16,7 @@ pub(crate) fn opts() -> LocalOptions {
         stop_grace: Duration::from_millis(500),
         restart_backoff: Duration::from_millis(100),
         restart_backoff_max: Duration::from_millis(200),
-        allow_unisolated: crate::host::unisolated(),
+        allow_unisolated: crate::support::host::unisolated(),
         ..LocalOptions::default()
     }
 }
@@ -94,7 +94,7 @@ pub(crate) fn pids_with(marker_value: &str) -> Vec<i32> {
 
 #[tokio::test]
 async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let a = p.create(&spec("sandbox-a")).await.unwrap();
@@ -189,7 +189,7 @@ async fn files_are_private_per_sandbox_and_survive_stop_start_until_delete() {
 
 #[tokio::test]
 async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let s = p.create(&spec("layout")).await.unwrap();
@@ -281,7 +281,7 @@ async fn sandbox_sees_host_system_read_only_and_has_private_dirs() {
 
 #[tokio::test]
 async fn names_are_unique_get_by_name_and_labels_filter() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut s1 = spec("one");
@@ -348,7 +348,7 @@ async fn names_are_unique_get_by_name_and_labels_filter() {
 
 #[tokio::test]
 async fn exec_env_cwd_exit_codes_timeout_and_argv() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut sp = spec("exec");
@@ -455,7 +455,7 @@ fn git(args: &[&str], cwd: &Path) {
 
 #[tokio::test]
 async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let repos = tempfile::tempdir().unwrap();
     let work = repos.path().join("work");
@@ -546,7 +546,7 @@ async fn git_clone_of_a_local_bare_repo_keeps_credentials_out() {
 
 #[tokio::test]
 async fn git_askpass_answers_from_the_environment() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     // A stand-in `git` on PATH shows what a real HTTPS clone would get from GIT_ASKPASS.
     let (tmp, _reaper) = root();
     let bin = tempfile::tempdir().unwrap();
@@ -606,7 +606,7 @@ async fn git_askpass_answers_from_the_environment() {
 
 #[tokio::test]
 async fn hostile_paths_never_touch_the_host() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let host = tempfile::tempdir().unwrap();
     let victim = host.path().join("victim.txt");

@@ -12,7 +12,7 @@ use crate::local_provider::{eventually, pids_with, provider, root, sh, spec, wal
 
 #[tokio::test]
 async fn secrets_never_reach_argv_or_disk() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let secret = "cog_localprovidertestsecret0123456789";
@@ -88,7 +88,7 @@ async fn secrets_never_reach_argv_or_disk() {
 
 #[tokio::test]
 async fn detached_processes_outlive_the_exec_and_stop_ends_them() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let s = p.create(&spec("daemon")).await.unwrap();
@@ -128,7 +128,7 @@ async fn detached_processes_outlive_the_exec_and_stop_ends_them() {
 
 #[tokio::test]
 async fn main_command_restart_loop_and_completion() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut bad = spec("bad-worker");
@@ -220,7 +220,7 @@ async fn main_command_restart_loop_and_completion() {
 
 #[tokio::test]
 async fn logs_tail_and_follow() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let mut sp = spec("logger");
@@ -284,7 +284,7 @@ async fn logs_tail_and_follow() {
 
 #[tokio::test]
 async fn sandboxes_come_back_after_their_processes_vanished() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     // What a host reboot does: every process gone, the records and files still there.
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
@@ -362,7 +362,7 @@ async fn sandboxes_come_back_after_their_processes_vanished() {
 
 #[tokio::test]
 async fn secrets_of_a_main_command_are_not_recovered_from_disk() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     let p = provider(tmp.path());
     let token = "cog_workertokennotondisk0123456789";
@@ -435,7 +435,7 @@ async fn helper_create_worker_and_exit() {
 
 #[tokio::test]
 async fn the_supervisor_outlives_the_process_that_created_it() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (tmp, _reaper) = root();
     // Like `outposts worker launch`: a short-lived process creates the sandbox and exits.
     let status = std::process::Command::new(std::env::current_exe().unwrap())
@@ -480,7 +480,7 @@ async fn the_supervisor_outlives_the_process_that_created_it() {
 /// The emulator's sandboxes at shutdown: every process ends, every file stays.
 #[tokio::test]
 async fn emulator_shutdown_leaves_nothing_running_and_keeps_files() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let dir = tempfile::tempdir().unwrap();
     let sb = outposts::emulator::sandboxes::Sandboxes::new(&dir.path().join("sandboxes")).unwrap();
     let p = sb.provider();

@@ -1,7 +1,6 @@
 //! Integration tests: the real `outposts` binary against `outposts emulator` on loopback, in a
 //! sealed HOME. One test binary (modules below) keeps link time down.
 
-mod host;
 mod support;
 
 mod auth_key;
@@ -11,7 +10,6 @@ mod cli_basics;
 mod connect_browser;
 mod connect_emulator;
 mod connect_flow;
-mod connect_support;
 mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
@@ -22,7 +20,6 @@ mod daytona_conformance;
 mod daytona_events;
 mod daytona_provider;
 mod daytona_snapshot;
-mod daytona_support;
 mod daytona_ts_conformance;
 mod daytona_warm_pool;
 mod deploy;
@@ -48,7 +45,6 @@ mod local_provider;
 mod local_provider_procs;
 mod observability;
 mod observability_prometheus;
-mod orch_support;
 mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_extras;
@@ -73,7 +69,6 @@ mod rel_restart;
 mod rel_scale;
 mod rel_security;
 mod rel_soak;
-mod rel_support;
 mod session_exit;
 mod session_v3;
 mod session_v3_conformance;
@@ -84,7 +79,6 @@ mod verify_coreweave;
 mod verify_daytona;
 mod verify_local;
 mod verify_recipe;
-mod verify_support;
 mod windows_daemon;
 mod windows_orchestrated;
 mod worker_common;

@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{BIN, Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -119,8 +119,8 @@ const SERVING: &str = "outposts_sessions{phase=\"serving\"}";
 
 #[test]
 fn metrics_follow_a_session_through_serve_sleep_wake_and_terminate() {
-    crate::host::require!(crate::host::SANDBOXES);
-    crate::host::require!(crate::host::PROMTOOL);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::PROMTOOL);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let orch = Orch::start(
@@ -256,8 +256,8 @@ fn watch_cmd(env: &TestEnv, tty: bool, out: &std::path::Path) -> std::process::C
 
 #[test]
 fn status_watch_redraws_on_a_terminal_and_streams_ndjson_off_one() {
-    crate::host::require!(crate::host::SANDBOXES);
-    crate::host::require!(crate::host::SCRIPT);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SCRIPT);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "local"]);

@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::observability::{http_get, metrics_addr};
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv};
 
 fn deploy(rel: &str) -> PathBuf {
@@ -42,7 +42,7 @@ fn promtool(args: &[&str]) {
 
 #[test]
 fn alert_rules_pass_promtool_check_and_unit_tests() {
-    crate::host::require!(crate::host::PROMTOOL);
+    crate::support::host::require!(crate::support::host::PROMTOOL);
     promtool(&["check", "rules", "alerts.yml"]);
     promtool(&["test", "rules", "alerts_test.yml"]);
 }
@@ -246,8 +246,8 @@ fn series(answer: &serde_json::Value) -> usize {
 
 #[test]
 fn a_real_prometheus_scrapes_the_orchestrator_and_every_dashboard_and_alert_expression_evaluates() {
-    crate::host::require!(crate::host::SANDBOXES);
-    crate::host::require!(crate::host::PROMETHEUS);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::PROMETHEUS);
     // One 503 from the queue, so that the API-errors panel has something to show.
     let faults = r#"[{"method":"GET","path":"/opbeta/outposts/devins","nth":3,"action":{"kind":"status","status":503}}]"#;
     let emu = Emu::start(&TestEnv::new(), &["--faults", faults]);

@@ -7,12 +7,12 @@ use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 use outposts::provider::coreweave::CoreweaveProvider;
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 #[test]
 fn cli_launch_serves_the_session_without_the_account_token() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(

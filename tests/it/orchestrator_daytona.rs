@@ -8,15 +8,15 @@ use outposts::emulator::devin::NewSession;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::daytona_support::{assert_openapi_conformance, provider};
-use crate::orch_support::*;
+use crate::support::daytona::{assert_openapi_conformance, provider};
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
 
 #[test]
 fn daytona_lifecycle_from_the_built_snapshot() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     // The real first step: build (or find) the content-hashed snapshot.
@@ -108,7 +108,7 @@ fn daytona_lifecycle_from_the_built_snapshot() {
 /// never the account token; no exec carries a token.
 #[test]
 fn windows_launch_keeps_the_connect_token_out_of_every_command() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(
@@ -280,10 +280,10 @@ fn a_missing_snapshot_is_reported_before_any_claim() {
 /// files.
 #[test]
 fn a_sleeping_sandbox_is_archived_and_a_wake_restores_it() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     // One emulated "minute" lasts half a second.
-    crate::daytona_support::set_settings(
+    crate::support::daytona::set_settings(
         &emu,
         serde_json::json!({"minute_ms": 500, "archive_ms": 300, "restore_ms": 1500}),
     );

@@ -6,20 +6,20 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::host::{self, require};
-use crate::orch_support::*;
+use crate::support::host::{self, require};
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
 
 #[test]
 fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     // The repository is served over HTTP by `python3 -m http.server`.
-    crate::host::require!(crate::host::PYTHON3);
+    crate::support::host::require!(crate::support::host::PYTHON3);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
-    let (bare, readme) = crate::daytona_support::bare_repo(&env);
+    let (bare, readme) = crate::support::daytona::bare_repo(&env);
     // Sandboxes cannot see host paths: serve the repository over HTTP (git's dumb protocol).
     let git = std::process::Command::new("git")
         .arg("update-server-info")
@@ -119,7 +119,7 @@ impl Drop for HttpDir {
 
 #[test]
 fn metrics_health_and_json_logs() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(
@@ -260,7 +260,7 @@ fn demo_runs_the_whole_loop_and_says_so() {
     // With bubblewrap there is no note about running unisolated; without it, one.
     assert_eq!(
         human.stdout.contains("WITHOUT isolation"),
-        crate::host::unisolated(),
+        crate::support::host::unisolated(),
         "{}",
         human.stdout
     );

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -13,7 +13,7 @@ const FAULT: &str =
 
 #[test]
 fn a_failing_provision_is_one_line_per_attempt_and_status_says_why() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--faults", FAULT]);
     let env = orch_env(&emu);
     let log = env.path("orchestrator.log");
@@ -111,7 +111,7 @@ fn a_failing_provision_is_one_line_per_attempt_and_status_says_why() {
 /// status neither lists it under SLEEPING nor counts its sandbox as sleeping.
 #[test]
 fn a_sleeper_the_janitor_deleted_is_not_listed_or_counted_as_sleeping() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     // One janitor pass in the window below: what it leaves stays in the status until the next.

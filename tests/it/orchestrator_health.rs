@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::observability::{http_get, metrics_addr};
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);

@@ -7,7 +7,7 @@ use std::time::Duration;
 use outposts::orchestrator::{LABEL_OUTPOST, sandbox_name};
 use outposts::provider::{Provider, SandboxState};
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -22,7 +22,7 @@ fn read_proof(p: &dyn Provider, session: &str) -> Option<String> {
 
 #[test]
 fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
@@ -103,7 +103,7 @@ fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
 
 #[test]
 fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let local = local(&env);
@@ -161,7 +161,7 @@ fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
 
 #[test]
 fn two_replicas_serve_fifty_sessions_exactly_once() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let env_a = orch_env(&emu);
     let mut env_b = orch_env(&emu);
@@ -264,7 +264,7 @@ fn two_replicas_serve_fifty_sessions_exactly_once() {
 
 #[test]
 fn the_cap_holds_and_every_session_is_served() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     env.set("MAX_CONCURRENT_SESSIONS", "2");
@@ -316,7 +316,7 @@ fn the_cap_holds_and_every_session_is_served() {
 
 #[test]
 fn checksum_mismatch_releases_stops_and_explains() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let local = local(&env);
@@ -368,7 +368,7 @@ fn checksum_mismatch_releases_stops_and_explains() {
 
 #[test]
 fn a_sleeping_sessions_sandbox_is_never_deleted() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let local = local(&env);
@@ -400,7 +400,7 @@ fn a_sleeping_sessions_sandbox_is_never_deleted() {
 
 #[test]
 fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     // The terminated row stays visible long enough for the janitor to observe `terminated`.
     let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "120s"]);
     let env = orch_env(&emu);
@@ -457,7 +457,7 @@ fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
 
 #[test]
 fn one_state_dir_one_orchestrator_and_status_reports_it() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let mut first = Orch::start(

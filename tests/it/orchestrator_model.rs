@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 /// Claims (first claims and renewals) per session per minute, from the emulator's history.
@@ -19,7 +19,7 @@ fn claims_per_minute(emu: &Emu, session: &str, minutes: f64) -> f64 {
 }
 
 fn bounded_renewals(ttl: &str, ttl_secs: f64) {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--claim-ttl", ttl]);
     let env = orch_env(&emu);
     let started = Instant::now();
@@ -90,7 +90,7 @@ fn a_20s_claim_ttl_keeps_renewals_bounded_and_serves_every_session() {
 
 #[test]
 fn a_remote_that_exits_at_once_is_reported_with_its_log_and_the_session_given_up() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     // Claims carry a gateway URL the fake remote cannot use: it exits 2 at once, saying why.
     let emu = Emu::start(
         &TestEnv::new(),

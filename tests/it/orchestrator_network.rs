@@ -14,8 +14,8 @@ use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{Egress, Provider};
 use serde_json::{Value, json};
 
-use crate::daytona_support::{assert_openapi_conformance, provider};
-use crate::orch_support::*;
+use crate::support::daytona::{assert_openapi_conformance, provider};
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
@@ -61,7 +61,7 @@ fn daytona_setup() -> (Emu, TestEnv) {
 
 #[test]
 fn daytona_creates_a_restricted_sandbox_with_the_gateway_allowed_and_serves_it() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (emu, env) = daytona_setup();
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     let s = session_with(&emu, Some(allowed_test()), Some(proof_task("fenced")));
@@ -123,7 +123,7 @@ fn daytona_creates_a_restricted_sandbox_with_the_gateway_allowed_and_serves_it()
 
 #[test]
 fn daytona_without_a_policy_or_with_it_disabled_sends_no_network_fields() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (emu, env) = daytona_setup();
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     let a = session_with(&emu, None, None);
@@ -145,7 +145,7 @@ fn daytona_without_a_policy_or_with_it_disabled_sends_no_network_fields() {
 
 #[test]
 fn daytona_wake_with_a_new_policy_reapplies_it_before_the_remote_runs() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (emu, env) = daytona_setup();
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     let s = session_with(&emu, Some(allowed_test()), None);
@@ -195,7 +195,7 @@ fn daytona_wake_with_a_new_policy_reapplies_it_before_the_remote_runs() {
 
 #[test]
 fn a_policy_daytona_cannot_express_is_released_logged_and_not_reclaimed() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (emu, env) = daytona_setup();
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     let glob = json!({"enabled": true, "allow": [{"hostname": "api-*.example.com"}]});
@@ -232,7 +232,7 @@ fn a_policy_daytona_cannot_express_is_released_logged_and_not_reclaimed() {
 
 #[test]
 fn a_malformed_policy_is_refused_without_a_sandbox() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (emu, env) = daytona_setup();
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     let s = session_with(&emu, Some(json!({"enabled": "yes"})), None);
@@ -254,7 +254,7 @@ fn a_malformed_policy_is_refused_without_a_sandbox() {
 
 #[test]
 fn local_refuses_a_restricted_session_and_launches_nothing() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "local"]);
@@ -316,7 +316,7 @@ fn coreweave(emu: &Emu, env: &TestEnv) -> (tokio::runtime::Runtime, CoreweavePro
 
 #[test]
 fn coreweave_creates_with_network_options_and_reads_the_effective_egress_back() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
@@ -384,7 +384,7 @@ fn coreweave_creates(emu: &Emu) -> Vec<Value> {
 
 #[test]
 fn a_policy_coreweave_cannot_express_launches_no_remote() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
@@ -424,7 +424,7 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
 
 #[test]
 fn coreweave_refuses_to_launch_when_the_effective_egress_is_not_what_was_asked() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let env = orch_env(&emu);
     // A backend that takes NetworkOptions and applies none of them.

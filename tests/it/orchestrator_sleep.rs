@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::orch_support::*;
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -58,7 +58,7 @@ fn exists(env: &TestEnv, id: &str) -> bool {
 
 #[test]
 fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "60s"]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
@@ -96,7 +96,7 @@ fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
 /// the state dir explains the sandbox, and it goes instead of being kept as a sleeper.
 #[test]
 fn a_termination_seen_just_before_a_crash_is_remembered_after_the_row_is_swept() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     // A short claim: the killed instance never releases, so the row waits for its claim to
     // expire and is swept a second later.
     let emu = Emu::start(
@@ -139,7 +139,7 @@ fn a_termination_seen_just_before_a_crash_is_remembered_after_the_row_is_swept()
 
 #[test]
 fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     env.set("SLEEP_RETENTION", "6s");
@@ -202,7 +202,7 @@ fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
 
 #[test]
 fn without_a_retention_setting_a_sleeper_is_never_deleted() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
     let mut env = orch_env(&emu);
     env.set("JANITOR_INTERVAL", "1");

@@ -12,8 +12,8 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::orch_support::*;
 use crate::readme_walkthrough::guide;
+use crate::support::orch::*;
 use crate::support::{BIN, Emu, Run, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
@@ -151,7 +151,7 @@ fn hinted(stderr: &str, after: &str) -> String {
 }
 
 fn daytona_sandboxes(emu: &Emu) -> Vec<outposts::provider::SandboxInfo> {
-    block_on(crate::daytona_support::provider(emu).list(&BTreeMap::new())).expect("list")
+    block_on(crate::support::daytona::provider(emu).list(&BTreeMap::new())).expect("list")
 }
 
 /// The quick start serves two sessions locally; one goes to sleep; the orchestrator is stopped
@@ -181,12 +181,12 @@ fn quick_start(emu: &Emu, env: &TestEnv) -> (String, String) {
 }
 
 fn local_provider(env: &TestEnv) -> outposts::provider::local::LocalProvider {
-    crate::orch_support::local(env)
+    crate::support::orch::local(env)
 }
 
 #[test]
 fn a_changed_provider_refuses_then_hands_over_one_remote_per_session() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let (a, b) = quick_start(&emu, &env);
@@ -271,7 +271,7 @@ fn a_changed_provider_refuses_then_hands_over_one_remote_per_session() {
 
 #[test]
 fn a_state_dir_from_before_the_record_is_checked_where_its_sessions_run() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let a = new_session(&emu, None);

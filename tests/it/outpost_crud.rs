@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::connect_support::{assert_never_shown, env_value, mode};
+use crate::support::connect::{assert_never_shown, env_value, mode};
 use crate::support::{Emu, TestEnv, block_on};
 
 fn setup() -> (TestEnv, Emu, TestEnv) {

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::rel_support::*;
+use crate::support::rel::*;
 
 /// An emulator with served sessions (bubblewrap sandboxes, remotes running), orchestrator
 /// stopped: the sandbox processes that are left belong to the emulator alone.
@@ -28,7 +28,7 @@ fn busy_cluster(name: &str) -> Cluster {
 
 #[test]
 fn an_emulator_ends_its_sandbox_processes_when_it_exits_on_a_signal() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let mut c = busy_cluster("LEAK-term");
     let before = c.emu.sandbox_processes().len();
     assert!(before >= 3, "the sandboxes run processes: {before}");
@@ -51,7 +51,7 @@ fn an_emulator_ends_its_sandbox_processes_when_it_exits_on_a_signal() {
 
 #[test]
 fn a_killed_emulators_sandbox_processes_end_with_the_test() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let mut c = busy_cluster("LEAK-kill");
     let root = c.emu.data_dir().join("sandboxes");
     c.emu.signal(libc::SIGKILL);

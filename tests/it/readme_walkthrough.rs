@@ -7,9 +7,9 @@ use std::io::Read;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::connect_support::{approve, connect_env};
 use crate::first_hour::run_as_printed;
-use crate::orch_support::{proof_task, wait_until};
+use crate::support::connect::{approve, connect_env};
+use crate::support::orch::{proof_task, wait_until};
 use crate::support::{BIN, Emu, TestEnv, block_on};
 
 /// The shell lines of the code blocks of one README section, comments stripped.
@@ -67,7 +67,7 @@ fn dotenv(env: &TestEnv) -> String {
 
 #[test]
 fn the_daytona_guide_runs_as_written_against_the_emulator() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let mut env = connect_env(&emu);

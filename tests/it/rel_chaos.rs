@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 
 use crate::invariants::{self, Quiesce};
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 #[test]
 fn chaos_kills_with_sleeps_wakes_and_terminations_and_a_script_remote() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let kills = knob("CHAOS_KILLS", 24);
     let gap_ms = knob("CHAOS_GAP_MS", 900) as u64;
     let seed = seed();

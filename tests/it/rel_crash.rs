@@ -9,8 +9,8 @@ use outposts::emulator::devin::NewSession;
 use outposts::orchestrator::{sandbox_labels, sandbox_name};
 
 use crate::invariants::Quiesce;
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -225,7 +225,7 @@ fn crash_at(c: &mut Cluster, p: &Point, kills: usize) -> (usize, Vec<f64>) {
                     outposts::provider::Source::Snapshot(SNAPSHOT.into()),
                 );
                 spec.labels = sandbox_labels(&sid, &c.outpost);
-                let p = crate::daytona_support::provider(&c.emu);
+                let p = crate::support::daytona::provider(&c.emu);
                 block_on(outposts::provider::Provider::create(&p, &spec)).expect("orphan");
                 c.planted.insert(sandbox_name(&sid));
                 Some(sid)
@@ -348,7 +348,7 @@ fn t1_with(points: &[&str], name: &str, form: &str, kills: usize) {
 
 #[test]
 fn t1_crash_during_claim_and_create() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     t1(
         &[
             "claim.before_post",
@@ -364,7 +364,7 @@ fn t1_crash_during_claim_and_create() {
 
 #[test]
 fn t1_crash_during_launch_stop_delete_release_and_janitor() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     t1(
         &[
             "provision.after_launch",
@@ -380,7 +380,7 @@ fn t1_crash_during_launch_stop_delete_release_and_janitor() {
 /// T1 at the launch and sleep steps with the emulator's remote as a shell script.
 #[test]
 fn t1_crash_around_launch_with_a_script_remote() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     t1_with(
         &[
             "provision.after_launch",

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 
 use crate::invariants::Quiesce;
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 const WAIT: Duration = Duration::from_secs(90);
 
@@ -45,7 +45,7 @@ fn churn(c: &Cluster, n: usize, wave: usize) -> Vec<String> {
 /// 504 after the commit, an answer slower than our read timeout), 2 replicas racing.
 #[test]
 fn t2_claim_committed_response_lost() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let n = knob("T2_SESSIONS", 40);
     let seed = seed();
     let mut c = Cluster::start(
@@ -95,7 +95,7 @@ fn t2_claim_committed_response_lost() {
 /// sessions come, sleep, wake and end. The list stays the source of truth: nothing is lost.
 #[test]
 fn t7_sse_stream_faults() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let n = knob("T7_SESSIONS", 16);
     let seed = seed();
     let mut c = Cluster::start(
@@ -243,7 +243,7 @@ fn retry_after_cases() -> Vec<(&'static str, Case)> {
 /// traffic resumes promptly.
 #[test]
 fn t9_retry_after_on_every_endpoint() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let seed = seed();
     let mut c = Cluster::start(
         "T9",
@@ -367,7 +367,7 @@ fn t9_retry_after_on_every_endpoint() {
 /// Never two sandboxes for one session, every sandbox labelled from its create call, no residue.
 #[test]
 fn t11_create_committed_response_lost_and_stale_reads() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let n = knob("T11_SESSIONS", 30);
     let seed = seed();
     let mut opts = ClusterOpts {
@@ -429,7 +429,7 @@ fn t11_create_committed_response_lost_and_stale_reads() {
 /// poisoned (running) session is not mistaken for a sleeping one, healthy sessions are served.
 #[test]
 fn t17_poison_and_malformed_payloads() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let n = knob("T17_SESSIONS", 20);
     let seed = seed();
     let mut c = Cluster::start(

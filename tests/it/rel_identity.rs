@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::invariants::{self, Quiesce};
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 const WAIT: Duration = Duration::from_secs(90);
 
@@ -116,7 +116,7 @@ fn tamper_with_cached_remotes(c: &Cluster) -> usize {
 /// SIGKILL the orchestrator `kills` times, restarting it each time; every live remote must be
 /// adopted (not relaunched), keep serving, and attach exactly once per generation.
 fn kill_restart_adopt(name: &str, form: &str, tamper: bool) {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut c = cluster(name, form, 5);
     c.start_all();
     let ids = serve(&c, 3);
@@ -148,7 +148,7 @@ fn kill_restart_adopt(name: &str, form: &str, tamper: bool) {
     }
     let ok = time_until(WAIT, || {
         ids.iter()
-            .all(|s| crate::orch_support::tasks_done(&c.emu, s))
+            .all(|s| crate::support::orch::tasks_done(&c.emu, s))
     });
     assert!(
         ok.is_some(),

@@ -36,8 +36,8 @@ use rand::Rng;
 use rand::rngs::StdRng;
 
 use crate::invariants::Quiesce;
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 const GRACE: f64 = 60.0;
 const OUTPOST_OTHER: &str = "outpost_env-someone-else";
@@ -409,7 +409,7 @@ fn janitor_property(rounds: usize, seed: u64) -> BTreeMap<&'static str, usize> {
             };
             let outpost = val("OUTPOST_ID");
             let world = Arc::new(FakeWorld::default());
-            *world.rng.lock().unwrap() = Some(crate::rel_support::rng(rng.r#gen()));
+            *world.rng.lock().unwrap() = Some(crate::support::rel::rng(rng.r#gen()));
             let planted = build_world(emu_ref, &world, &outpost, &mut rng);
             // Faulty conditions: queue 5xx on the exact lookup, provider list/get errors.
             let lookup_5xx: f64 = [0.0, 0.0, 0.3, 1.0][rng.gen_range(0..4)];
@@ -555,7 +555,7 @@ fn t12_janitor_never_deletes_what_it_must_not_property() {
 /// `terminated`; I2: nothing touched while another acceptor holds the claim).
 #[test]
 fn t12_janitor_rounds_against_a_real_process() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let rounds = knob("T12_REAL_ROUNDS", 4);
     let seed = seed();
     let mut c = Cluster::start(
@@ -571,13 +571,13 @@ fn t12_janitor_rounds_against_a_real_process() {
     );
     c.start_all();
     let mut rng = rng(seed);
-    let provider = crate::daytona_support::provider(&c.emu);
+    let provider = crate::support::daytona::provider(&c.emu);
     let devin = DevinClient::new(
         outposts::settings::DevinSettings::new(
             &c.emu.base_url,
             Secret::new(c.emu.env_value("DEVIN_OUTPOSTS_TOKEN")),
         ),
-        crate::daytona_support::http_client(),
+        crate::support::daytona::http_client(),
     );
     let mut expect: Vec<(String, &'static str)> = Vec::new();
     for _ in 0..rounds {

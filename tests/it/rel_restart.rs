@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use outposts::orchestrator::sandbox_name;
 
 use crate::invariants::Quiesce;
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -68,7 +68,7 @@ fn t5_restarts_reattach_a_script_remote() {
 }
 
 fn t5(name: &str, form: &str, restarts: usize) {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut c = Cluster::start(
         name,
         seed(),
@@ -157,7 +157,7 @@ fn outpost_dir(r: &Replica) -> std::path::PathBuf {
 /// session's sandbox; corrupt identities are an operator-visible error, not a new identity.
 #[test]
 fn t6_state_dir_lost_or_corrupted() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let kills = knob("T6_KILLS", 20);
     let mut c = Cluster::start(
         "T6",
@@ -310,7 +310,7 @@ fn now_ms() -> u64 {
 /// within 2 s.
 #[test]
 fn t15_graceful_shutdown_and_drain() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let runs = knob("T15_RUNS", 3);
     let mut c = Cluster::start(
         "T15",

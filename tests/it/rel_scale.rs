@@ -8,8 +8,8 @@ use outposts::emulator::devin::NewSession;
 use rand::Rng;
 
 use crate::invariants::{self, Quiesce};
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 const WAIT: Duration = Duration::from_secs(120);
 
@@ -18,7 +18,7 @@ const WAIT: Duration = Duration::from_secs(120);
 /// session served.
 #[test]
 fn t3_replica_race_on_a_hot_queue() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let total = knob("T3_SESSIONS", 200);
     let seed = seed();
     let mut c = Cluster::start(
@@ -161,7 +161,7 @@ fn t3_replica_race_on_a_hot_queue() {
 /// not retried in a hot loop.
 #[test]
 fn t16_concurrency_cap_and_capacity_leaks() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let n = knob("T16_SESSIONS", 40);
     let seed = seed();
     let cap = 4;

@@ -9,7 +9,7 @@ use outposts::orchestrator::{sandbox_labels, sandbox_name};
 use outposts::provider::{Provider, SandboxSpec, Source};
 
 use crate::invariants::Quiesce;
-use crate::rel_support::*;
+use crate::support::rel::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -27,7 +27,7 @@ fn hostile_ids() -> Vec<String> {
 
 #[test]
 fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let seed = seed();
     let mut c = Cluster::start(
         "T22",
@@ -74,7 +74,7 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
 
     // A sandbox named after a session but labelled for another outpost: never touched.
     let victim = "devin-victim-session".to_string();
-    let provider = crate::daytona_support::provider(&c.emu);
+    let provider = crate::support::daytona::provider(&c.emu);
     let mut spec = SandboxSpec::new(sandbox_name(&victim), Source::Snapshot(SNAPSHOT.into()));
     spec.labels = sandbox_labels(&victim, "outpost_env-someone-else");
     let foreign = block_on(provider.create(&spec)).expect("foreign sandbox");

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 
 use crate::invariants::Quiesce;
-use crate::rel_support::*;
 use crate::support::block_on;
+use crate::support::rel::*;
 
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

@@ -464,7 +464,7 @@ fn without_bubblewrap_every_json_stderr_line_is_json_and_the_error_is_last() {
     // The machine the README promises `cargo test` on: no bwrap, so the local provider warns
     // that it runs WITHOUT isolation — a warning that must not break the --json contract.
     let (mut env, _emu) = emulated();
-    let (_bin, path) = crate::host::path_without(&["bwrap"]);
+    let (_bin, path) = crate::support::host::path_without(&["bwrap"]);
     env.set("PATH", path);
     env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
     let run = env.run(&[

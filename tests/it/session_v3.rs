@@ -8,7 +8,7 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 
-use crate::orch_support::{Orch, local, orch_env, wait_until};
+use crate::support::orch::{Orch, local, orch_env, wait_until};
 use crate::support::{Emu, TestEnv, block_on};
 
 /// `session verify --create` on the local provider with these extra arguments.
@@ -36,7 +36,7 @@ fn fleet_status(emu: &Emu, id: &str) -> String {
 
 #[test]
 fn verify_create_proves_an_orchestrated_local_session_and_ends_it() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);
@@ -99,7 +99,7 @@ fn verify_create_proves_an_orchestrated_local_session_and_ends_it() {
 
 #[test]
 fn a_devin_that_writes_another_text_fails_with_both_values_and_keep_session_sends_no_delete() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);

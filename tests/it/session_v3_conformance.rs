@@ -4,13 +4,13 @@
 
 use std::process::Command;
 
-use crate::daytona_support::conformance_dir;
+use crate::support::daytona::conformance_dir;
 use crate::support::{Emu, TestEnv, block_on};
 
 #[test]
 fn the_v3_conformance_script_accepts_the_emulator() {
     // The script needs only the standard library, but python3 itself is an optional tool.
-    crate::host::require!(crate::host::PYTHON3);
+    crate::support::host::require!(crate::support::host::PYTHON3);
     let env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     let limited = block_on(emu.client().v3_key(&["ViewOrgSessions"], "conformance")).unwrap();

@@ -7,7 +7,7 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::orch_support::{Orch, orch_env, wait_until};
+use crate::support::orch::{Orch, orch_env, wait_until};
 use crate::support::{Emu, TestEnv, block_on};
 use crate::worker_common::{launch, setup};
 
@@ -51,7 +51,7 @@ fn gone(p: &dyn Provider, name: &str) -> bool {
 
 #[test]
 fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     env.run(&["snapshot", "build"]).ok();
@@ -60,7 +60,7 @@ fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
     let id = doc["session_id"].as_str().unwrap().to_string();
     assert_eq!(doc["sandbox"]["name"], sandbox_name(&id));
     assert_eq!(fleet_status(&emu, &id), "terminated");
-    let p = crate::daytona_support::provider(&emu);
+    let p = crate::support::daytona::provider(&emu);
     wait_until(
         Duration::from_secs(60),
         "the orchestrator to delete the Daytona sandbox",
@@ -71,7 +71,7 @@ fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
 
 #[test]
 fn verify_create_on_emulated_coreweave_ends_the_session_and_its_sandbox() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let mut env = orch_env(&emu);
     env.set("WORKDIR", "/workspace");
@@ -96,7 +96,7 @@ fn verify_create_on_emulated_coreweave_ends_the_session_and_its_sandbox() {
 
 #[test]
 fn verify_create_with_a_fixed_worker_on_emulated_coreweave_reads_the_workers_sandbox() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let (workers, doc) = launch(&env, &[]);
     let worker_name = doc["workers"][0]["name"]

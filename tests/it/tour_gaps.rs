@@ -116,7 +116,7 @@ fn on_a_terminal(env: &TestEnv, cols: u16, line: &str) -> String {
 
 #[test]
 fn queue_list_fits_the_terminal_it_is_on_and_prints_whole_rows_off_a_terminal() {
-    crate::host::require!(crate::host::SCRIPT);
+    crate::support::host::require!(crate::support::host::SCRIPT);
     let (_e, _emu, env) = emulator_env();
     env.run(&["emulator", "session", "new"]).ok();
 
@@ -161,7 +161,7 @@ fn queue_list_fits_the_terminal_it_is_on_and_prints_whole_rows_off_a_terminal() 
 
 #[test]
 fn workers_are_named_after_the_outpost_name_and_labelled_with_its_id() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, _emu) = setup("local");
     let mut cleanup = StopOnDrop::new(&env);
     let outpost_id = env.vars["OUTPOST_ID"].clone();
@@ -197,7 +197,7 @@ fn workers_are_named_after_the_outpost_name_and_labelled_with_its_id() {
 
 #[test]
 fn a_failed_worker_launch_prints_no_id_on_stdout() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let mut cleanup = StopOnDrop::new(&env);
     put_secret(&emu, "outposts", "BAD", "wrong-token-for-stdout-test");

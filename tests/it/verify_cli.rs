@@ -1,9 +1,9 @@
 //! `session verify` as a command: --print-only contacts no provider, where the outpost name in
 //! the Slack line comes from, input checks, hostile ids, help.
 
-use crate::daytona_support::assert_openapi_conformance;
+use crate::support::daytona::assert_openapi_conformance;
+use crate::support::verify::verify;
 use crate::support::{Emu, TestEnv};
-use crate::verify_support::verify;
 
 fn emulated() -> (TestEnv, Emu) {
     let mut env = TestEnv::new();

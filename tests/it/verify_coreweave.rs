@@ -5,8 +5,8 @@ use outposts::config::{Config, LoadOptions};
 use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{Provider, SandboxSpec, Source};
 
+use crate::support::verify::{assert_nothing_left, new_session, task_for, verify};
 use crate::support::{Emu, TestEnv};
-use crate::verify_support::{assert_nothing_left, new_session, task_for, verify};
 use crate::worker_common::{launch, setup, terminate};
 
 const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
@@ -19,7 +19,7 @@ fn provider(env: &TestEnv) -> CoreweaveProvider {
 
 #[test]
 fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);
@@ -73,7 +73,7 @@ fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
 
 #[test]
 fn a_fixed_worker_on_emulated_coreweave_verifies_end_to_end() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let (workers, _) = launch(&env, &[]);
     let worker = workers[0].as_str();

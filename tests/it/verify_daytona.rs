@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use outposts::provider::{Provider, SandboxState};
 
-use crate::daytona_support::{assert_openapi_conformance, provider};
-use crate::orch_support::{Orch, orch_env, wait_until};
+use crate::support::daytona::{assert_openapi_conformance, provider};
+use crate::support::orch::{Orch, orch_env, wait_until};
+use crate::support::verify::{assert_nothing_left, new_session, task_for, verify};
 use crate::support::{Emu, TestEnv, block_on};
-use crate::verify_support::{assert_nothing_left, new_session, task_for, verify};
 
 #[test]
 fn orchestrated_session_on_emulated_daytona_verifies_end_to_end() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);

@@ -8,16 +8,16 @@ use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 
 use crate::local_provider::spec;
-use crate::orch_support::{Orch, local, orch_env, wait_until};
-use crate::support::{Emu, TestEnv, block_on};
-use crate::verify_support::{
+use crate::support::orch::{Orch, local, orch_env, wait_until};
+use crate::support::verify::{
     assert_nothing_left, local_sandboxes, new_session, processes_mentioning, spawn_verify,
     task_for, verify,
 };
+use crate::support::{Emu, TestEnv, block_on};
 
 #[test]
 fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu_env = TestEnv::new();
     let emu = Emu::start(&emu_env, &[]);
     let env = orch_env(&emu);
@@ -105,7 +105,7 @@ fn orchestrated_session_on_the_local_provider_verifies_end_to_end() {
 
 #[test]
 fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, p, _tmp, _reaper) = local_sandboxes();
     let sb = block_on(p.create(&spec("fixed-worker-1"))).unwrap();
     let path = "/workspace/outpost-proof.txt";
@@ -195,7 +195,7 @@ fn a_sandbox_read_directly_matches_mismatches_or_times_out_with_a_diagnosis() {
 
 #[test]
 fn the_proof_file_is_found_when_it_appears_during_the_wait() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, p, _tmp, _reaper) = local_sandboxes();
     let sb = block_on(p.create(&spec("late-writer"))).unwrap();
     // Written from inside the sandbox, three seconds after verify starts polling.
@@ -229,7 +229,7 @@ fn the_proof_file_is_found_when_it_appears_during_the_wait() {
 
 #[test]
 fn a_session_sandbox_is_found_by_name_and_label_and_foreign_ones_are_refused() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, p, _tmp, _reaper) = local_sandboxes();
     let path = "/workspace/outpost-proof.txt";
 

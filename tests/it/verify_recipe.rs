@@ -9,8 +9,8 @@ use outposts::config::{Config, LoadOptions};
 use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{Provider, SandboxSpec, Source};
 
-use crate::orch_support::{Orch, orch_env};
 use crate::readme_walkthrough::guide;
+use crate::support::orch::{Orch, orch_env};
 use crate::support::{BIN, Emu, Run, TestEnv};
 
 const SECTION: &str = "#### Nightly check in CI";
@@ -52,7 +52,7 @@ fn named_vars(line: &str) -> Vec<String> {
 
 #[test]
 fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     env.run(&["snapshot", "build"]).ok();
@@ -250,7 +250,7 @@ fn a_refused_provider_key_or_an_unknown_org_creates_no_session() {
 
 #[test]
 fn a_session_served_on_another_provider_exits_5_naming_it() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let env = orch_env(&emu);
     let orch = Orch::start(&env, &["--provider", "local"]);
@@ -271,7 +271,7 @@ fn a_session_served_on_another_provider_exits_5_naming_it() {
 
 #[test]
 fn a_fixed_worker_elsewhere_exits_5_and_without_the_fleet_token_is_named_at_once() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (mut env, _emu) = crate::worker_common::setup("coreweave");
     let (workers, doc) = crate::worker_common::launch(&env, &[]);
     let worker = doc["workers"][0]["name"]
@@ -307,7 +307,7 @@ fn a_fixed_worker_elsewhere_exits_5_and_without_the_fleet_token_is_named_at_once
 
 #[test]
 fn a_sandbox_id_without_provider_is_found_on_the_provider_that_has_it() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let mut env = TestEnv::new();
     let emu = Emu::start(&env, &[]);
     emu.configure(&mut env);

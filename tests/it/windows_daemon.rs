@@ -11,7 +11,7 @@ use outposts::provider::{ExecRequest, Provider, ProviderError, SandboxSpec, Sour
 
 use outposts::api::daytona_types::ExecuteRequest;
 
-use crate::daytona_support::{client, provider};
+use crate::support::daytona::{client, provider};
 use crate::support::{Emu, TestEnv, block_on};
 
 /// The launch of the old Windows script: `Start-Process … -Redirect*` hands the toolbox's output
@@ -26,7 +26,7 @@ fn exec(cmd: String, timeout_s: u64) -> ExecRequest {
 
 #[test]
 fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
     let sb = block_on(async {
@@ -128,7 +128,7 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
 
 #[test]
 fn linux_sandboxes_keep_linux_daemon_behaviour() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
     block_on(async {

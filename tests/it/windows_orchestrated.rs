@@ -15,8 +15,8 @@ use outposts::orchestrator::remote::windows_scripts::root;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::daytona_support::{client, provider};
-use crate::orch_support::*;
+use crate::support::daytona::{client, provider};
+use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(120);
@@ -27,7 +27,7 @@ const CUT_EXECS: &str = r#"[{"method":"POST","path":"/daytona/toolbox/*/process/
 
 #[test]
 fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &["--faults", CUT_EXECS]);
     let env = orch_env(&emu);
     let mut orch = Orch::start(

@@ -25,7 +25,7 @@ fn read(env: &TestEnv, id: &str, path: &str) -> Option<String> {
 
 #[test]
 fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     let launched = env.run(&[
@@ -188,7 +188,7 @@ fn two_workers_serve_three_sessions_never_more_than_two_at_once() {
 
 #[test]
 fn a_bad_token_shows_restarts_and_the_auth_hint() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup("coreweave");
     let bad = format!("wrong-token-{}", uuid::Uuid::new_v4().simple());
     // In a secret store the token cannot be checked before launch; --no-wait keeps the worker
@@ -252,7 +252,7 @@ fn a_bad_token_shows_restarts_and_the_auth_hint() {
 
 #[test]
 fn secret_store_token_exec_logs_and_stop() {
-    crate::host::require!(crate::host::BWRAP);
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (mut env, emu) = setup("coreweave");
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     put_secret(&emu, "outposts", "DEVIN_TOKEN", &token);

@@ -26,7 +26,7 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
     let out = session(emu, &sid).tasks[0].output.clone().unwrap();
     let mut out = out.trim().to_string();
     // Unisolated, the sandbox path is mapped onto the sandbox's directory on the host.
-    if crate::host::unisolated()
+    if crate::support::host::unisolated()
         && let (Some(a), Some(b)) = (out.find("chrome=/"), out.find("/fs/opt/chrome/chrome"))
     {
         out.replace_range(a + "chrome=".len()..b + "/fs".len(), "");
@@ -77,7 +77,7 @@ fn serve_one(env: &mut TestEnv, emu: &crate::support::Emu, mode: &str) -> String
 
 #[test]
 fn local_workers_serve_the_emulators_queue() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (mut env, emu) = setup("local");
     let mut cleanup = StopOnDrop::new(&env);
     let id = serve_one(&mut env, &emu, "main");
@@ -139,7 +139,7 @@ fn local_workers_need_a_devin_cli() {
 #[test]
 fn local_workers_without_bubblewrap_are_refused_before_anything_is_created() {
     let (mut env, _emu) = setup("local");
-    let (_bin, path) = crate::host::path_without(&["bwrap"]);
+    let (_bin, path) = crate::support::host::path_without(&["bwrap"]);
     env.set("PATH", path);
     // Not opted in, whatever the harness allows its own sandboxes.
     env.unset("OUTPOSTS_LOCAL_UNISOLATED");
@@ -158,7 +158,7 @@ fn local_workers_without_bubblewrap_are_refused_before_anything_is_created() {
 
 #[test]
 fn daytona_workers_run_detached_via_exec() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (mut env, emu) = setup("daytona");
     let id = serve_one(&mut env, &emu, "exec");
     // The worker is a detached process with its pid and log recorded in the sandbox.
@@ -190,7 +190,7 @@ fn daytona_workers_run_detached_via_exec() {
 
 #[test]
 fn daytona_bad_token_restarts_under_the_supervisor() {
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let (env, emu) = setup("daytona");
     // A token the launch's check accepts but the queue rejects (as after a revocation): a
     // token rejected outright is refused before anything is created.

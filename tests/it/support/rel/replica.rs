@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use sha2::Digest;
 
-use crate::orch_support::Orch;
+use crate::support::orch::Orch;
 use crate::support::{Emu, TestEnv, block_on};
 
 use super::time_until;

@@ -34,7 +34,7 @@ pub fn orch_env(emu: &Emu) -> TestEnv {
 pub fn local(env: &TestEnv) -> LocalProvider {
     let opts = LocalOptions {
         // Without bubblewrap, as the binary under test does (OUTPOSTS_LOCAL_UNISOLATED).
-        allow_unisolated: crate::host::unisolated(),
+        allow_unisolated: crate::support::host::unisolated(),
         ..LocalOptions::default()
     };
     LocalProvider::new(env.path("sandboxes"), opts).expect("local provider")

@@ -1,6 +1,6 @@
 //! Helpers for the `session verify` tests: the task text as verify prints it, sessions given
 //! that task through the CLI, and a check that nothing is left running. The orchestrator child
-//! process and the waits are `orch_support`'s.
+//! process and the waits are `support::orch`'s.
 
 #![allow(dead_code)]
 
@@ -14,7 +14,7 @@ pub fn task_for(env: &TestEnv, proof: &str) -> String {
     run.ok();
     let mut lines = run.stdout.lines();
     let task = lines.next().expect("task line").to_string();
-    assert_eq!(task, crate::orch_support::proof_task(proof));
+    assert_eq!(task, crate::support::orch::proof_task(proof));
     let slack = lines.next().expect("slack line");
     assert!(
         slack.starts_with("@Devin !outpost ") && slack.ends_with(&task),

@@ -2,7 +2,7 @@
 //! its end, the Python prerequisites, an in-process provider against an `Emu`, and fixtures.
 //!
 //! Other tests that drive the Daytona emulator (e.g. the orchestrator's) should end with
-//! `daytona_support::assert_openapi_conformance(&emu)`.
+//! `support::daytona::assert_openapi_conformance(&emu)`.
 
 #![allow(dead_code)]
 
@@ -26,7 +26,7 @@ pub fn conformance_dir() -> PathBuf {
 /// Every Daytona request our clients sent and every response the emulator returned, validated
 /// against the official OpenAPI files: 0 violations or the test fails with the list.
 pub fn assert_openapi_conformance(emu: &Emu) {
-    crate::host::require!(crate::host::PY_OPENAPI);
+    crate::support::host::require!(crate::support::host::PY_OPENAPI);
     let records = emu.requests();
     let json = serde_json::to_vec(&records).expect("encode the request log");
     let mut child = Command::new("python3")

@@ -3,6 +3,13 @@
 
 #![allow(dead_code)]
 
+pub mod connect;
+pub mod daytona;
+pub mod host;
+pub mod orch;
+pub mod rel;
+pub mod verify;
+
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -57,7 +64,7 @@ impl TestEnv {
         // Fast retries keep fault tests short; real defaults are tested in unit tests.
         vars.insert("OUTPOSTS_HTTP_ATTEMPTS".into(), "4".into());
         // Without bubblewrap, sandboxes that need isolation only for safety run unisolated.
-        if crate::host::unisolated() {
+        if crate::support::host::unisolated() {
             vars.insert("OUTPOSTS_LOCAL_UNISOLATED".into(), "1".into());
         }
         TestEnv { home, cwd, vars }

@@ -11,7 +11,7 @@ use outposts::emulator::daytona::Settings;
 use outposts::emulator::devin::{NewSession, SessionInfo};
 
 use crate::invariants::{self, Quiesce, Sandbox, Violation, World};
-use crate::orch_support::orch_env;
+use crate::support::orch::orch_env;
 use crate::support::{Emu, TestEnv, block_on};
 
 use super::*;

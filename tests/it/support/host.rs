@@ -348,7 +348,7 @@ pub fn available(tool: Tool) -> bool {
 /// Return from the calling test (or helper) unless the host has `tool`; see the module docs.
 macro_rules! require {
     ($($tool:expr),+ $(,)?) => {
-        if !( true $(&& $crate::host::available($tool))+ ) {
+        if !( true $(&& $crate::support::host::available($tool))+ ) {
             return;
         }
     };
