@@ -65,8 +65,7 @@ impl Cw {
 #[test]
 fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
     // The workspace is the session's working directory; the proof goes there.
     env.set("WORKDIR", "/workspace");
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", IMAGE]);

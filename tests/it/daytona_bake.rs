@@ -8,7 +8,7 @@ use std::time::Duration;
 use outposts::emulator::devin::NewSession;
 
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
 const BAKED: &str = "ba4e0123ab";
@@ -43,8 +43,7 @@ fn launch_line(orch: &Orch, session: &str) -> Option<String> {
 #[test]
 fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     let plain = crate::support::orch::snapshot_name(&env);
     let built = env
         .run(&[
@@ -112,8 +111,7 @@ fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
 
 #[test]
 fn a_bake_whose_checksum_does_not_match_fails_the_build() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (_emu, env) = orch_emulator(&[]);
     // The distribution's checksum for CORRUPT_SHA never matches its binary.
     let sha = outposts::emulator::devin::remote::CORRUPT_SHA;
     let r = env.run(&["snapshot", "build", "--bake-remote", "--remote-sha", sha]);

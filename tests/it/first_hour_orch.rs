@@ -76,8 +76,7 @@ impl Drop for OnTerminal<'_> {
 #[test]
 fn a_wrong_outpost_is_an_error_and_a_name_is_served() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     let id = emu.env_value("OUTPOST_ID");
 
     let mut wrong = Orch::start(&env, &["--provider", "local", "--outpost", "gpu-linux"]);
@@ -152,8 +151,7 @@ fn emulator_session_new_queues_on_the_configured_outpost() {
 fn the_foreground_orchestrator_narrates_on_a_terminal() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     crate::support::host::require!(crate::support::host::SCRIPT);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let out = env.path("narration.txt");
     let mut term = OnTerminal {
         env: &env,
@@ -280,8 +278,7 @@ fn seconds(age: &str) -> u64 {
 fn status_views_tell_fresh_from_stale() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     crate::support::host::require!(crate::support::host::SCRIPT);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     env.set("JANITOR_INTERVAL", "60");
     let mut a = Orch::start(&env, &["--provider", "local"]);
     let s1 = new_session(&emu, Some(proof_task("a")));

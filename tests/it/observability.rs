@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::orch::*;
-use crate::support::{BIN, Emu, TestEnv, block_on};
+use crate::support::{BIN, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -121,8 +121,7 @@ const SERVING: &str = "outposts_sessions{phase=\"serving\"}";
 fn metrics_follow_a_session_through_serve_sleep_wake_and_terminate() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     crate::support::host::require!(crate::support::host::PROMTOOL);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let orch = Orch::start(
         &env,
         &["--provider", "local", "--metrics-addr", "127.0.0.1:0"],
@@ -258,8 +257,7 @@ fn watch_cmd(env: &TestEnv, tty: bool, out: &std::path::Path) -> std::process::C
 fn status_watch_redraws_on_a_terminal_and_streams_ndjson_off_one() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     crate::support::host::require!(crate::support::host::SCRIPT);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let orch = Orch::start(&env, &["--provider", "local"]);
     let s = new_session(&emu, Some(proof_task("watch")));
     wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());

@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 
 use crate::observability::{http_get, metrics_addr};
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv};
 
 fn deploy(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -250,8 +249,7 @@ fn a_real_prometheus_scrapes_the_orchestrator_and_every_dashboard_and_alert_expr
     crate::support::host::require!(crate::support::host::PROMETHEUS);
     // One 503 from the queue, so that the API-errors panel has something to show.
     let faults = r#"[{"method":"GET","path":"/opbeta/outposts/devins","nth":3,"action":{"kind":"status","status":503}}]"#;
-    let emu = Emu::start(&TestEnv::new(), &["--faults", faults]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--faults", faults]);
     let orch = Orch::start(
         &env,
         &["--provider", "local", "--metrics-addr", "127.0.0.1:0"],

@@ -7,14 +7,13 @@ use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 use outposts::provider::coreweave::CoreweaveProvider;
 
+use crate::support::block_on;
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
 
 #[test]
 fn cli_launch_serves_the_session_without_the_account_token() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     let mut orch = Orch::start(
         &env,
         &[

@@ -17,8 +17,7 @@ const WAIT: Duration = Duration::from_secs(90);
 #[test]
 fn daytona_lifecycle_from_the_built_snapshot() {
     crate::support::host::require!(crate::support::host::BWRAP);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     // The real first step: build (or find) the content-hashed snapshot.
     env.run(&["snapshot", "build"]).ok();
     let mut orch = Orch::start(&env, &["--provider", "daytona"]);
@@ -109,8 +108,7 @@ fn daytona_lifecycle_from_the_built_snapshot() {
 #[test]
 fn windows_launch_keeps_the_connect_token_out_of_every_command() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let mut orch = Orch::start(
         &env,
         &[
@@ -237,8 +235,7 @@ fn regex_token(body: &str) -> Option<String> {
 /// the command that builds it, and the queued session is never claimed.
 #[test]
 fn a_missing_snapshot_is_reported_before_any_claim() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let s = new_session(&emu, None);
     // Bounded: without the check the orchestrator would run (and claim) until killed.
     let mut orch = Orch::start(&env, &["--provider", "daytona"]);

@@ -8,7 +8,7 @@ use outposts::provider::{Provider, SandboxState};
 
 use crate::support::host::{self, require};
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -17,8 +17,7 @@ fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     // The repository is served over HTTP by `python3 -m http.server`.
     crate::support::host::require!(crate::support::host::PYTHON3);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
     let (bare, readme) = crate::support::daytona::bare_repo(&env);
     // Sandboxes cannot see host paths: serve the repository over HTTP (git's dumb protocol).
     let git = std::process::Command::new("git")
@@ -120,8 +119,7 @@ impl Drop for HttpDir {
 #[test]
 fn metrics_health_and_json_logs() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let mut orch = Orch::start(
         &env,
         &[
@@ -193,8 +191,7 @@ fn metrics_health_and_json_logs() {
 
 #[test]
 fn a_second_signal_exits_at_once() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (_emu, mut env) = orch_emulator(&[]);
     // No session runs here: the start-up check need not find bubblewrap.
     env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
     let mut orch = Orch::start(&env, &["--provider", "local"]);
@@ -213,8 +210,7 @@ fn a_second_signal_exits_at_once() {
 
 #[test]
 fn sigint_exits_130_and_sigterm_exits_0_after_a_graceful_stop() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (_emu, mut env) = orch_emulator(&[]);
     env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
     for (signal, want) in [(libc::SIGINT, 130), (libc::SIGTERM, 0)] {
         let mut orch = Orch::start(&env, &["--provider", "local"]);
@@ -299,8 +295,7 @@ fn demo_passes_without_bubblewrap_and_says_it_ran_unisolated() {
 
 #[test]
 fn without_bubblewrap_the_orchestrator_claims_nothing_and_exits_2() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     let (_bin, path) = host::path_without(&["bwrap"]);
     env.set("PATH", path);
     // Not opted in, whatever the harness allows its own sandboxes.

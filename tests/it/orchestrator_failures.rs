@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv};
 
 const WAIT: Duration = Duration::from_secs(60);
 const FAULT: &str =
@@ -14,8 +13,7 @@ const FAULT: &str =
 #[test]
 fn a_failing_provision_is_one_line_per_attempt_and_status_says_why() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--faults", FAULT]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--faults", FAULT]);
     let log = env.path("orchestrator.log");
     let child = env
         .cmd(&["orchestrator", "run", "--provider", "local"])
@@ -112,8 +110,7 @@ fn a_failing_provision_is_one_line_per_attempt_and_status_says_why() {
 #[test]
 fn a_sleeper_the_janitor_deleted_is_not_listed_or_counted_as_sleeping() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     // One janitor pass in the window below: what it leaves stays in the status until the next.
     env.set("JANITOR_INTERVAL", "20");
     let log = env.path("orchestrator.log");

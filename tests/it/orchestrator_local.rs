@@ -7,8 +7,8 @@ use std::time::Duration;
 use outposts::orchestrator::{LABEL_OUTPOST, sandbox_name};
 use outposts::provider::{Provider, SandboxState};
 
+use crate::support::block_on;
 use crate::support::orch::*;
-use crate::support::{Emu, block_on};
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -23,8 +23,7 @@ fn read_proof(p: &dyn Provider, session: &str) -> Option<String> {
 #[test]
 fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     let local = local(&env);
     let s = new_session(&emu, Some(proof_task("proof-one")));
@@ -104,8 +103,7 @@ fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
 #[test]
 fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let local = local(&env);
     let mut first = Orch::start(&env, &["--provider", "local"]);
     let s = new_session(&emu, Some(proof_task("before-kill")));
@@ -162,8 +160,7 @@ fn sigkill_and_restart_reattaches_without_a_second_sandbox_or_remote() {
 #[test]
 fn two_replicas_serve_fifty_sessions_exactly_once() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env_a = orch_env(&emu);
+    let (emu, env_a) = orch_emulator(&["--sweep-delay", "1s"]);
     let mut env_b = orch_env(&emu);
     // Same provider account (sandbox root), separate state dirs → separate acceptor ids.
     env_b.set(
@@ -265,8 +262,7 @@ fn two_replicas_serve_fifty_sessions_exactly_once() {
 #[test]
 fn the_cap_holds_and_every_session_is_served() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
     env.set("MAX_CONCURRENT_SESSIONS", "2");
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     let ids: Vec<String> = (0..8)
@@ -317,8 +313,7 @@ fn the_cap_holds_and_every_session_is_served() {
 #[test]
 fn checksum_mismatch_releases_stops_and_explains() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let local = local(&env);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     let created = block_on(
@@ -369,8 +364,7 @@ fn checksum_mismatch_releases_stops_and_explains() {
 #[test]
 fn a_sleeping_sessions_sandbox_is_never_deleted() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     let local = local(&env);
     let mut orch = Orch::start(&env, &["--provider", "local", "--janitor-grace", "0"]);
     let s = new_session(&emu, Some(proof_task("keep-me")));
@@ -402,8 +396,7 @@ fn a_sleeping_sessions_sandbox_is_never_deleted() {
 fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     // The terminated row stays visible long enough for the janitor to observe `terminated`.
-    let emu = Emu::start(&crate::support::TestEnv::new(), &["--sweep-delay", "120s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "120s"]);
     let local = local(&env);
     let outpost = emu.env_value("OUTPOST_ID");
     // Leaked sandboxes nobody serves: one for a terminated session, one for a session the
@@ -458,8 +451,7 @@ fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
 #[test]
 fn one_state_dir_one_orchestrator_and_status_reports_it() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&crate::support::TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let mut first = Orch::start(
         &env,
         &["--provider", "local", "--metrics-addr", "127.0.0.1:0"],

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, block_on};
 
 /// Claims (first claims and renewals) per session per minute, from the emulator's history.
 fn claims_per_minute(emu: &Emu, session: &str, minutes: f64) -> f64 {
@@ -20,8 +20,7 @@ fn claims_per_minute(emu: &Emu, session: &str, minutes: f64) -> f64 {
 
 fn bounded_renewals(ttl: &str, ttl_secs: f64) {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--claim-ttl", ttl]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--claim-ttl", ttl]);
     let started = Instant::now();
     let orch = Orch::start(&env, &["--provider", "local"]);
     let sessions: Vec<String> = (0..2)
@@ -92,11 +91,7 @@ fn a_20s_claim_ttl_keeps_renewals_bounded_and_serves_every_session() {
 fn a_remote_that_exits_at_once_is_reported_with_its_log_and_the_session_given_up() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     // Claims carry a gateway URL the fake remote cannot use: it exits 2 at once, saying why.
-    let emu = Emu::start(
-        &TestEnv::new(),
-        &["--gateway-url", "wss://gateway.invalid/gateway"],
-    );
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--gateway-url", "wss://gateway.invalid/gateway"]);
     let orch = Orch::start(&env, &["--provider", "local"]);
     let s = new_session(&emu, None);
     let mut launched: Option<Instant> = None;

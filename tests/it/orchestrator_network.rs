@@ -53,9 +53,7 @@ fn connected(emu: &Emu, s: &str) -> bool {
 }
 
 fn daytona_setup() -> (Emu, TestEnv) {
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
-    env.run(&["snapshot", "build"]).ok();
+    let (emu, env) = orch_emulator_built(&["--sweep-delay", "1s"]);
     (emu, env)
 }
 
@@ -255,8 +253,7 @@ fn a_malformed_policy_is_refused_without_a_sandbox() {
 #[test]
 fn local_refuses_a_restricted_session_and_launches_nothing() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     let orch = Orch::start(&env, &["--provider", "local"]);
     let s = session_with(&emu, Some(allowed_test()), None);
     let open = session_with(&emu, None, None);
@@ -317,8 +314,7 @@ fn coreweave(emu: &Emu, env: &TestEnv) -> (tokio::runtime::Runtime, CoreweavePro
 #[test]
 fn coreweave_creates_with_network_options_and_reads_the_effective_egress_back() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
     let s = session_with(&emu, Some(allowed_test()), None);
     let open = session_with(&emu, None, None);
@@ -385,8 +381,7 @@ fn coreweave_creates(emu: &Emu) -> Vec<Value> {
 #[test]
 fn a_policy_coreweave_cannot_express_launches_no_remote() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
     let s = session_with(
         &emu,
@@ -425,8 +420,7 @@ fn a_policy_coreweave_cannot_express_launches_no_remote() {
 #[test]
 fn coreweave_refuses_to_launch_when_the_effective_egress_is_not_what_was_asked() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "1s"]);
     // A backend that takes NetworkOptions and applies none of them.
     let http = outposts::api::HttpClient::new(Default::default()).unwrap();
     block_on(

@@ -59,8 +59,7 @@ fn exists(env: &TestEnv, id: &str) -> bool {
 #[test]
 fn a_termination_seen_after_a_restart_deletes_the_sleeper_at_once() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "60s"]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--sweep-delay", "60s"]);
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     let (s, sb) = serve_then_sleep(&emu, &env, &orch);
     assert_eq!(orch.terminate(Duration::from_secs(35)).0, Some(0));
@@ -99,11 +98,7 @@ fn a_termination_seen_just_before_a_crash_is_remembered_after_the_row_is_swept()
     crate::support::host::require!(crate::support::host::SANDBOXES);
     // A short claim: the killed instance never releases, so the row waits for its claim to
     // expire and is swept a second later.
-    let emu = Emu::start(
-        &TestEnv::new(),
-        &["--sweep-delay", "1s", "--claim-ttl", "8s"],
-    );
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s", "--claim-ttl", "8s"]);
     env.set("OUTPOSTS_FAILPOINTS", "delete.before=kill");
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     let s = new_session(&emu, Some(proof_task("doomed")));
@@ -140,8 +135,7 @@ fn a_termination_seen_just_before_a_crash_is_remembered_after_the_row_is_swept()
 #[test]
 fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
     env.set("SLEEP_RETENTION", "6s");
     env.set("JANITOR_INTERVAL", "1");
     let orch = Orch::start(&env, &["--provider", "local"]);
@@ -203,8 +197,7 @@ fn sleep_retention_deletes_abandoned_sleepers_after_their_window_only() {
 #[test]
 fn without_a_retention_setting_a_sleeper_is_never_deleted() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--sweep-delay", "1s"]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
     env.set("JANITOR_INTERVAL", "1");
     let orch = Orch::start(&env, &["--provider", "local"]);
     let (s, sb) = serve_then_sleep(&emu, &env, &orch);

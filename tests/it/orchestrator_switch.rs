@@ -187,8 +187,7 @@ fn local_provider(env: &TestEnv) -> outposts::provider::local::LocalProvider {
 #[test]
 fn a_changed_provider_refuses_then_hands_over_one_remote_per_session() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let (a, b) = quick_start(&emu, &env);
 
     // The Daytona guide: build the snapshot, then the plain `orchestrator run`.
@@ -272,8 +271,7 @@ fn a_changed_provider_refuses_then_hands_over_one_remote_per_session() {
 #[test]
 fn a_state_dir_from_before_the_record_is_checked_where_its_sessions_run() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&[]);
     let a = new_session(&emu, None);
     let mut local = Daemon::start(&env, &quick_start_local());
     wait_until(WAIT, "served", || remotes(&a) == 1, || local.log());

@@ -7,7 +7,7 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::support::orch::{Orch, orch_env, wait_until};
+use crate::support::orch::{Orch, orch_emulator, orch_emulator_built, wait_until};
 use crate::support::{Emu, TestEnv, block_on};
 use crate::worker_common::{launch, setup};
 
@@ -52,9 +52,7 @@ fn gone(p: &dyn Provider, name: &str) -> bool {
 #[test]
 fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
-    env.run(&["snapshot", "build"]).ok();
+    let (emu, env) = orch_emulator_built(&[]);
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     let doc = verify_create(&env, "daytona");
     let id = doc["session_id"].as_str().unwrap().to_string();
@@ -72,8 +70,7 @@ fn verify_create_on_emulated_daytona_ends_the_session_and_its_sandbox() {
 #[test]
 fn verify_create_on_emulated_coreweave_ends_the_session_and_its_sandbox() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     env.set("WORKDIR", "/workspace");
     let orch = Orch::start(&env, &["--provider", "coreweave", "--image", CW_IMAGE]);
     let doc = verify_create(&env, "coreweave");

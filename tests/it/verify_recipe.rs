@@ -10,7 +10,7 @@ use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{Provider, SandboxSpec, Source};
 
 use crate::readme_walkthrough::guide;
-use crate::support::orch::{Orch, orch_env};
+use crate::support::orch::{Orch, orch_emulator, orch_emulator_built};
 use crate::support::{BIN, Emu, Run, TestEnv};
 
 const SECTION: &str = "#### Nightly check in CI";
@@ -53,9 +53,7 @@ fn named_vars(line: &str) -> Vec<String> {
 #[test]
 fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
-    env.run(&["snapshot", "build"]).ok();
+    let (emu, env) = orch_emulator_built(&[]);
     let orch = Orch::start(&env, &["--provider", "daytona"]);
 
     let lines = guide(SECTION);
@@ -145,8 +143,7 @@ fn the_nightly_recipe_passes_as_printed_from_a_clean_environment() {
 
 #[test]
 fn a_name_in_outpost_id_is_the_platform_as_it_is() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     env.unset("DEVIN_OUTPOSTS_TOKEN")
         .set("OUTPOST_ID", "emulator");
     // Nobody serves the outpost: the session is created, then the short wait runs out.
@@ -165,8 +162,7 @@ fn a_name_in_outpost_id_is_the_platform_as_it_is() {
 
 #[test]
 fn an_id_without_the_fleet_token_is_named_by_the_v3_api_or_refused_naming_both_fixes() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     env.unset("DEVIN_OUTPOSTS_TOKEN");
 
     // The organisation's default platform is this outpost: its name comes with it, and the
@@ -202,8 +198,7 @@ fn an_id_without_the_fleet_token_is_named_by_the_v3_api_or_refused_naming_both_f
 
 #[test]
 fn no_outpost_and_no_default_exits_2_before_creating_and_a_default_is_named() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     env.unset("OUTPOST_ID").unset("DEVIN_OUTPOSTS_TOKEN");
     let run = verify_create(&env, &["--provider", "local", "--wait", "90s", "--json"]);
     run.code(2);
@@ -232,8 +227,7 @@ fn no_outpost_and_no_default_exits_2_before_creating_and_a_default_is_named() {
 
 #[test]
 fn a_refused_provider_key_or_an_unknown_org_creates_no_session() {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let mut env = orch_env(&emu);
+    let (emu, mut env) = orch_emulator(&[]);
     env.set("DAYTONA_API_KEY", "dtn_not-the-key");
     let run = verify_create(&env, &["--provider", "daytona", "--wait", "90s"]);
     run.code(4);
@@ -251,8 +245,7 @@ fn a_refused_provider_key_or_an_unknown_org_creates_no_session() {
 #[test]
 fn a_session_served_on_another_provider_exits_5_naming_it() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
+    let (_emu, env) = orch_emulator(&[]);
     let orch = Orch::start(&env, &["--provider", "local"]);
     // The answer comes as soon as the session runs, long before the wait would run out.
     let run = verify_create(&env, &["--provider", "daytona", "--wait", "90s", "--json"]);

@@ -15,9 +15,9 @@ use outposts::orchestrator::remote::windows_scripts::root;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
+use crate::support::block_on;
 use crate::support::daytona::{client, provider};
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(120);
 
@@ -28,8 +28,7 @@ const CUT_EXECS: &str = r#"[{"method":"POST","path":"/daytona/toolbox/*/process/
 #[test]
 fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &["--faults", CUT_EXECS]);
-    let env = orch_env(&emu);
+    let (emu, env) = orch_emulator(&["--faults", CUT_EXECS]);
     let mut orch = Orch::start(
         &env,
         &[

@@ -30,6 +30,23 @@ pub fn orch_env(emu: &Emu) -> TestEnv {
     env
 }
 
+/// A fresh emulator started with `emu_args`, and a sealed environment on it ([`orch_env`]): the
+/// set-up nearly every orchestrator test starts from.
+pub fn orch_emulator(emu_args: &[&str]) -> (Emu, TestEnv) {
+    let emu = Emu::start(&TestEnv::new(), emu_args);
+    let env = orch_env(&emu);
+    (emu, env)
+}
+
+/// [`orch_emulator`] with the default snapshot built there (`outposts snapshot build`), as the
+/// Daytona guide's first step. Its outcome is not checked here: a test that depends on it sees
+/// the orchestrator refuse to start.
+pub fn orch_emulator_built(emu_args: &[&str]) -> (Emu, TestEnv) {
+    let (emu, env) = orch_emulator(emu_args);
+    env.run(&["snapshot", "build"]).ok();
+    (emu, env)
+}
+
 /// The local provider the orchestrator in `env` uses (same root), for assertions.
 pub fn local(env: &TestEnv) -> LocalProvider {
     let opts = LocalOptions {
@@ -169,9 +186,7 @@ pub fn claims(emu: &Emu, id: &str) -> Vec<(u32, String)> {
 
 /// A fresh emulator, a sealed environment on it, and the default snapshot built there: its name.
 pub fn emulator_with_snapshot() -> (Emu, TestEnv, String) {
-    let emu = Emu::start(&TestEnv::new(), &[]);
-    let env = orch_env(&emu);
-    env.run(&["snapshot", "build"]).ok();
+    let (emu, env) = orch_emulator_built(&[]);
     let name = snapshot_name(&env);
     (emu, env, name)
 }
