@@ -99,12 +99,7 @@ fn a_coreweave_session_sleeps_into_a_snapshot_and_wakes_with_its_files() {
     wait_until(
         Duration::from_secs(30),
         "the wake",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     assert!(
@@ -262,12 +257,7 @@ fn a_coreweave_session_keeps_its_home_and_working_directory_across_sleep() {
     wait_until(
         WAIT,
         "the wake",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     let second = cw.live(&name).expect("a sandbox after the wake");

@@ -45,23 +45,14 @@ fn daytona_lifecycle_from_the_built_snapshot() {
     wait_until(
         WAIT,
         "the stop",
-        || {
-            block_on(daytona.get(&sb.id))
-                .unwrap()
-                .is_some_and(|x| x.state == SandboxState::Stopped)
-        },
+        || in_state(&daytona, &sb.id, SandboxState::Stopped),
         || orch.log(),
     );
     block_on(emu.client().resume(&s)).unwrap();
     wait_until(
         WAIT,
         "the reconnect",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     let again = block_on(daytona.get(&sandbox_name(&s)))
@@ -307,12 +298,7 @@ fn a_sleeping_sandbox_is_archived_and_a_wake_restores_it() {
     wait_until(
         WAIT,
         "the reconnect",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     let again = block_on(daytona.get(&sandbox_name(&s))).unwrap().unwrap();

@@ -47,23 +47,14 @@ fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
     wait_until(
         WAIT,
         "the stop",
-        || {
-            block_on(local.get(&sb.id))
-                .unwrap()
-                .is_some_and(|x| x.state == SandboxState::Stopped)
-        },
+        || in_state(&local, &sb.id, SandboxState::Stopped),
         || orch.log(),
     );
     block_on(emu.client().resume(&s)).unwrap();
     wait_until(
         WAIT,
         "the wake",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     let after = block_on(local.read_file(&sb.id, file)).unwrap().unwrap();

@@ -47,11 +47,7 @@ fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
     wait_until(
         WAIT,
         "the sandbox to stop",
-        || {
-            block_on(local.get(&sb.id))
-                .unwrap()
-                .is_some_and(|x| x.state == SandboxState::Stopped)
-        },
+        || in_state(&local, &sb.id, SandboxState::Stopped),
         || orch.log(),
     );
     assert_eq!(
@@ -65,12 +61,7 @@ fn full_lifecycle_sleep_keeps_the_disk_wake_reuses_terminate_deletes() {
     wait_until(
         WAIT,
         "the remote to reconnect",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     let again = block_on(local.get(&sandbox_name(&s)))
@@ -345,11 +336,7 @@ fn checksum_mismatch_releases_stops_and_explains() {
     wait_until(
         WAIT,
         "the sandbox to stop",
-        || {
-            block_on(local.get(&sandbox_name(&s)))
-                .unwrap()
-                .is_some_and(|x| x.state == SandboxState::Stopped)
-        },
+        || in_state(&local, &sandbox_name(&s), SandboxState::Stopped),
         || orch.log(),
     );
     assert!(session(&emu, &s).remote_connects == 0, "no remote ran");
@@ -374,11 +361,7 @@ fn a_sleeping_sessions_sandbox_is_never_deleted() {
     wait_until(
         WAIT,
         "the stop",
-        || {
-            block_on(local.get(&sb.id))
-                .unwrap()
-                .is_some_and(|x| x.state == SandboxState::Stopped)
-        },
+        || in_state(&local, &sb.id, SandboxState::Stopped),
         || orch.log(),
     );
     // The row is swept (absent from the queue); the janitor runs every 2 s with no grace.
@@ -426,11 +409,7 @@ fn the_janitor_deletes_terminated_and_stops_absent_sessions_sandboxes() {
     wait_until(
         WAIT,
         "the absent session's sandbox to stop",
-        || {
-            block_on(local.get(&b.id))
-                .unwrap()
-                .is_some_and(|x| x.state == SandboxState::Stopped)
-        },
+        || in_state(&local, &b.id, SandboxState::Stopped),
         || orch.log(),
     );
     std::thread::sleep(Duration::from_secs(4));

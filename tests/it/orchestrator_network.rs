@@ -166,12 +166,7 @@ fn daytona_wake_with_a_new_policy_reapplies_it_before_the_remote_runs() {
     wait_until(
         WAIT,
         "the reconnect",
-        || {
-            block_on(emu.client().history(Some(&s)))
-                .unwrap()
-                .iter()
-                .any(|h| h.event == "connect" && h.generation == 2)
-        },
+        || connected_at(&emu, &s, 2),
         || orch.log(),
     );
     let settings: Vec<Value> = emu

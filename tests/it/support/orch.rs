@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use outposts::emulator::devin::{NewSession, SessionInfo};
 use outposts::provider::local::{LocalOptions, LocalProvider};
+use outposts::provider::{Provider, SandboxState};
 
 use crate::support::{Emu, TestEnv, block_on};
 
@@ -172,6 +173,22 @@ pub fn session(emu: &Emu, id: &str) -> SessionInfo {
 pub fn tasks_done(emu: &Emu, id: &str) -> bool {
     let s = session(emu, id);
     !s.tasks.is_empty() && s.tasks.iter().all(|t| t.status == "done")
+}
+
+/// Whether the session's remote has connected for claim `generation` (the emulator's history):
+/// generation 2 is the first wake.
+pub fn connected_at(emu: &Emu, id: &str, generation: u32) -> bool {
+    block_on(emu.client().history(Some(id)))
+        .unwrap()
+        .iter()
+        .any(|h| h.event == "connect" && h.generation == generation)
+}
+
+/// Whether the sandbox `id_or_name` exists on `provider` and is in `state`.
+pub fn in_state(provider: &impl Provider, id_or_name: &str, state: SandboxState) -> bool {
+    block_on(provider.get(id_or_name))
+        .unwrap()
+        .is_some_and(|x| x.state == state)
 }
 
 /// Claims per acceptor over the emulator's history (generation → acceptors).
