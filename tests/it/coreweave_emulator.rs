@@ -9,7 +9,7 @@ use outposts::api::coreweave::error::{REASON_REQUEST_ID_CONFLICT, REASON_SANDBOX
 use outposts::api::coreweave::{CoreweaveClient, CoreweaveError, ErrorKind, pb};
 use outposts::config::{Config, LoadOptions};
 
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, TestEnv, block_on, emulated_env};
 
 fn client(env: &TestEnv) -> CoreweaveClient {
     let cfg =
@@ -21,9 +21,7 @@ fn client(env: &TestEnv) -> CoreweaveClient {
 }
 
 fn setup() -> (TestEnv, Emu, CoreweaveClient) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     let c = client(&env);
     (env, emu, c)
 }

@@ -15,7 +15,7 @@ use outposts::provider::{
 };
 use outposts::secrets::Secret;
 
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, TestEnv, block_on, emulated_env};
 
 const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
 const GRPC: &str = "/coreweave.sandbox.v1.SandboxService/";
@@ -26,9 +26,7 @@ fn provider(env: &TestEnv) -> anyhow::Result<CoreweaveProvider> {
 }
 
 fn setup() -> (TestEnv, Emu, CoreweaveProvider) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     let p = provider(&env).expect("provider");
     (env, emu, p)
 }

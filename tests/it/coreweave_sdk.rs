@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::host::{self, require};
-use crate::support::{Emu, TestEnv};
+use crate::support::{Emu, TestEnv, emulated_env};
 
 const SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -91,9 +91,7 @@ fn grpc_methods(emu: &Emu) -> Vec<(String, u16)> {
 #[test]
 fn official_sdk_runs_the_guide_flow_with_an_api_key() {
     require!(host::BWRAP, host::PY_CWSANDBOX);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     let key = emu.env_value("CWSANDBOX_API_KEY");
     // The base URL is the emulator's own, without a path; `emulator env` exports both.
     assert_eq!(emu.env_value("CWSANDBOX_BASE_URL"), emu.base_url);
@@ -154,9 +152,7 @@ fn official_sdk_runs_the_guide_flow_with_an_api_key() {
 #[test]
 fn official_sdk_runs_the_guide_flow_with_wandb_auth() {
     require!(host::BWRAP, host::PY_CWSANDBOX);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (mut env, emu) = emulated_env(&[]);
     let wandb_key = "0123456789abcdef0123456789abcdef01234567";
     env.unset("CWSANDBOX_API_KEY")
         .set("WANDB_API_KEY", wandb_key)

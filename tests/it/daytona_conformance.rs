@@ -5,7 +5,7 @@ use std::process::Command;
 
 use crate::support::daytona::{assert_openapi_conformance, bare_repo, conformance_dir};
 use crate::support::host::{self, require};
-use crate::support::{Emu, TestEnv};
+use crate::support::{Emu, TestEnv, emulated_env};
 
 #[test]
 fn official_python_sdk_drives_the_emulator() {
@@ -95,9 +95,7 @@ fn official_python_sdk_drives_the_emulator() {
 #[test]
 fn an_outsider_orchestrator_serves_a_session_through_its_whole_life() {
     require!(host::BWRAP, host::PY_DAYTONA);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     env.run(&["emulator", "session", "new"]).ok();
     let serve = std::env::var("OUTPOSTS_OUTSIDER_SERVE_SECONDS").unwrap_or_else(|_| "60".into());
     let out = Command::new("python3")
@@ -163,9 +161,7 @@ fn an_outsider_orchestrator_serves_a_session_through_its_whole_life() {
 
 #[test]
 fn our_cli_traffic_conforms_to_the_openapi_spec() {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     env.run(&["snapshot", "build"]).ok();
     env.run(&["snapshot", "build", "--json"]).ok();
     env.run(&["snapshot", "list", "--json"]).ok();

@@ -3,7 +3,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::support::daytona::{api_calls, assert_openapi_conformance, set_settings};
-use crate::support::{Emu, TestEnv};
+use crate::support::{Emu, TestEnv, emulated_env};
 
 fn default_dockerfile() -> Vec<u8> {
     std::fs::read(concat!(
@@ -73,9 +73,7 @@ fn name_is_sha256_of_the_default_dockerfile_without_network() {
 #[test]
 fn build_twice_creates_once_and_writes_env() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     std::fs::write(env.cwd.join(".env"), "KEEP_ME=1\n# comment\n").unwrap();
     let name = env.run(&["snapshot", "name"]).stdout.trim().to_string();
 
@@ -149,9 +147,7 @@ fn build_twice_creates_once_and_writes_env() {
 #[test]
 fn failing_build_exits_1_with_the_log_tail() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     std::fs::write(
         env.cwd.join("Dockerfile"),
         "FROM debian:12.9\nRUN echo preparing\nRUN false\nRUN echo never\n",
@@ -185,9 +181,7 @@ fn failing_build_exits_1_with_the_log_tail() {
 #[test]
 fn local_copy_quota_and_delete() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     // COPY of local files needs a context upload we refuse, naming the line; no API call.
     std::fs::write(
         env.cwd.join("Dockerfile"),
@@ -239,9 +233,7 @@ fn local_copy_quota_and_delete() {
 #[test]
 fn windows_build_keeps_its_builder_and_starts_the_provisioner_detached() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     let r = env.run(&["snapshot", "build", "--platform", "windows"]);
     r.code(1);
     assert!(

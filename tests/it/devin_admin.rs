@@ -7,14 +7,7 @@ use outposts::api::{ApiError, HttpClient, HttpOptions};
 use outposts::secrets::Secret;
 
 use crate::devin_queue::devin_client;
-use crate::support::{Emu, TestEnv, block_on};
-
-fn emu_env(extra: &[&str]) -> (TestEnv, Emu) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, extra);
-    emu.configure(&mut env);
-    (env, emu)
-}
+use crate::support::{Emu, TestEnv, block_on, emulated_env};
 
 fn orchestrator_client(emu: &Emu) -> DevinClient {
     DevinClient::new(
@@ -28,7 +21,7 @@ fn orchestrator_client(emu: &Emu) -> DevinClient {
 
 #[test]
 fn session_commands_drive_the_lifecycle() {
-    let (env, emu) = emu_env(&["--sweep-delay", "100ms"]);
+    let (env, emu) = emulated_env(&["--sweep-delay", "100ms"]);
     let r = env.run(&[
         "--json",
         "emulator",
@@ -130,7 +123,7 @@ fn session_commands_drive_the_lifecycle() {
 
 #[test]
 fn outposts_crud_on_both_paths_with_scopes_and_live_counts() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     let orch = orchestrator_client(&emu);
     let machine = devin_client(&emu);
     let created =

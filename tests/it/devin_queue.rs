@@ -10,7 +10,7 @@ use outposts::api::{ApiError, HttpClient, HttpOptions};
 use outposts::emulator::devin::NewSession;
 use outposts::secrets::Secret;
 
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, block_on, emulated_env};
 
 /// The library client with the emulator's machine token.
 pub fn devin_client(emu: &Emu) -> DevinClient {
@@ -39,13 +39,6 @@ pub fn count(n: u32) -> NewSession {
     }
 }
 
-fn emu_env(extra: &[&str]) -> (TestEnv, Emu) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, extra);
-    emu.configure(&mut env);
-    (env, emu)
-}
-
 fn list_requests(emu: &Emu) -> Vec<outposts::emulator::RequestRecord> {
     emu.requests()
         .into_iter()
@@ -55,7 +48,7 @@ fn list_requests(emu: &Emu) -> Vec<outposts::emulator::RequestRecord> {
 
 #[test]
 fn queue_list_returns_250_distinct_entries_over_two_pages() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     let created: HashSet<String> = new_sessions(&emu, count(250)).into_iter().collect();
     assert_eq!(created.len(), 250);
     let r = env.run(&["queue", "list", "--json"]);
@@ -93,7 +86,7 @@ fn queue_list_returns_250_distinct_entries_over_two_pages() {
 
 #[test]
 fn two_concurrent_claims_exactly_one_wins() {
-    let (_env, emu) = emu_env(&[]);
+    let (_env, emu) = emulated_env(&[]);
     let ids = new_sessions(&emu, count(8));
     for id in &ids {
         // One client per runtime: pooled connections do not outlive the runtime that made them.
@@ -126,7 +119,7 @@ fn two_concurrent_claims_exactly_one_wins() {
 
 #[test]
 fn claims_expire_unless_running_and_renewal_extends_with_a_fresh_token() {
-    let (_env, emu) = emu_env(&["--claim-ttl", "2s"]);
+    let (_env, emu) = emulated_env(&["--claim-ttl", "2s"]);
     let ids = new_sessions(&emu, count(2));
     let ClaimOutcome::Won(first) = block_on(devin_client(&emu).claim(&ids[0], "acc-a")).unwrap()
     else {
@@ -170,7 +163,7 @@ fn claims_expire_unless_running_and_renewal_extends_with_a_fresh_token() {
 
 #[test]
 fn release_needs_the_holder() {
-    let (_env, emu) = emu_env(&[]);
+    let (_env, emu) = emulated_env(&[]);
     let id = new_sessions(&emu, count(1)).remove(0);
     block_on(devin_client(&emu).claim(&id, "acc-a")).unwrap();
     assert!(matches!(
@@ -205,7 +198,7 @@ fn release_needs_the_holder() {
 /// server does not protect clients, which must not ask (the planner never does: plan tests).
 #[test]
 fn suspended_and_terminated_pending_rows_are_granted_linger_and_get_swept() {
-    let (env, emu) = emu_env(&["--sweep-delay", "400ms"]);
+    let (env, emu) = emulated_env(&["--sweep-delay", "400ms"]);
     let r = env.run(&["emulator", "session", "new", "--status", "suspended"]);
     r.ok();
     let suspended = r.stdout.trim().to_string();
@@ -256,7 +249,7 @@ fn suspended_and_terminated_pending_rows_are_granted_linger_and_get_swept() {
 
 #[test]
 fn hostile_session_ids_stay_one_path_segment() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     let hostile = "../../etc passwd ü%2F?#";
     let ids = new_sessions(
         &emu,
@@ -298,7 +291,7 @@ fn hostile_session_ids_stay_one_path_segment() {
 
 #[test]
 fn retry_after_pauses_the_host_and_400_is_not_retried() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     new_sessions(&emu, count(3));
     block_on(emu.client().add_faults(
         r#"{"method":"GET","path":"/opbeta/outposts/devins$","nth":1,"action":{"kind":"status","status":429,"headers":{"Retry-After":"2"}}}"#,
@@ -344,7 +337,7 @@ fn retry_after_pauses_the_host_and_400_is_not_retried() {
 
 #[test]
 fn malformed_html_and_unknown_values_never_panic() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     let cases = [
         (
             r#"{"path":"/opbeta/outposts/devins$","action":{"kind":"body","body":"{\"items\": [1,"}}"#,
@@ -386,7 +379,7 @@ fn malformed_html_and_unknown_values_never_panic() {
 
 #[test]
 fn the_token_never_appears_even_at_trace_level() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     let token = emu.env_value("DEVIN_OUTPOSTS_TOKEN");
     let id = new_sessions(&emu, count(2)).remove(0);
     let ClaimOutcome::Won(e) = block_on(devin_client(&emu).claim(&id, "acc-a")).unwrap() else {
@@ -426,7 +419,7 @@ fn the_token_never_appears_even_at_trace_level() {
 
 #[test]
 fn missing_or_rejected_tokens_exit_4_with_the_connect_hint() {
-    let (mut env, _emu) = emu_env(&[]);
+    let (mut env, _emu) = emulated_env(&[]);
     env.unset("DEVIN_OUTPOSTS_TOKEN");
     for args in [["queue", "list"], ["queue", "watch"]] {
         let r = env.run(&args);
@@ -448,7 +441,7 @@ fn missing_or_rejected_tokens_exit_4_with_the_connect_hint() {
 
 #[test]
 fn list_dedupes_with_later_pages_winning_and_stops_on_a_repeated_cursor() {
-    let (env, emu) = emu_env(&[]);
+    let (env, emu) = emulated_env(&[]);
     let entry = |id: &str, phase: &str| serde_json::json!({"metadata": {"session_id": id}, "status": {"phase": phase, "session_status": "pending"}});
     let page1 = serde_json::json!({"items": [entry("devin-a", "pending"), entry("devin-b", "pending")], "cursor": "c1", "has_next_page": true, "total": 3});
     let page2 = serde_json::json!({"items": [entry("devin-b", "claimed"), entry("devin-c", "pending")], "cursor": "c2", "has_next_page": false, "total": 3});

@@ -11,7 +11,7 @@ use outposts::emulator::devin::remote::{CORRUPT_SHA, CURRENT_SHA};
 use sha2::{Digest, Sha256};
 
 use crate::devin_queue::{devin_client, new_sessions};
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, TestEnv, block_on, emulated_env};
 
 fn fetch(emu: &Emu, file: &str) -> (u16, Vec<u8>) {
     block_on(async {
@@ -359,9 +359,7 @@ fn the_served_remote_is_an_executable_whose_process_is_the_downloaded_file() {
 /// keeps the unpinned case (clients then fetch `latest_*`).
 #[test]
 fn sessions_are_pinned_to_the_published_build_by_default() {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     let pinned = env.run(&["--json", "emulator", "session", "new"]);
     pinned.ok();
     assert_eq!(pinned.json()[0]["remote_binary_sha"], CURRENT_SHA);

@@ -8,7 +8,7 @@ use outposts::provider::Provider;
 use crate::local_provider::spec;
 use crate::support::orch::wait_until;
 use crate::support::verify::{local_sandboxes, spawn_verify, verify};
-use crate::support::{BIN, Emu, Run, TestEnv, block_on};
+use crate::support::{BIN, Emu, Run, TestEnv, block_on, emulated_env};
 
 /// The command in the error's `hint:` line, from `outposts` to the end of the line.
 pub fn hint_command(stderr: &str) -> String {
@@ -47,9 +47,7 @@ pub fn run_as_printed(env: &TestEnv, line: &str) -> Run {
 }
 
 fn emulated() -> (TestEnv, Emu) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     (env, emu)
 }
 

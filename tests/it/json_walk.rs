@@ -17,7 +17,7 @@ use crate::support::connect::{Connecting, approve, connect_env};
 use outposts::provider::local::{LocalOptions, LocalProvider};
 
 use crate::support::orch::proof_task;
-use crate::support::{Emu, Run, TestEnv, block_on};
+use crate::support::{Emu, Run, TestEnv, block_on, emulated_env};
 use crate::worker_common::StopOnDrop;
 
 /// The proof value the orchestrated session writes and `session verify` reads back.
@@ -315,9 +315,7 @@ fn free_port() -> u16 {
 
 impl World {
     fn new() -> World {
-        let mut env = TestEnv::new();
-        let emu = Emu::start(&env, &[]);
-        emu.configure(&mut env);
+        let (mut env, emu) = emulated_env(&[]);
         env.set("OUTPOSTS_PROVIDER", "local");
         env.set(
             "OUTPOSTS_LOCAL_ROOT",

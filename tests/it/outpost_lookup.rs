@@ -4,12 +4,10 @@
 
 use serde_json::Value;
 
-use crate::support::{Emu, TestEnv};
+use crate::support::{Emu, TestEnv, emulated_env};
 
 fn setup(mode: &str) -> (TestEnv, Emu, String, String) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &["--outpost-get-route", mode]);
-    emu.configure(&mut env);
+    let (mut env, emu) = emulated_env(&["--outpost-get-route", mode]);
     env.set("OUTPOSTS_PROVIDER", "local");
     let id = emu.env_value("OUTPOST_ID");
     let listed = env.run(&["outpost", "list", "--json"]);

@@ -3,12 +3,10 @@
 
 use crate::support::daytona::assert_openapi_conformance;
 use crate::support::verify::verify;
-use crate::support::{Emu, TestEnv};
+use crate::support::{Emu, TestEnv, emulated_env};
 
 fn emulated() -> (TestEnv, Emu) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (mut env, emu) = emulated_env(&[]);
     let root = env.path("local-sandboxes");
     env.set("OUTPOSTS_LOCAL_ROOT", root.to_string_lossy().into_owned());
     (env, emu)

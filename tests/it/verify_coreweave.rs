@@ -6,7 +6,7 @@ use outposts::provider::coreweave::CoreweaveProvider;
 use outposts::provider::{Provider, SandboxSpec, Source};
 
 use crate::support::verify::{assert_nothing_left, new_session, task_for, verify};
-use crate::support::{Emu, TestEnv};
+use crate::support::{TestEnv, emulated_env};
 use crate::worker_common::{launch, setup, terminate};
 
 const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
@@ -20,9 +20,7 @@ fn provider(env: &TestEnv) -> CoreweaveProvider {
 #[test]
 fn a_coreweave_sandbox_is_read_through_grpc_and_its_log_explains_a_timeout() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (env, emu) = emulated_env(&[]);
     // The gRPC channel lives on a runtime that keeps running while the CLI runs.
     let rt = tokio::runtime::Runtime::new().unwrap();
     let p = rt.block_on(async { provider(&env) });

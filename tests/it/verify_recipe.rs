@@ -11,7 +11,7 @@ use outposts::provider::{Provider, SandboxSpec, Source};
 
 use crate::readme_walkthrough::guide;
 use crate::support::orch::{Orch, orch_emulator, orch_emulator_built};
-use crate::support::{BIN, Emu, Run, TestEnv};
+use crate::support::{BIN, Emu, Run, TestEnv, emulated_env};
 
 const SECTION: &str = "#### Nightly check in CI";
 
@@ -301,9 +301,7 @@ fn a_fixed_worker_elsewhere_exits_5_and_without_the_fleet_token_is_named_at_once
 #[test]
 fn a_sandbox_id_without_provider_is_found_on_the_provider_that_has_it() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (mut env, _emu) = emulated_env(&[]);
     env.unset("OUTPOSTS_PROVIDER");
     let rt = tokio::runtime::Runtime::new().unwrap();
     let cfg = Config::load_with_env(env.vars.clone(), &LoadOptions::default(), &env.cwd).unwrap();

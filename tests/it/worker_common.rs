@@ -9,13 +9,11 @@ use std::time::{Duration, Instant};
 use outposts::emulator::devin::{HistoryRecord, SessionInfo};
 use serde_json::Value;
 
-use crate::support::{Emu, Run, TestEnv, block_on};
+use crate::support::{Emu, Run, TestEnv, block_on, emulated_env};
 
 /// A sealed environment pointed at a fresh emulator, with `provider` as OUTPOSTS_PROVIDER.
 pub fn setup(provider: &str) -> (TestEnv, Emu) {
-    let mut env = TestEnv::new();
-    let emu = Emu::start(&env, &[]);
-    emu.configure(&mut env);
+    let (mut env, emu) = emulated_env(&[]);
     env.set("OUTPOSTS_PROVIDER", provider);
     (env, emu)
 }

@@ -161,6 +161,15 @@ pub struct Emu {
     stderr_path: PathBuf,
 }
 
+/// A sealed environment, an emulator started in it with `extra` arguments, and the environment
+/// pointed at that emulator: the set-up of most single-command tests.
+pub fn emulated_env(extra: &[&str]) -> (TestEnv, Emu) {
+    let mut env = TestEnv::new();
+    let emu = Emu::start(&env, extra);
+    emu.configure(&mut env);
+    (env, emu)
+}
+
 impl Emu {
     /// Start on a free port with extra `emulator start` arguments.
     pub fn start(env: &TestEnv, extra: &[&str]) -> Emu {
