@@ -389,18 +389,7 @@ fn t11_create_committed_response_lost_and_stale_reads() {
     ]"#,
     );
     let ids = churn(&c, n, 6);
-    let w = c.settle(WAIT, |w| {
-        let left = w
-            .sandboxes
-            .iter()
-            .filter(|s| !s.state.starts_with("destroy"))
-            .count();
-        if left == 0 {
-            Ok(())
-        } else {
-            Err(format!("{left} sandboxes left"))
-        }
-    });
+    let w = c.settle(WAIT, all_destroyed);
     c.stop_all();
     let w2 = c.world();
     c.assert_invariants(&w2, Quiesce::Yes);

@@ -84,18 +84,7 @@ fn t3_replica_race_on_a_hot_queue() {
         invariants::summary(&c.world_light())
     );
     let elapsed = t0.elapsed().as_secs_f64();
-    let w = c.settle(WAIT, |w| {
-        let left = w
-            .sandboxes
-            .iter()
-            .filter(|s| !s.state.starts_with("destroy"))
-            .count();
-        if left == 0 {
-            Ok(())
-        } else {
-            Err(format!("{left} sandboxes left"))
-        }
-    });
+    let w = c.settle(WAIT, all_destroyed);
     c.stop_all();
     let w2 = c.world();
     c.assert_invariants(&w2, Quiesce::Yes);

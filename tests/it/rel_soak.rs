@@ -138,11 +138,7 @@ fn soak() {
         }
     }
     let w = c.settle(Duration::from_secs(180), |w| {
-        let left = w
-            .sandboxes
-            .iter()
-            .filter(|s| !s.state.starts_with("destroy"))
-            .count();
+        let left = live_sandboxes(w);
         let held = w.sessions.iter().filter(|s| s.phase == "claimed").count();
         if left == 0 && held == 0 {
             Ok(())
@@ -150,11 +146,7 @@ fn soak() {
             Err(format!("{left} sandboxes, {held} claims left"))
         }
     });
-    let leaked = w
-        .sandboxes
-        .iter()
-        .filter(|s| !s.state.starts_with("destroy"))
-        .count();
+    let leaked = live_sandboxes(&w);
     c.stop_all();
     let w2 = c.world();
     c.assert_invariants(&w2, Quiesce::Yes);

@@ -25,6 +25,24 @@ pub const GIT_TOKEN: &str = "ghp_reliabilityFixtureToken0123456789abcdef";
 /// A connect token a mangled claim answer carries (T17): never logged either.
 pub const CONNECT_TOKEN_FIXTURE: &str = "ct_fixtureConnectToken0123456789abcdef0123456789";
 
+/// Sandboxes not (being) destroyed in a world snapshot.
+pub fn live_sandboxes(w: &crate::invariants::World) -> usize {
+    w.sandboxes
+        .iter()
+        .filter(|s| !s.state.starts_with("destroy"))
+        .count()
+}
+
+/// A [`Cluster::settle`] goal: every sandbox destroyed.
+pub fn all_destroyed(w: &crate::invariants::World) -> Result<(), String> {
+    let left = live_sandboxes(w);
+    if left == 0 {
+        Ok(())
+    } else {
+        Err(format!("{left} sandboxes left"))
+    }
+}
+
 /// An iteration count: `OUTPOSTS_REL_<NAME>` or the CI default.
 pub fn knob(name: &str, default: usize) -> usize {
     std::env::var(format!("OUTPOSTS_REL_{name}"))
