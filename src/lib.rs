@@ -19,7 +19,7 @@ pub mod output;
 pub(crate) mod poll;
 pub mod provider;
 pub mod secrets;
-pub(crate) mod shell;
+pub mod shell;
 pub(crate) mod time;
 pub mod units;
 pub(crate) mod verify;
