@@ -155,3 +155,48 @@ fn linux_sandboxes_keep_linux_daemon_behaviour() {
         assert_eq!(long.exit_code, 0, "{long:?}");
     });
 }
+
+/// An exit record is read through the file API only when it names the launch on file: a record
+/// left by an earlier launch (a start that never ran, or an old bootstrap writing late) is not
+/// this launch's exit. A failed bootstrap's reserved code reads as an exit, not as "absent".
+#[test]
+fn a_stale_exit_record_is_not_the_new_launchs_exit() {
+    use outposts::orchestrator::remote::Liveness;
+    use outposts::orchestrator::remote::windows::check;
+    use outposts::orchestrator::remote::windows_scripts::{BOOTSTRAP_FAILED, root};
+    crate::host::require!(crate::host::SANDBOXES);
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let p = provider(&emu);
+    block_on(async {
+        let sb = p
+            .create(&SandboxSpec::new(
+                "devin-win-2",
+                Source::Snapshot("windows-medium".into()),
+            ))
+            .await
+            .unwrap();
+        let url = client(&emu).toolbox_proxy_url(&sb.id).await.unwrap();
+        let tb = client(&emu).toolbox(&url, &sb.id);
+        let dir = root("devin-w");
+        tb.upload(&format!("{dir}\\launch.id"), b"new")
+            .await
+            .unwrap();
+        tb.upload(&format!("{dir}\\worker.exit"), b"old 0\r\n")
+            .await
+            .unwrap();
+        // Not an exit: the check goes on to the script (which this model cannot run).
+        let stale = check(&p, &sb.id, "devin-w").await;
+        assert!(
+            !matches!(stale, Ok(Liveness::Exited(_))),
+            "an older launch's record was read as this one's: {stale:?}"
+        );
+        tb.upload(
+            &format!("{dir}\\worker.exit"),
+            format!("new {BOOTSTRAP_FAILED}\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        let failed = check(&p, &sb.id, "devin-w").await.unwrap();
+        assert_eq!(failed, Liveness::Exited(BOOTSTRAP_FAILED));
+    });
+}
