@@ -224,6 +224,38 @@ pub async fn check(
     super::liveness(&out)
 }
 
+/// The last `lines` lines of the remote's stderr log and of the bootstrap's own log, read
+/// through the file API (never a script: a Linux one would only earn cmd.exe's "The system
+/// cannot find the path specified."). `None` when no launch was ever handed off here.
+pub async fn log_tail(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    session_id: &str,
+    lines: u32,
+) -> Result<Option<String>, RemoteError> {
+    let dir = root(session_id);
+    if provider
+        .read_file(sandbox_id, &format!("{dir}\\launch.id"))
+        .await?
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for name in ["worker.err.log", "bootstrap.log"] {
+        if let Some(bytes) = provider
+            .read_file(sandbox_id, &format!("{dir}\\{name}"))
+            .await?
+        {
+            let text = crate::provider::daytona::windows_build::runner::decode_text(&bytes);
+            let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            let skip = all.len().saturating_sub(lines as usize);
+            out.extend(all[skip..].iter().map(|l| l.to_string()));
+        }
+    }
+    Ok(Some(out.join("\n")))
+}
+
 /// Is there a clone at `path` already (the user's work, never touched)?
 pub async fn has_clone(
     provider: &dyn Provider,
