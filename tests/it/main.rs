@@ -86,6 +86,7 @@ mod verify_local;
 mod verify_recipe;
 mod verify_support;
 mod windows_daemon;
+mod windows_grammar;
 mod windows_orchestrated;
 mod worker_common;
 mod worker_coreweave;
