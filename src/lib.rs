@@ -21,7 +21,7 @@ pub(crate) mod poll;
 pub mod provider;
 pub mod secrets;
 pub mod settings;
-pub(crate) mod shell;
+pub mod shell;
 pub(crate) mod time;
 pub mod units;
 pub(crate) mod verify;

@@ -12,9 +12,19 @@ pub fn posix_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// A PowerShell single-quoted literal (`'` doubled).
+/// A PowerShell single-quoted literal. PowerShell ends such a literal at any single quote,
+/// typographic ones (`‘ ’ ‚ ‛`) included, so each of them is doubled, not just `'`.
 pub fn powershell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        if matches!(c, '\'' | '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}') {
+            out.push(c);
+        }
+        out.push(c);
+    }
+    out.push('\'');
+    out
 }
 
 /// cmd.exe's longest command line. Daytona's Windows daemon (`apps/daemon-win`) runs every
@@ -92,6 +102,7 @@ mod tests {
     fn powershell_literals_double_quotes() {
         assert_eq!(powershell_quote("it's"), "'it''s'");
         assert_eq!(powershell_quote("C:\\repos"), "'C:\\repos'");
+        assert_eq!(powershell_quote("a’b‘c"), "'a’’b‘‘c'");
     }
 
     #[test]

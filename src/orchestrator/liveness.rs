@@ -73,7 +73,11 @@ impl Orchestrator {
     /// says why), and keep them for `orchestrator status`.
     async fn report_exit(&self, session: &str, sandbox: &str, platform: Platform, how: &str) {
         let tail = if platform == Platform::Windows {
-            String::new()
+            remote::windows::log_tail(self.provider.as_ref(), sandbox, session, EXIT_LOG_LINES)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default()
         } else {
             remote::log_tail(self.provider.as_ref(), sandbox, session, EXIT_LOG_LINES)
                 .await

@@ -98,19 +98,30 @@ impl OrchEvent {
 
     /// The event as a record of the narration log target: a problem at WARN, a milestone at
     /// INFO, the rest at DEBUG. JSON logs carry the event's own fields as the line's fields (see
-    /// `logging`); text logs the words alone (the same line the narrator prints).
+    /// `logging`); text logs the narrator's words with the event as JSON beside them.
     pub(in crate::orchestrator) fn log(&self) {
         use crate::logging::NARRATION;
         let words = self.narrate();
-        let fields =
-            crate::logging::json().then(|| serde_json::to_string(self).unwrap_or_default());
-        let orch_event = fields.as_deref();
+        let json = serde_json::to_string(self).unwrap_or_default();
+        if crate::logging::json() {
+            let orch_event = json.as_str();
+            if self.is_problem() {
+                tracing::warn!(target: NARRATION, orch_event, "{words}");
+            } else if self.is_milestone() {
+                tracing::info!(target: NARRATION, orch_event, "{words}");
+            } else {
+                tracing::debug!(target: NARRATION, orch_event, "{words}");
+            }
+            return;
+        }
+        // Text logs (shown from -v on): the words, then the event as JSON on the same line for
+        // searches (`grep '"event":"adopted"'`).
         if self.is_problem() {
-            tracing::warn!(target: NARRATION, orch_event, "{words}");
+            tracing::warn!(target: NARRATION, event = %json, "{words}");
         } else if self.is_milestone() {
-            tracing::info!(target: NARRATION, orch_event, "{words}");
+            tracing::info!(target: NARRATION, event = %json, "{words}");
         } else {
-            tracing::debug!(target: NARRATION, orch_event, "{words}");
+            tracing::debug!(target: NARRATION, event = %json, "{words}");
         }
     }
 

@@ -80,6 +80,7 @@ mod verify_daytona;
 mod verify_local;
 mod verify_recipe;
 mod windows_daemon;
+mod windows_grammar;
 mod windows_orchestrated;
 mod worker_common;
 mod worker_coreweave;

@@ -115,7 +115,15 @@ fn a_replaying_watch_prints_each_event_once_and_reconnects_without_growing_waits
         "{out}"
     );
     // Streams the server ended normally do not grow the backoff.
-    for line in err.lines().filter(|l| l.contains("reconnecting in")) {
+    // Under --json every stderr line is a JSON object: the words are its `message`.
+    let words: Vec<String> = err
+        .lines()
+        .map(|l| match serde_json::from_str::<serde_json::Value>(l) {
+            Ok(v) => v["message"].as_str().unwrap_or(l).to_string(),
+            Err(_) => l.to_string(),
+        })
+        .collect();
+    for line in words.iter().filter(|l| l.contains("reconnecting in")) {
         let secs: f64 = line
             .rsplit("reconnecting in ")
             .next()

@@ -188,6 +188,8 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
                 "watch_cursor",
                 "status.json",
                 "sleepers.json",
+                // The provider and endpoint holding the sessions (no credentials).
+                "provider.json",
                 "terminated.json"
             ]
             .contains(&name.as_str()),

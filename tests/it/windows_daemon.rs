@@ -155,3 +155,111 @@ fn linux_sandboxes_keep_linux_daemon_behaviour() {
         assert_eq!(long.exit_code, 0, "{long:?}");
     });
 }
+
+/// An exit record is read through the file API only when it names the launch on file: a record
+/// left by an earlier launch (a start that never ran, or an old bootstrap writing late) is not
+/// this launch's exit. A failed bootstrap's reserved code reads as an exit, not as "absent".
+#[test]
+fn a_stale_exit_record_is_not_the_new_launchs_exit() {
+    use outposts::orchestrator::remote::Liveness;
+    use outposts::orchestrator::remote::windows::check;
+    use outposts::orchestrator::remote::windows_scripts::{BOOTSTRAP_FAILED, root};
+    crate::host::require!(crate::host::SANDBOXES);
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let p = provider(&emu);
+    block_on(async {
+        let sb = p
+            .create(&SandboxSpec::new(
+                "devin-win-2",
+                Source::Snapshot("windows-medium".into()),
+            ))
+            .await
+            .unwrap();
+        let url = client(&emu).toolbox_proxy_url(&sb.id).await.unwrap();
+        let tb = client(&emu).toolbox(&url, &sb.id);
+        let dir = root("devin-w");
+        tb.upload(&format!("{dir}\\launch.id"), b"new")
+            .await
+            .unwrap();
+        tb.upload(&format!("{dir}\\worker.exit"), b"old 0\r\n")
+            .await
+            .unwrap();
+        // Not an exit: the check goes on to the script (which this model cannot run).
+        let stale = check(&p, &sb.id, "devin-w").await;
+        assert!(
+            !matches!(stale, Ok(Liveness::Exited(_))),
+            "an older launch's record was read as this one's: {stale:?}"
+        );
+        tb.upload(
+            &format!("{dir}\\worker.exit"),
+            format!("new {BOOTSTRAP_FAILED}\r\n").as_bytes(),
+        )
+        .await
+        .unwrap();
+        let failed = check(&p, &sb.id, "devin-w").await.unwrap();
+        assert_eq!(failed, Liveness::Exited(BOOTSTRAP_FAILED));
+    });
+}
+
+/// Diagnosis of a Windows session reads its logs through the file API — the remote's stderr and
+/// the bootstrap's own failures — and never sends the Linux log script to cmd.exe.
+#[test]
+fn a_windows_log_tail_reads_the_log_files_not_a_linux_script() {
+    use outposts::orchestrator::remote::log_tail;
+    use outposts::orchestrator::remote::windows_scripts::root;
+    crate::host::require!(crate::host::SANDBOXES);
+    let emu = Emu::start(&TestEnv::new(), &[]);
+    let p = provider(&emu);
+    let sb = block_on(async {
+        let sb = p
+            .create(&SandboxSpec::new(
+                "devin-win-3",
+                Source::Snapshot("windows-medium".into()),
+            ))
+            .await
+            .unwrap();
+        let url = client(&emu).toolbox_proxy_url(&sb.id).await.unwrap();
+        let tb = client(&emu).toolbox(&url, &sb.id);
+        let dir = root("devin-w");
+        tb.upload(&format!("{dir}\\launch.id"), b"abc")
+            .await
+            .unwrap();
+        // Windows PowerShell writes redirected stderr as UTF-16LE with a byte-order mark.
+        let err: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "starting\r\nerror: could not bind\r\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        tb.upload(&format!("{dir}\\worker.err.log"), &err)
+            .await
+            .unwrap();
+        tb.upload(
+            &format!("{dir}\\bootstrap.log"),
+            b"bootstrap failed: Access is denied\r\n",
+        )
+        .await
+        .unwrap();
+        sb
+    });
+    let before = emu
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/process/execute"))
+        .count();
+    let tail = block_on(log_tail(&p, &sb.id, "devin-w", 5)).unwrap();
+    assert!(tail.contains("error: could not bind"), "{tail:?}");
+    assert!(
+        tail.contains("bootstrap failed: Access is denied"),
+        "{tail:?}"
+    );
+    assert!(!tail.contains("cannot find the path"), "{tail:?}");
+    let after = emu
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/process/execute"))
+        .count();
+    assert_eq!(before, after, "no exec for a Windows log tail");
+}

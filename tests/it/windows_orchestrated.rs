@@ -76,7 +76,21 @@ fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
     // must read that code (not sleep on the suspension alone), then the suspension explains it.
     let url = block_on(client(&emu).toolbox_proxy_url(&sb.id)).unwrap();
     let tb = client(&emu).toolbox(&url, &sb.id);
-    block_on(tb.upload(&format!("{}\\worker.exit", root(&s)), b"0\r\n")).unwrap();
+    // The record names this launch (the id the tool wrote to `launch.id`).
+    let id = block_on(tb.download(&format!("{}\\launch.id", root(&s))))
+        .unwrap()
+        .expect("launch.id written at the hand-off");
+    let id = String::from_utf8(id).unwrap();
+    // The bootstrap went up with a byte-order mark, so Windows PowerShell 5.1 reads it as UTF-8.
+    let boot = block_on(tb.download(&format!("{}\\bootstrap.ps1", root(&s))))
+        .unwrap()
+        .expect("bootstrap.ps1");
+    assert!(boot.starts_with(b"\xEF\xBB\xBF"), "no BOM");
+    block_on(tb.upload(
+        &format!("{}\\worker.exit", root(&s)),
+        format!("{id} 0\r\n").as_bytes(),
+    ))
+    .unwrap();
     wait_until(
         WAIT,
         "the remote's exit code read",

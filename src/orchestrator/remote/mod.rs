@@ -324,6 +324,10 @@ pub async fn log_tail(
     session_id: &str,
     lines: u32,
 ) -> Result<String, RemoteError> {
+    // A Windows launch leaves `launch.id`: its logs are files, read without a script.
+    if let Ok(Some(tail)) = windows::log_tail(provider, sandbox_id, session_id, lines).await {
+        return Ok(tail);
+    }
     let mut env = safe_env(session_id);
     env.insert("OUTPOSTS_LINES".into(), Secret::plain(lines.to_string()));
     let out = provider

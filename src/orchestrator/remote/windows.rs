@@ -16,6 +16,8 @@ use super::windows_scripts::{
 use super::*;
 use crate::provider::ProviderError;
 
+/// The byte-order mark that makes Windows PowerShell 5.1 read a file as UTF-8.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The distribution name of the Windows build.
 const SUFFIX: &str = "windows_x64.exe";
 /// Every exec of a launch ends well inside the proxy's ~40 s.
@@ -93,12 +95,24 @@ pub async fn launch(
         }
     }
     let dir = root(&plan.session_id);
+    // This launch's id: the bootstrap signs its exit record with it, and the check reads only a
+    // record that names the id on file (an older launch's late or leftover record never counts).
+    let launch_id = uuid::Uuid::new_v4().simple().to_string();
     provider
         .write_file(
             sandbox_id,
-            &format!("{dir}\\bootstrap.ps1"),
-            bootstrap_script(&plan.session_id, &exe, plan.mode, &plan.workdir).as_bytes(),
+            &format!("{dir}\\launch.id"),
+            launch_id.as_bytes(),
         )
+        .await?;
+    // Windows PowerShell 5.1 reads a script without a byte-order mark as ANSI: a UTF-8 `ő` in a
+    // path would turn into characters that end its quoted literal.
+    let mut boot = UTF8_BOM.to_vec();
+    boot.extend_from_slice(
+        bootstrap_script(&plan.session_id, &exe, plan.mode, &plan.workdir).as_bytes(),
+    );
+    provider
+        .write_file(sandbox_id, &format!("{dir}\\bootstrap.ps1"), &boot)
         .await?;
     let launch_json = serde_json::json!({
         "environment": env.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.expose().to_string()))).collect::<serde_json::Map<_, _>>()
@@ -184,22 +198,62 @@ async fn confirm(
 }
 
 /// Is the remote running, exited or absent? The bootstrap writes `worker.exit` (whole, by a
-/// rename) only after the remote ended, and the start clears it before a new launch: when it is
-/// there, the file API answers without starting a PowerShell; otherwise the check script tests
-/// the pid and its start time.
+/// rename) only after the remote ended, as `<launch id> <code>`: when it names the launch in
+/// `launch.id`, the file API answers without starting a PowerShell; otherwise (none yet, or an
+/// older launch's) the check script tests the pid and its start time.
 pub async fn check(
     provider: &dyn Provider,
     sandbox_id: &str,
     session_id: &str,
 ) -> Result<Liveness, RemoteError> {
-    let exit_file = format!("{}\\worker.exit", root(session_id));
-    if let Some(bytes) = provider.read_file(sandbox_id, &exit_file).await? {
-        return Ok(Liveness::Exited(exit_code(&bytes)));
+    let dir = root(session_id);
+    if let Some(bytes) = provider
+        .read_file(sandbox_id, &format!("{dir}\\worker.exit"))
+        .await?
+    {
+        let id = provider
+            .read_file(sandbox_id, &format!("{dir}\\launch.id"))
+            .await?;
+        if let Some(code) = exit_record(&bytes, id.as_deref()) {
+            return Ok(Liveness::Exited(code));
+        }
     }
     let out = provider
         .exec(sandbox_id, &ps(&check_script(session_id), CHECK_TIMEOUT))
         .await?;
     super::liveness(&out)
+}
+
+/// The last `lines` lines of the remote's stderr log and of the bootstrap's own log, read
+/// through the file API (never a script: a Linux one would only earn cmd.exe's "The system
+/// cannot find the path specified."). `None` when no launch was ever handed off here.
+pub async fn log_tail(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    session_id: &str,
+    lines: u32,
+) -> Result<Option<String>, RemoteError> {
+    let dir = root(session_id);
+    if provider
+        .read_file(sandbox_id, &format!("{dir}\\launch.id"))
+        .await?
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for name in ["worker.err.log", "bootstrap.log"] {
+        if let Some(bytes) = provider
+            .read_file(sandbox_id, &format!("{dir}\\{name}"))
+            .await?
+        {
+            let text = crate::provider::daytona::windows_build::runner::decode_text(&bytes);
+            let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            let skip = all.len().saturating_sub(lines as usize);
+            out.extend(all[skip..].iter().map(|l| l.to_string()));
+        }
+    }
+    Ok(Some(out.join("\n")))
 }
 
 /// Is there a clone at `path` already (the user's work, never touched)?
@@ -214,14 +268,31 @@ pub async fn has_clone(
     Ok(out.exit_code == 0)
 }
 
+/// The code in an exit record when it belongs to the launch `id` (the content of `launch.id`);
+/// `None` for another launch's record. A record without an id (a launch made before ids) counts
+/// only when no id is on file.
+pub fn exit_record(bytes: &[u8], id: Option<&[u8]>) -> Option<i32> {
+    let text = ascii(bytes);
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    match (id.map(ascii), words.next()) {
+        (Some(want), Some(code)) if first == want.trim() => Some(exit_code(code.as_bytes())),
+        (None, None) => Some(exit_code(first.as_bytes())),
+        _ => None,
+    }
+}
+
+fn ascii(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .filter(|b| b.is_ascii() && **b != 0)
+        .map(|b| *b as char)
+        .collect()
+}
+
 /// The number in an exit-code file, whichever encoding Windows PowerShell wrote it in (ANSI, or
 /// UTF-16 with or without a byte-order mark: the digits are ASCII either way); anything else
 /// reads as a crash.
 pub fn exit_code(bytes: &[u8]) -> i32 {
-    let text: String = bytes
-        .iter()
-        .filter(|b| b.is_ascii() && **b != 0)
-        .map(|b| *b as char)
-        .collect();
-    text.trim().parse().unwrap_or(-1)
+    ascii(bytes).trim().parse().unwrap_or(-1)
 }

@@ -61,15 +61,23 @@ pub const KEEP: &[&str] = &[
     "OS",
 ];
 
+/// The exit code the bootstrap records when it failed before or around the remote's start (its
+/// message is in `bootstrap.log`); outside the codes a remote exits with.
+pub const BOOTSTRAP_FAILED: i32 = 250;
+
 /// The identity test shared by the start and the check: `$who` is our remote while the pid in
-/// `worker.pid` runs and started at the instant in `worker.start`.
+/// `worker.pid` runs and started at the instant in `worker.start`. A process whose start time
+/// cannot be read (another user's, under a reused pid) is not ours, never an error.
 const ALIVE: &str = r#"$pidFile = Join-Path $root 'worker.pid'
 $startFile = Join-Path $root 'worker.start'
 $exitFile = Join-Path $root 'worker.exit'
+$idFile = Join-Path $root 'launch.id'
 $who = $null
 if ((Test-Path $pidFile) -and (Test-Path $startFile)) {
   $w = Get-Process -Id ([int](Get-Content $pidFile -TotalCount 1)) -ErrorAction SilentlyContinue
-  if ($w -and ([string]$w.StartTime.ToUniversalTime().Ticks -eq (Get-Content $startFile -TotalCount 1).Trim())) { $who = $w }
+  $ticks = ''
+  if ($w) { try { $ticks = [string]$w.StartTime.ToUniversalTime().Ticks } catch { $ticks = '' } }
+  if ($ticks -and ($ticks -eq (Get-Content $startFile -TotalCount 1).Trim())) { $who = $w }
 }
 "#;
 
@@ -108,7 +116,9 @@ Write-Output 'outposts-install result=installed'
 /// The bootstrap, uploaded as `bootstrap.ps1`: read and delete `launch.json` (whatever
 /// happens), keep only [`KEEP`] of the ambient environment, start the remote (`<exe> serve`, or
 /// in the CLI mode `devin.exe worker start --session <id>`, like Linux), record its pid and
-/// start time, wait, record its exit code. Its own failures go to `bootstrap.log`.
+/// start time, wait, record its exit code as `<launch id> <code>` (the id from `launch.id`, so
+/// an older launch's record is never read as this one's). Its own failures go to
+/// `bootstrap.log` and record [`BOOTSTRAP_FAILED`].
 pub fn bootstrap_script(session_id: &str, exe: &str, mode: LaunchMode, workdir: &str) -> String {
     let keep = KEEP
         .iter()
@@ -120,13 +130,15 @@ pub fn bootstrap_script(session_id: &str, exe: &str, mode: LaunchMode, workdir: 
 $root = {root}
 $launch = Join-Path $root 'launch.json'
 $log = Join-Path $root 'bootstrap.log'
+$launchId = ''
 function Put($name, $value) {{
   $f = Join-Path $root $name
   Set-Content -Path "$f.tmp" -Value $value
   Move-Item -Force "$f.tmp" $f
 }}
 try {{
-  $cfg = Get-Content -Raw $launch | ConvertFrom-Json
+  $launchId = (Get-Content -Raw -Encoding UTF8 (Join-Path $root 'launch.id')).Trim()
+  $cfg = Get-Content -Raw -Encoding UTF8 $launch | ConvertFrom-Json
   Remove-Item -Force $launch
   $keep = @({keep})
   Get-ChildItem env: | Where-Object {{ $keep -notcontains $_.Name }} | ForEach-Object {{ Remove-Item -Path ("env:" + $_.Name) }}
@@ -142,9 +154,10 @@ try {{
   Put 'worker.start' ([string]$proc.StartTime.ToUniversalTime().Ticks)
   Put 'worker.pid' ([string]$proc.Id)
   $proc.WaitForExit()
-  Put 'worker.exit' ([string]$proc.ExitCode)
+  Put 'worker.exit' ($launchId + ' ' + [string]$proc.ExitCode)
 }} catch {{
   Add-Content -Path $log -Value ("bootstrap failed: " + $_)
+  Put 'worker.exit' ($launchId + ' {failed}')
 }} finally {{
   Remove-Item -Force -ErrorAction SilentlyContinue $launch
 }}
@@ -160,6 +173,7 @@ try {{
             ),
         },
         workdir = powershell_quote(workdir),
+        failed = BOOTSTRAP_FAILED,
     )
 }
 
@@ -186,12 +200,17 @@ Write-Output "outposts-launch result=launched pid=$n"
     )
 }
 
-/// Prints `running <pid>`, `exited <code>` or `absent`.
+/// Prints `running <pid>`, `exited <code>` (only for a record of the current launch) or `absent`.
 pub fn check_script(session_id: &str) -> String {
     format!(
         r#"$root = {root}
-{ALIVE}if ($who) {{ Write-Output "running $($who.Id)" }}
-elseif (Test-Path $exitFile) {{ Write-Output "exited $((Get-Content $exitFile -TotalCount 1).Trim())" }}
+{ALIVE}$rec = @()
+if ((Test-Path $exitFile) -and (Test-Path $idFile)) {{
+  $rec = @((Get-Content $exitFile -TotalCount 1).Trim() -split '\s+')
+  if ($rec[0] -ne (Get-Content $idFile -TotalCount 1).Trim()) {{ $rec = @() }}
+}}
+if ($who) {{ Write-Output "running $($who.Id)" }}
+elseif ($rec.Count -ge 2) {{ Write-Output "exited $($rec[1])" }}
 else {{ Write-Output 'absent' }}
 "#,
         root = powershell_quote(&root(session_id))

@@ -187,3 +187,45 @@ fn exit_code_files_read_in_every_encoding() {
     assert_eq!(windows::exit_code(b""), -1);
     assert_eq!(windows::exit_code(b"garbage"), -1);
 }
+
+#[test]
+fn only_the_current_launchs_exit_record_counts() {
+    // The bootstrap signs its record with the id from `launch.id`.
+    assert_eq!(windows::exit_record(b"abc 0\r\n", Some(b"abc")), Some(0));
+    assert_eq!(windows::exit_record(b"abc 7", Some(b"abc\r\n")), Some(7));
+    // An older launch's record (left over, or written late by an old bootstrap) is not ours.
+    assert_eq!(windows::exit_record(b"old 0\r\n", Some(b"abc")), None);
+    assert_eq!(windows::exit_record(b"0\r\n", Some(b"abc")), None);
+    // A record from before launch ids, with none on file.
+    assert_eq!(windows::exit_record(b"3\r\n", None), Some(3));
+    let utf16: Vec<u8> = "abc 250\r\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    assert_eq!(
+        windows::exit_record(&utf16, Some(b"abc")),
+        Some(BOOTSTRAP_FAILED)
+    );
+}
+
+#[test]
+fn a_failed_bootstrap_records_an_exit_and_reads_its_files_as_utf8() {
+    let p = plan(LaunchMode::Remote);
+    let b = bootstrap_script(
+        &p.session_id,
+        "C:\\r\\x.exe",
+        LaunchMode::Remote,
+        &p.workdir,
+    );
+    let catch = b.find("} catch {").expect("a catch block");
+    let fin = b.find("} finally {").unwrap();
+    let failed = format!("Put 'worker.exit' ($launchId + ' {BOOTSTRAP_FAILED}')");
+    let at = b
+        .find(&failed)
+        .expect("the catch records the reserved code");
+    assert!(catch < at && at < fin, "{b}");
+    assert!(b.contains("Get-Content -Raw -Encoding UTF8 $launch"), "{b}");
+    // A start time that cannot be read is not ours, not an error under Stop.
+    let s = start_script(&p.session_id);
+    assert!(s.contains("try { $ticks = [string]$w.StartTime"), "{s}");
+}

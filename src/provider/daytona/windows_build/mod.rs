@@ -21,7 +21,7 @@ use crate::api::daytona::{DaytonaClient, Toolbox};
 use crate::api::daytona_types::{CreateSandbox, ExecuteRequest, Sandbox, SandboxState};
 use crate::poll::{Backoff, Poll, poll_until};
 
-mod runner;
+pub mod runner;
 use runner::{
     EXIT_PATH, LOG_PATH, RUNNER_PATH, decode_text, powershell, runner_script, start_script,
 };
