@@ -164,7 +164,7 @@ fn a_stale_exit_record_is_not_the_new_launchs_exit() {
     use outposts::orchestrator::remote::Liveness;
     use outposts::orchestrator::remote::windows::check;
     use outposts::orchestrator::remote::windows_scripts::{BOOTSTRAP_FAILED, root};
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
     block_on(async {
@@ -207,7 +207,7 @@ fn a_stale_exit_record_is_not_the_new_launchs_exit() {
 fn a_windows_log_tail_reads_the_log_files_not_a_linux_script() {
     use outposts::orchestrator::remote::log_tail;
     use outposts::orchestrator::remote::windows_scripts::root;
-    crate::host::require!(crate::host::SANDBOXES);
+    crate::support::host::require!(crate::support::host::SANDBOXES);
     let emu = Emu::start(&TestEnv::new(), &[]);
     let p = provider(&emu);
     let sb = block_on(async {
