@@ -3,7 +3,9 @@
 //! planner only learns whether one came.
 
 use super::plan::{self, ClaimResult, Outcome};
-use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator};
+use super::run::{
+    Change, ClaimInfo, LoopChange, OrchEvent, Orchestrator, RecordChange, ViewChange,
+};
 use crate::api::devin::ClaimOutcome;
 use crate::api::devin_types::QueueEntry;
 
@@ -27,7 +29,7 @@ impl Orchestrator {
                 ClaimResult::Conflict
             }
             Ok(ClaimOutcome::Gone) => {
-                self.record([Change::RowGone(session.to_string())]);
+                self.record([Change::View(ViewChange::RowGone(session.to_string()))]);
                 ClaimResult::Gone
             }
             Err(e) => {
@@ -60,7 +62,7 @@ impl Orchestrator {
     fn take_claim(&self, session: &str, entry: &QueueEntry) -> ClaimResult {
         let mut changes = Vec::new();
         if let Some(token) = &entry.connect_token {
-            changes.push(Change::Claim {
+            changes.push(Change::Record(RecordChange::Claim {
                 session: session.to_string(),
                 claim: ClaimInfo {
                     token: token.clone(),
@@ -68,9 +70,9 @@ impl Orchestrator {
                     sha: entry.remote_binary_sha.clone(),
                     network_policy: entry.network_policy.clone(),
                 },
-            });
+            }));
         }
-        changes.push(Change::Row(entry.clone()));
+        changes.push(Change::View(ViewChange::Row(entry.clone())));
         // The planner paces renewals to the TTL; the operator hears once when that TTL is too
         // short for the configured margin.
         let short = entry
@@ -79,7 +81,7 @@ impl Orchestrator {
         let warn = self.update(|book| {
             let warn = short.filter(|_| !book.ttl_warned());
             if warn.is_some() {
-                changes.push(Change::TtlWarned);
+                changes.push(Change::Loop(LoopChange::TtlWarned));
             }
             (warn, changes)
         });
@@ -106,11 +108,11 @@ impl Orchestrator {
         };
         let me = &self.opts.acceptor_id;
         let Some(e) = entry else {
-            self.record([Change::RowGone(session.to_string())]);
+            self.record([Change::View(ViewChange::RowGone(session.to_string()))]);
             return Some(Outcome::Adopted(None));
         };
         let sighting = plan::sighting(&e, me, true);
-        self.record([Change::Row(e)]);
+        self.record([Change::View(ViewChange::Row(e))]);
         if sighting.holder != plan::Holder::Me {
             return Some(Outcome::Adopted(None));
         }

@@ -9,7 +9,7 @@
 
 use super::plan::janitor;
 use super::plan::{EndKind, Outcome, SandboxEnd};
-use super::run::{Change, OrchEvent, Orchestrator};
+use super::run::{Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
 use super::sandbox_name;
 use crate::api::devin::ReleaseOutcome;
 use crate::provider::SandboxState;
@@ -43,7 +43,7 @@ impl Orchestrator {
         }
         let released = self.release(session).await;
         if released {
-            self.record([Change::LetGo(session.to_string())]);
+            self.record([Change::Record(RecordChange::LetGo(session.to_string()))]);
             match kind {
                 EndKind::Sleep => self.remember_sleep(session).await,
                 EndKind::Terminate => self.forget_sleeper(session),
@@ -165,11 +165,11 @@ impl Orchestrator {
         };
         // Our view must not keep saying we hold it (that would look like a claim to adopt).
         self.record([match released {
-            Some(e) => Change::Row(e),
-            None => Change::RowReleased {
+            Some(e) => Change::View(ViewChange::Row(e)),
+            None => Change::View(ViewChange::RowReleased {
                 session: session.to_string(),
                 acceptor: self.opts.acceptor_id.clone(),
-            },
+            }),
         }]);
         true
     }

@@ -3,7 +3,7 @@
 
 use super::plan::{CheckResult, Outcome};
 use super::remote::{self, Liveness};
-use super::run::{Change, OrchEvent, Orchestrator};
+use super::run::{Change, OrchEvent, Orchestrator, RecordChange};
 use crate::api::devin_types::Platform;
 use crate::provider::SandboxState;
 
@@ -48,10 +48,10 @@ impl Orchestrator {
                         sandbox: sandbox.clone(),
                     });
                     if other.is_none() {
-                        self.record([Change::Sandbox {
+                        self.record([Change::Record(RecordChange::Sandbox {
                             session: session.to_string(),
                             id: None,
-                        }]);
+                        })]);
                     }
                     CheckResult::SandboxLost
                 }
@@ -109,10 +109,10 @@ impl Orchestrator {
                 .or(lines.last())
                 .unwrap_or(&"")
                 .to_string();
-            self.record([Change::ExitLog {
+            self.record([Change::Record(RecordChange::ExitLog {
                 session: session.to_string(),
                 line: last,
-            }]);
+            })]);
         }
     }
 }

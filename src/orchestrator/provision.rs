@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::plan::{Outcome, ProvisionFailure, ProvisionResult};
 use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
-use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator};
+use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator, RecordChange};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
 use crate::poll::{Backoff, Poll, Waited, poll_until};
@@ -84,14 +84,14 @@ impl Orchestrator {
         let result = match self.try_provision(session).await {
             Ok(r) => {
                 self.record([
-                    Change::Refusal {
+                    Change::Record(RecordChange::Refusal {
                         session: session.to_string(),
                         reason: None,
-                    },
-                    Change::Failure {
+                    }),
+                    Change::Record(RecordChange::Failure {
                         session: session.to_string(),
                         reason: None,
-                    },
+                    }),
                 ]);
                 r
             }
@@ -99,10 +99,10 @@ impl Orchestrator {
                 let why = match &e {
                     ProvisionError::Foreign { .. } => ProvisionFailure::Foreign,
                     ProvisionError::Policy(why) => {
-                        self.record([Change::Refusal {
+                        self.record([Change::Record(RecordChange::Refusal {
                             session: session.to_string(),
                             reason: Some(why.clone()),
-                        }]);
+                        })]);
                         ProvisionFailure::Policy
                     }
                     ProvisionError::Failed(_) => ProvisionFailure::Other,
@@ -112,10 +112,10 @@ impl Orchestrator {
                 self.count_error(&e);
                 let error = crate::secrets::redact(&format!("{e:#}")).into_owned();
                 // Kept for `orchestrator status`: why the session is not served.
-                self.record([Change::Failure {
+                self.record([Change::Record(RecordChange::Failure {
                     session: session.to_string(),
                     reason: Some(error.clone()),
-                }]);
+                })]);
                 self.emit(if refused {
                     OrchEvent::Refused {
                         session: session.into(),
@@ -224,10 +224,10 @@ impl Orchestrator {
             }),
             remote::Launched::Started { cached, .. } => {
                 if let Some(b) = &plan.build {
-                    self.record([Change::RemoteSha {
+                    self.record([Change::Record(RecordChange::RemoteSha {
                         session: session.to_string(),
                         sha: b.sha.clone(),
-                    }]);
+                    })]);
                 }
                 self.emit(OrchEvent::RemoteLaunched {
                     session: session.into(),
@@ -267,10 +267,10 @@ impl Orchestrator {
         {
             return Err(ProvisionError::Foreign { id: sb.id, name });
         }
-        self.record([Change::Sandbox {
+        self.record([Change::Record(RecordChange::Sandbox {
             session: session.to_string(),
             id: Some(sb.id.clone()),
-        }]);
+        })]);
         Ok(self.wait_started(session, sb).await?)
     }
 

@@ -6,7 +6,9 @@
 
 use super::plan::janitor::{self, Lookup};
 use super::plan::retention::{self, Keep, RetireStep, SleepRead, SleepState, Sleeper};
-use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator};
+use super::run::{
+    ActionKind, Book, Change, LoopChange, OrchEvent, Orchestrator, RecordChange, ViewChange,
+};
 use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
@@ -74,7 +76,7 @@ impl Orchestrator {
         match self.provider.list(&labels).await {
             Ok(listing) => self.update(|book| {
                 let fleet = self.count_fleet(&listing, book, now());
-                ((), vec![Change::Fleet(fleet)])
+                ((), vec![Change::Loop(LoopChange::Fleet(fleet))])
             }),
             Err(e) => tracing::debug!("cannot count the outpost's sandboxes: {e}"),
         }
@@ -93,7 +95,7 @@ impl Orchestrator {
             Ok(None) => SleepRead::Gone,
             Err(_) => SleepRead::Unreadable,
         });
-        self.record([Change::Sleeper {
+        self.record([Change::Record(RecordChange::Sleeper {
             session: session.to_string(),
             sleeper: Some(Sleeper {
                 sandbox: name,
@@ -102,15 +104,15 @@ impl Orchestrator {
                 slept_since: now(),
                 absent_since: None,
             }),
-        }]);
+        })]);
     }
 
     /// The session is served again, or ended: no longer a sleeper.
     pub(super) fn forget_sleeper(&self, session: &str) {
-        self.record([Change::Sleeper {
+        self.record([Change::Record(RecordChange::Sleeper {
             session: session.to_string(),
             sleeper: None,
-        }]);
+        })]);
     }
 
     /// One janitor pass over the sleepers: refresh them from the listing, move the absence
@@ -131,23 +133,30 @@ impl Orchestrator {
             let present = |s: &str| complete.then(|| book.entry(s).is_some());
             let terminated = |s: &str| book.known_terminated(s);
             let due = retention::review(&mut sleepers, &present, &terminated, retention, t);
-            let mut changes = vec![Change::Sleepers(sleepers)];
+            let mut changes = vec![Change::Record(RecordChange::Sleepers(sleepers))];
             for (session, ..) in &due {
-                changes.push(Change::Start {
+                changes.push(Change::View(ViewChange::Start {
                     session: session.clone(),
                     kind: ActionKind::Janitor,
-                });
+                }));
             }
             (due, changes)
         });
         // Counted after the review: the snapshots it forgot are not asleep any more.
-        self.update(|book| ((), vec![Change::Fleet(self.count_fleet(listing, book, t))]));
+        self.update(|book| {
+            (
+                (),
+                vec![Change::Loop(LoopChange::Fleet(
+                    self.count_fleet(listing, book, t),
+                ))],
+            )
+        });
         for (session, s, verdict) in due {
             self.retire(&session, &s, verdict).await;
-            self.record([Change::Finish {
+            self.record([Change::View(ViewChange::Finish {
                 session,
                 kind: ActionKind::Janitor,
-            }]);
+            })]);
         }
     }
 
@@ -171,9 +180,11 @@ impl Orchestrator {
                         r
                     });
                     let changes = back
-                        .map(|r| Change::Sleeper {
-                            session: session.to_string(),
-                            sleeper: Some(r),
+                        .map(|r| {
+                            Change::Record(RecordChange::Sleeper {
+                                session: session.to_string(),
+                                sleeper: Some(r),
+                            })
                         })
                         .into_iter()
                         .collect();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
 use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
-use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator};
+use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
 use crate::api::devin_types::SessionStatus;
 use crate::provider::SandboxInfo;
 use crate::time::now;
@@ -78,10 +78,10 @@ impl Orchestrator {
             let (seen, mut changes) = seen(book, sb, session, grace);
             let v = janitor::decide(sb, outpost, seen, Some(&lookup));
             if v.action().is_some() {
-                changes.push(Change::Start {
+                changes.push(Change::View(ViewChange::Start {
                     session: session.to_string(),
                     kind: ActionKind::Janitor,
-                });
+                }));
             }
             (v, changes)
         });
@@ -89,10 +89,10 @@ impl Orchestrator {
         let action = verdict.action()?;
         let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session));
         let acted = confirmed && self.janitor_act(sb, session, action).await;
-        self.record([Change::Finish {
+        self.record([Change::View(ViewChange::Finish {
             session: session.to_string(),
             kind: ActionKind::Janitor,
-        }]);
+        })]);
         acted.then_some(action)
     }
 
@@ -101,7 +101,9 @@ impl Orchestrator {
         match self.devin.get(session).await {
             Ok(Some(e)) => {
                 if e.session_status == SessionStatus::Terminated {
-                    self.record([Change::Terminated(session.to_string())]);
+                    self.record([Change::Record(RecordChange::Terminated(
+                        session.to_string(),
+                    ))]);
                 }
                 Lookup::Found(Box::new(e))
             }
@@ -153,10 +155,10 @@ fn seen(book: &Book, sb: &SandboxInfo, session: &str, grace: f64) -> (Seen, Vec<
     let first = known.unwrap_or_else(now);
     let changes = match known {
         Some(_) => vec![],
-        None => vec![Change::FirstSeen {
+        None => vec![Change::Record(RecordChange::FirstSeen {
             session: session.to_string(),
             sandbox: sb.id.clone(),
-        }],
+        })],
     };
     let seen = Seen {
         age: now() - sb.created_at.unwrap_or(first),

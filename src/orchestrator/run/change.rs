@@ -55,14 +55,21 @@ impl ActionKind {
     }
 }
 
-/// One change a stage reports; `Book::apply` carries it out.
+/// One change a stage reports; `Book::apply` carries it out. Closed and nested by what it
+/// changes, so each group's apply is an exhaustive match: a change nobody applies does not
+/// compile.
 #[derive(Debug)]
 pub(in crate::orchestrator) enum Change {
+    View(ViewChange),
+    Record(RecordChange),
+    Loop(LoopChange),
+}
+
+/// The queue view, the planner's memory and the in-flight map.
+#[derive(Debug)]
+pub(in crate::orchestrator) enum ViewChange {
     /// Fold an outcome into the session's track.
-    Fold {
-        session: String,
-        outcome: Outcome,
-    },
+    Fold { session: String, outcome: Outcome },
     /// A queue row, as a read, an event or an answer showed it.
     Row(QueueEntry),
     /// The session is not in the queue any more.
@@ -73,10 +80,17 @@ pub(in crate::orchestrator) enum Change {
         complete: bool,
     },
     /// Our claim was released without an answer row: the view must not keep saying we hold it.
-    RowReleased {
-        session: String,
-        acceptor: String,
-    },
+    RowReleased { session: String, acceptor: String },
+    /// Something is in flight for the session now (only when nothing was: the caller checked
+    /// under the same lock).
+    Start { session: String, kind: ActionKind },
+    /// The action of this kind is done.
+    Finish { session: String, kind: ActionKind },
+}
+
+/// A session's record (and the sleepers and terminations kept in the state dir).
+#[derive(Debug)]
+pub(in crate::orchestrator) enum RecordChange {
     /// Claim material from a claim answer (the sha of the last launch is kept when the answer
     /// pins none).
     Claim {
@@ -123,6 +137,11 @@ pub(in crate::orchestrator) enum Change {
         session: String,
         sandbox: String,
     },
+}
+
+/// The loop's own bookkeeping (what the status file shows of it).
+#[derive(Debug)]
+pub(in crate::orchestrator) enum LoopChange {
     Fleet(Fleet),
     Capacity(Capacity),
     TtlWarned,
@@ -131,15 +150,4 @@ pub(in crate::orchestrator) enum Change {
     /// Something the status file shows changed.
     Dirty,
     StatusSaved(f64),
-    /// Something is in flight for the session now (only when nothing was: the caller checked
-    /// under the same lock).
-    Start {
-        session: String,
-        kind: ActionKind,
-    },
-    /// The action of this kind is done.
-    Finish {
-        session: String,
-        kind: ActionKind,
-    },
 }

@@ -23,7 +23,7 @@ use tokio::task::{JoinHandle, JoinSet};
 
 pub(super) use book::Book;
 pub use change::Capacity;
-pub(super) use change::{ActionKind, Change, ClaimInfo};
+pub(super) use change::{ActionKind, Change, ClaimInfo, LoopChange, RecordChange, ViewChange};
 pub use events::{EndHow, OrchEvent};
 pub use options::RunOptions;
 
@@ -122,10 +122,10 @@ impl Orchestrator {
         }
         self.metrics.on_event(&ev);
         if let OrchEvent::SandboxCreated { session, warm, .. } = &ev {
-            self.record([Change::ServedWarm {
+            self.record([Change::Record(RecordChange::ServedWarm {
                 session: session.clone(),
                 warm: *warm,
-            }]);
+            })]);
         }
         let _ = self.events.send(ev);
     }
@@ -208,7 +208,7 @@ impl Orchestrator {
                 changed = shutdown.changed(), if drain_deadline.is_none() => {
                     if changed.is_err() || *shutdown.borrow() {
                         tracing::info!("draining: no new claims; sandboxes and remotes stay up");
-                        self.record([Change::Draining]);
+                        self.record([Change::Loop(LoopChange::Draining)]);
                         drain_deadline = Some(Instant::now() + Duration::from_secs(25));
                     }
                 }
@@ -241,7 +241,7 @@ impl Orchestrator {
         watcher.abort();
         chores.abort();
         tasks.abort_all();
-        self.record([Change::Dirty]);
+        self.record([Change::Loop(LoopChange::Dirty)]);
         self.save_status();
         Ok(())
     }
@@ -249,7 +249,12 @@ impl Orchestrator {
     /// The loop's housekeeping between passes: the relist when due, the janitor every
     /// `janitor_interval`, and a recount of the sandboxes after they changed.
     async fn chores(self: &Arc<Self>, c: &mut Chores) {
-        let relist_due = self.update(|b| (b.relist_due(), vec![Change::RelistDue(false)]));
+        let relist_due = self.update(|b| {
+            (
+                b.relist_due(),
+                vec![Change::Loop(LoopChange::RelistDue(false))],
+            )
+        });
         if relist_due || c.last_relist.elapsed() >= self.opts.reconcile_interval {
             match self.relist().await {
                 Ok(_) => c.last_relist = Instant::now(),
@@ -257,7 +262,7 @@ impl Orchestrator {
                     self.count_error(&e);
                     self.metrics.relisted(false);
                     tracing::warn!("relist failed, retrying: {e:#}");
-                    self.record([Change::RelistDue(true)]);
+                    self.record([Change::Loop(LoopChange::RelistDue(true))]);
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
@@ -307,7 +312,10 @@ impl Orchestrator {
             }
             self.metrics.on_action(action, book);
             let kind = ActionKind::of(action);
-            (true, vec![Change::Start { session, kind }])
+            (
+                true,
+                vec![Change::View(ViewChange::Start { session, kind })],
+            )
         })
     }
 
@@ -332,23 +340,23 @@ impl Orchestrator {
                     | Outcome::Provisioned(plan::ProvisionResult::Served)
             )
         ) {
-            changes.push(Change::Sleeper {
+            changes.push(Change::Record(RecordChange::Sleeper {
                 session: session.clone(),
                 sleeper: None,
-            });
+            }));
         }
         if let Some(outcome) = outcome {
-            changes.push(Change::Fold {
+            changes.push(Change::View(ViewChange::Fold {
                 session: session.clone(),
                 outcome,
-            });
+            }));
         }
         // Only this action's own entry goes: whatever else the map holds for the session is
         // left in flight (clearing another's entry is how a double provision once happened).
-        changes.push(Change::Finish {
+        changes.push(Change::View(ViewChange::Finish {
             session,
             kind: ActionKind::of(&action),
-        });
+        }));
         self.record(changes);
     }
 
