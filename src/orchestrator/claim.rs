@@ -8,9 +8,10 @@ use super::run::{
 };
 use crate::api::devin::ClaimOutcome;
 use crate::api::devin_types::QueueEntry;
+use crate::orchestrator::SessionId;
 
 impl Orchestrator {
-    pub(super) async fn claim(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn claim(&self, session: &SessionId) -> Option<Outcome> {
         crate::failpoint!("claim.before_post");
         let outcome = self.devin.claim(session, &self.opts.acceptor_id).await;
         crate::failpoint!("claim.after_response");
@@ -34,24 +35,27 @@ impl Orchestrator {
             }
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "claim failed: {e}");
+                tracing::warn!(session = session.as_str(), "claim failed: {e}");
                 ClaimResult::Failed
             }
         };
         Some(Outcome::Claimed(result))
     }
 
-    pub(super) async fn renew(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn renew(&self, session: &SessionId) -> Option<Outcome> {
         let result = match self.devin.claim(session, &self.opts.acceptor_id).await {
             Ok(ClaimOutcome::Won(entry)) => self.take_claim(session, &entry),
             Ok(ClaimOutcome::Conflict { message }) => {
-                tracing::warn!(session, "lost the claim while renewing: {message}");
+                tracing::warn!(
+                    session = session.as_str(),
+                    "lost the claim while renewing: {message}"
+                );
                 ClaimResult::Conflict
             }
             Ok(ClaimOutcome::Gone) => ClaimResult::Gone,
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "renewing the claim failed: {e}");
+                tracing::warn!(session = session.as_str(), "renewing the claim failed: {e}");
                 ClaimResult::Failed
             }
         };
@@ -59,11 +63,11 @@ impl Orchestrator {
     }
 
     /// Keep the claim material of a won claim; the entry joins the view.
-    fn take_claim(&self, session: &str, entry: &QueueEntry) -> ClaimResult {
+    fn take_claim(&self, session: &SessionId, entry: &QueueEntry) -> ClaimResult {
         let mut changes = Vec::new();
         if let Some(token) = &entry.connect_token {
             changes.push(Change::Record(RecordChange::Claim {
-                session: session.to_string(),
+                session: session.clone(),
                 claim: ClaimInfo {
                     token: token.clone(),
                     gateway: entry.gateway_url.clone(),
@@ -86,7 +90,7 @@ impl Orchestrator {
             (warn, changes)
         });
         if let Some(short) = warn {
-            tracing::warn!(session, "{short}");
+            tracing::warn!(session = session.as_str(), "{short}");
         }
         ClaimResult::Won {
             deadline: entry.claim_deadline,
@@ -97,12 +101,15 @@ impl Orchestrator {
     /// The view says we hold a claim we do not track (a restart, or a claim whose answer was
     /// lost). Views lag — a release may not have reached it yet — so confirm with an exact read
     /// before taking the session on.
-    pub(super) async fn adopt(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn adopt(&self, session: &SessionId) -> Option<Outcome> {
         let entry = match self.devin.get(session).await {
             Ok(e) => e,
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "cannot confirm a claim to adopt: {e}");
+                tracing::warn!(
+                    session = session.as_str(),
+                    "cannot confirm a claim to adopt: {e}"
+                );
                 return None;
             }
         };

@@ -6,11 +6,12 @@ use super::plan::network::{self, EgressStep};
 use super::provision::ProvisionError;
 use super::run::{Book, Orchestrator};
 use crate::api::network_policy::{Allow, Egress};
+use crate::orchestrator::SessionId;
 use crate::provider::SandboxInfo;
 
 impl Orchestrator {
     /// The egress the session's sandbox must have, if this provider can enforce it.
-    pub(super) fn wanted_egress(&self, session: &str) -> Result<Egress, ProvisionError> {
+    pub(super) fn wanted_egress(&self, session: &SessionId) -> Result<Egress, ProvisionError> {
         let (policy, gateway) = {
             let book = self.book();
             let claim = book.claim(session);

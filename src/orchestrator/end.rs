@@ -12,12 +12,13 @@ use super::plan::{EndKind, Outcome, SandboxEnd};
 use super::run::{Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
 use super::sandbox_name;
 use crate::api::devin::ReleaseOutcome;
+use crate::orchestrator::SessionId;
 use crate::provider::SandboxState;
 
 impl Orchestrator {
     pub(super) async fn end(
         &self,
-        session: &str,
+        session: &SessionId,
         kind: EndKind,
         op: SandboxEnd,
     ) -> Option<Outcome> {
@@ -25,7 +26,7 @@ impl Orchestrator {
             SandboxEnd::Leave => {
                 if kind != EndKind::Foreign {
                     tracing::error!(
-                        session,
+                        session = session.as_str(),
                         "the provider keeps failing to finish this sandbox; releasing the \
                          session anyway and leaving the sandbox to the janitor"
                     );
@@ -63,20 +64,23 @@ impl Orchestrator {
 
     /// The sandbox side of ending; `false` when a provider call failed (retry later). A
     /// terminated session also loses what its sandbox left outside itself (snapshots).
-    async fn end_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
+    async fn end_sandbox(&self, session: &SessionId, op: SandboxEnd) -> bool {
         if !self.finish_sandbox(session, op).await {
             return false;
         }
         if op == SandboxEnd::Delete
             && let Err(e) = self.provider.discard(&sandbox_name(session)).await
         {
-            tracing::warn!(session, "cannot remove the workspace snapshots: {e}");
+            tracing::warn!(
+                session = session.as_str(),
+                "cannot remove the workspace snapshots: {e}"
+            );
             return false;
         }
         true
     }
 
-    async fn finish_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
+    async fn finish_sandbox(&self, session: &SessionId, op: SandboxEnd) -> bool {
         let known = self.book().sandbox(session).map(str::to_string);
         let id = match known {
             Some(id) => id,
@@ -84,7 +88,10 @@ impl Orchestrator {
                 Ok(Some(sb)) => sb.id,
                 Ok(None) => return true,
                 Err(e) => {
-                    tracing::warn!(session, "cannot look the sandbox up: {e}");
+                    tracing::warn!(
+                        session = session.as_str(),
+                        "cannot look the sandbox up: {e}"
+                    );
                     return false;
                 }
             },
@@ -94,7 +101,7 @@ impl Orchestrator {
             Ok(Some(sb)) => sb,
             Ok(None) => return true,
             Err(e) => {
-                tracing::warn!(session, "cannot read sandbox {id}: {e}");
+                tracing::warn!(session = session.as_str(), "cannot read sandbox {id}: {e}");
                 return false;
             }
         };
@@ -113,7 +120,10 @@ impl Orchestrator {
                         true
                     }
                     Err(e) => {
-                        tracing::warn!(session, "deleting sandbox {id} failed: {e}");
+                        tracing::warn!(
+                            session = session.as_str(),
+                            "deleting sandbox {id} failed: {e}"
+                        );
                         false
                     }
                 }
@@ -135,7 +145,10 @@ impl Orchestrator {
                         true
                     }
                     Err(e) => {
-                        tracing::warn!(session, "stopping sandbox {id} failed: {e}");
+                        tracing::warn!(
+                            session = session.as_str(),
+                            "stopping sandbox {id} failed: {e}"
+                        );
                         false
                     }
                 }
@@ -145,7 +158,7 @@ impl Orchestrator {
     }
 
     /// Release the claim; `false` when the call failed (retry later).
-    async fn release(&self, session: &str) -> bool {
+    async fn release(&self, session: &SessionId) -> bool {
         crate::failpoint!("release.before_post");
         let outcome = self.devin.release(session, &self.opts.acceptor_id).await;
         crate::failpoint!("release.after_response");
@@ -159,7 +172,7 @@ impl Orchestrator {
             Ok(ReleaseOutcome::AlreadyReleased { .. }) => None,
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "release failed: {e}");
+                tracing::warn!(session = session.as_str(), "release failed: {e}");
                 return false;
             }
         };
@@ -167,7 +180,7 @@ impl Orchestrator {
         self.record([match released {
             Some(e) => Change::View(ViewChange::Row(e)),
             None => Change::View(ViewChange::RowReleased {
-                session: session.to_string(),
+                session: session.clone(),
                 acceptor: self.opts.acceptor_id.clone(),
             }),
         }]);

@@ -14,6 +14,7 @@ use super::run::{Change, LoopChange, Orchestrator, RecordChange, ViewChange};
 use crate::api::devin::ListQuery;
 use crate::api::devin_types::{EventType, Phase, QueueEntry, SessionStatus};
 use crate::api::sse::WatchItem;
+use crate::orchestrator::SessionId;
 
 impl Orchestrator {
     /// Start-up: the claims the server says this acceptor holds.
@@ -29,7 +30,7 @@ impl Orchestrator {
             if plan::holder(&e, &self.opts.acceptor_id) != plan::Holder::Me {
                 continue;
             }
-            let session = e.session_id.clone();
+            let session = SessionId::from(&e.session_id);
             let outcome = Outcome::Reattached {
                 deadline: e.claim_deadline,
             };
@@ -66,7 +67,7 @@ impl Orchestrator {
             let mut changes = Vec::new();
             for (id, t) in book.tracks() {
                 changes.push(Change::View(ViewChange::Fold {
-                    session: id.clone(),
+                    session: id.into(),
                     outcome: Outcome::Relisted,
                 }));
                 let sighting = match fresh.get(id) {
@@ -83,7 +84,7 @@ impl Orchestrator {
                     tracing::warn!(session = %id, "another acceptor holds this session now; leaving it");
                 }
                 changes.push(Change::View(ViewChange::Fold {
-                    session: id.clone(),
+                    session: id.into(),
                     outcome: Outcome::Seen(sighting),
                 }));
             }
@@ -158,7 +159,7 @@ impl Orchestrator {
         self.update(|book| {
             if book.track(&id).is_some() {
                 changes.push(Change::View(ViewChange::Fold {
-                    session: id,
+                    session: id.into(),
                     outcome: Outcome::Seen(sighting),
                 }));
             }
@@ -167,7 +168,7 @@ impl Orchestrator {
     }
 
     /// GET the session's status once.
-    pub(super) async fn reread(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn reread(&self, session: &SessionId) -> Option<Outcome> {
         match self.devin.get(session).await {
             Ok(entry) => {
                 let sighting = match &entry {

@@ -13,6 +13,7 @@ use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
 use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator, RecordChange};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
+use crate::orchestrator::SessionId;
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{
     Disk, Egress, ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
@@ -36,13 +37,13 @@ struct StartWatch {
 impl StartWatch {
     /// An archived sandbox is restored from cheaper storage first: say so, and keep saying
     /// while it takes long.
-    fn mention_restore(&self, session: &str, sb: &SandboxInfo, since: Instant) {
+    fn mention_restore(&self, session: &SessionId, sb: &SandboxInfo, since: Instant) {
         let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
         if matches!(sb.disk, Disk::Archived | Disk::Restoring)
             && told.is_none_or(|t| t.elapsed() >= Duration::from_secs(15))
         {
             tracing::info!(
-                session,
+                session = session.as_str(),
                 sandbox = %sb.id,
                 "waking an archived sandbox: restoring it from the archive ({}s so far)",
                 since.elapsed().as_secs()
@@ -80,16 +81,16 @@ impl From<remote::RemoteError> for ProvisionError {
 }
 
 impl Orchestrator {
-    pub(super) async fn provision(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn provision(&self, session: &SessionId) -> Option<Outcome> {
         let result = match self.try_provision(session).await {
             Ok(r) => {
                 self.record([
                     Change::Record(RecordChange::Refusal {
-                        session: session.to_string(),
+                        session: session.clone(),
                         reason: None,
                     }),
                     Change::Record(RecordChange::Failure {
-                        session: session.to_string(),
+                        session: session.clone(),
                         reason: None,
                     }),
                 ]);
@@ -100,7 +101,7 @@ impl Orchestrator {
                     ProvisionError::Foreign { .. } => ProvisionFailure::Foreign,
                     ProvisionError::Policy(why) => {
                         self.record([Change::Record(RecordChange::Refusal {
-                            session: session.to_string(),
+                            session: session.clone(),
                             reason: Some(why.clone()),
                         })]);
                         ProvisionFailure::Policy
@@ -113,7 +114,7 @@ impl Orchestrator {
                 let error = crate::secrets::redact(&format!("{e:#}")).into_owned();
                 // Kept for `orchestrator status`: why the session is not served.
                 self.record([Change::Record(RecordChange::Failure {
-                    session: session.to_string(),
+                    session: session.clone(),
                     reason: Some(error.clone()),
                 })]);
                 self.emit(if refused {
@@ -133,7 +134,7 @@ impl Orchestrator {
         Some(Outcome::Provisioned(result))
     }
 
-    async fn try_provision(&self, session: &str) -> Result<ProvisionResult, ProvisionError> {
+    async fn try_provision(&self, session: &SessionId) -> Result<ProvisionResult, ProvisionError> {
         let platform = self.platform(session);
         // The policy is in force before anything runs in the sandbox (the clones included).
         let egress = self.wanted_egress(session)?;
@@ -168,7 +169,7 @@ impl Orchestrator {
     /// already runs (a restart, an adopted claim).
     async fn running_already(
         &self,
-        session: &str,
+        session: &SessionId,
         sandbox: &str,
         platform: Platform,
     ) -> ProvisionResult {
@@ -187,7 +188,7 @@ impl Orchestrator {
     /// Launch the remote with the claim's connect token (or find ours running).
     async fn launch(
         &self,
-        session: &str,
+        session: &SessionId,
         sandbox: &str,
         platform: Platform,
         claim: ClaimInfo,
@@ -225,7 +226,7 @@ impl Orchestrator {
             remote::Launched::Started { cached, .. } => {
                 if let Some(b) = &plan.build {
                     self.record([Change::Record(RecordChange::RemoteSha {
-                        session: session.to_string(),
+                        session: session.clone(),
                         sha: b.sha.clone(),
                     })]);
                 }
@@ -239,7 +240,7 @@ impl Orchestrator {
         Ok(ProvisionResult::Served)
     }
 
-    pub(super) fn platform(&self, session: &str) -> Platform {
+    pub(super) fn platform(&self, session: &SessionId) -> Platform {
         self.book()
             .entry(session)
             .map(|e| e.platform)
@@ -249,7 +250,7 @@ impl Orchestrator {
     /// The sandbox for a session: create it, or start ours; never touch a foreign one.
     async fn ensure_sandbox(
         &self,
-        session: &str,
+        session: &SessionId,
         platform: Platform,
         egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
@@ -268,7 +269,7 @@ impl Orchestrator {
             return Err(ProvisionError::Foreign { id: sb.id, name });
         }
         self.record([Change::Record(RecordChange::Sandbox {
-            session: session.to_string(),
+            session: session.clone(),
             id: Some(sb.id.clone()),
         })]);
         Ok(self.wait_started(session, sb).await?)
@@ -298,7 +299,7 @@ impl Orchestrator {
 
     async fn create_sandbox(
         &self,
-        session: &str,
+        session: &SessionId,
         platform: Platform,
         name: &str,
         labels: &std::collections::BTreeMap<String, String>,
@@ -356,7 +357,7 @@ impl Orchestrator {
 
     /// Wait (up to `ready_timeout`) for the sandbox to be started, starting it once if it is
     /// stopped.
-    async fn wait_started(&self, session: &str, sb: SandboxInfo) -> Result<SandboxInfo> {
+    async fn wait_started(&self, session: &SessionId, sb: SandboxInfo) -> Result<SandboxInfo> {
         let id = sb.id.clone();
         let watch = StartWatch::default();
         // The first look is at the sandbox as given; every later one reads it again.
@@ -390,7 +391,7 @@ impl Orchestrator {
     /// One look at a sandbox on its way up: ready; or stopped, and started (once); or failed.
     async fn start_step(
         &self,
-        session: &str,
+        session: &SessionId,
         sb: SandboxInfo,
         watch: &StartWatch,
         since: Instant,

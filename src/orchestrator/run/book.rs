@@ -307,7 +307,7 @@ impl Book {
             }
             ViewChange::Listed { rows, complete } => self.listed(rows, complete),
             ViewChange::RowReleased { session, acceptor } => {
-                if let Some(e) = self.queue.get_mut(&session)
+                if let Some(e) = self.queue.get_mut(session.as_str())
                     && e.acceptor_id.as_deref() == Some(acceptor.as_str())
                 {
                     e.phase = Phase::Pending;
@@ -315,16 +315,19 @@ impl Book {
                 }
             }
             ViewChange::Start { session, kind } => {
-                if let Some(k) = self.in_flight.get(&session) {
+                if let Some(k) = self.in_flight.get(session.as_str()) {
                     // Never two at once: the one in flight keeps its place (and its removal).
-                    tracing::error!(session, "{kind:?} not started: {k:?} is in flight");
+                    tracing::error!(
+                        session = session.as_str(),
+                        "{kind:?} not started: {k:?} is in flight"
+                    );
                 } else {
-                    self.in_flight.insert(session, kind);
+                    self.in_flight.insert(session.into(), kind);
                 }
             }
             ViewChange::Finish { session, kind } => {
-                if self.in_flight.get(&session) == Some(&kind) {
-                    self.in_flight.remove(&session);
+                if self.in_flight.get(session.as_str()) == Some(&kind) {
+                    self.in_flight.remove(session.as_str());
                 }
                 self.status_dirty = true;
             }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::api::devin_types::QueueEntry;
 use crate::api::network_policy::NetworkPolicy;
+use crate::orchestrator::SessionId;
 use crate::orchestrator::plan::retention::Sleeper;
 use crate::orchestrator::plan::{Action, Outcome};
 use crate::orchestrator::sleep::Fleet;
@@ -69,7 +70,10 @@ pub(in crate::orchestrator) enum Change {
 #[derive(Debug)]
 pub(in crate::orchestrator) enum ViewChange {
     /// Fold an outcome into the session's track.
-    Fold { session: String, outcome: Outcome },
+    Fold {
+        session: SessionId,
+        outcome: Outcome,
+    },
     /// A queue row, as a read, an event or an answer showed it.
     Row(QueueEntry),
     /// The session is not in the queue any more.
@@ -80,12 +84,21 @@ pub(in crate::orchestrator) enum ViewChange {
         complete: bool,
     },
     /// Our claim was released without an answer row: the view must not keep saying we hold it.
-    RowReleased { session: String, acceptor: String },
+    RowReleased {
+        session: SessionId,
+        acceptor: String,
+    },
     /// Something is in flight for the session now (only when nothing was: the caller checked
     /// under the same lock).
-    Start { session: String, kind: ActionKind },
+    Start {
+        session: SessionId,
+        kind: ActionKind,
+    },
     /// The action of this kind is done.
-    Finish { session: String, kind: ActionKind },
+    Finish {
+        session: SessionId,
+        kind: ActionKind,
+    },
 }
 
 /// A session's record (and the sleepers and terminations kept in the state dir).
@@ -94,39 +107,39 @@ pub(in crate::orchestrator) enum RecordChange {
     /// Claim material from a claim answer (the sha of the last launch is kept when the answer
     /// pins none).
     Claim {
-        session: String,
+        session: SessionId,
         claim: ClaimInfo,
     },
     /// The remote build the session's launch used.
     RemoteSha {
-        session: String,
+        session: SessionId,
         sha: String,
     },
     /// The claim is let go: its material and sandbox with it.
     LetGo(String),
     Sandbox {
-        session: String,
+        session: SessionId,
         id: Option<String>,
     },
     ServedWarm {
-        session: String,
+        session: SessionId,
         warm: bool,
     },
     Refusal {
-        session: String,
+        session: SessionId,
         reason: Option<String>,
     },
     ExitLog {
-        session: String,
+        session: SessionId,
         line: String,
     },
     /// A provisioning attempt failed for this reason (`None`: it succeeded).
     Failure {
-        session: String,
+        session: SessionId,
         reason: Option<String>,
     },
     Sleeper {
-        session: String,
+        session: SessionId,
         sleeper: Option<Sleeper>,
     },
     /// Every sleeper at once (after a janitor review).
@@ -134,7 +147,7 @@ pub(in crate::orchestrator) enum RecordChange {
     /// The server said the session is `terminated`.
     Terminated(String),
     FirstSeen {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
 }

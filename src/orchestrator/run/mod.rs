@@ -304,10 +304,13 @@ impl Orchestrator {
     /// An action is in flight for its session until [`Self::execute`] returns. `false` (and
     /// nothing dispatched) if something already is: one action per session at a time.
     fn mark(&self, action: &Action) -> bool {
-        let session = action.session().to_string();
+        let session = action.session().clone();
         self.update(|book| {
             if let Some(k) = book.in_flight(&session) {
-                tracing::debug!(session, "{action:?} waits: {k:?} is in flight");
+                tracing::debug!(
+                    session = session.as_str(),
+                    "{action:?} waits: {k:?} is in flight"
+                );
                 return (false, vec![]);
             }
             self.metrics.on_action(action, book);
@@ -320,7 +323,7 @@ impl Orchestrator {
     }
 
     async fn execute(self: &Arc<Self>, action: Action) {
-        let session = action.session().to_string();
+        let session = action.session().clone();
         let outcome = match &action {
             Action::Claim { .. } => self.claim(&session).await,
             Action::Adopt { .. } => self.adopt(&session).await,
