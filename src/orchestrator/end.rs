@@ -9,7 +9,7 @@
 
 use super::plan::janitor;
 use super::plan::{EndKind, Outcome, SandboxEnd};
-use super::run::{Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
+use super::run::{Change, OrchEvent, Orchestrator, RecordChange, SessionView, ViewChange};
 use super::sandbox_name;
 use crate::api::devin::ReleaseOutcome;
 use crate::orchestrator::SessionId;
@@ -18,10 +18,11 @@ use crate::provider::SandboxState;
 impl Orchestrator {
     pub(super) async fn end(
         &self,
-        session: &SessionId,
+        view: &SessionView,
         kind: EndKind,
         op: SandboxEnd,
     ) -> Option<Outcome> {
+        let session = &view.id;
         let sandbox_done = match op {
             SandboxEnd::Leave => {
                 if kind != EndKind::Foreign {
@@ -33,7 +34,7 @@ impl Orchestrator {
                 }
                 true
             }
-            SandboxEnd::Stop | SandboxEnd::Delete => self.end_sandbox(session, op).await,
+            SandboxEnd::Stop | SandboxEnd::Delete => self.end_sandbox(view, op).await,
         };
         if !sandbox_done {
             return Some(Outcome::Ended {
@@ -64,8 +65,9 @@ impl Orchestrator {
 
     /// The sandbox side of ending; `false` when a provider call failed (retry later). A
     /// terminated session also loses what its sandbox left outside itself (snapshots).
-    async fn end_sandbox(&self, session: &SessionId, op: SandboxEnd) -> bool {
-        if !self.finish_sandbox(session, op).await {
+    async fn end_sandbox(&self, view: &SessionView, op: SandboxEnd) -> bool {
+        let session = &view.id;
+        if !self.finish_sandbox(view, op).await {
             return false;
         }
         if op == SandboxEnd::Delete
@@ -80,9 +82,9 @@ impl Orchestrator {
         true
     }
 
-    async fn finish_sandbox(&self, session: &SessionId, op: SandboxEnd) -> bool {
-        let known = self.book().sandbox(session).map(str::to_string);
-        let id = match known {
+    async fn finish_sandbox(&self, view: &SessionView, op: SandboxEnd) -> bool {
+        let session = &view.id;
+        let id = match view.sandbox.clone() {
             Some(id) => id,
             None => match self.provider.get(&sandbox_name(session)).await {
                 Ok(Some(sb)) => sb.id,

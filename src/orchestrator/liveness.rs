@@ -3,7 +3,7 @@
 
 use super::plan::{CheckResult, Outcome};
 use super::remote::{self, Liveness};
-use super::run::{Change, OrchEvent, Orchestrator, RecordChange};
+use super::run::{Change, OrchEvent, Orchestrator, RecordChange, SessionView};
 use crate::api::devin_types::Platform;
 use crate::orchestrator::SessionId;
 use crate::provider::SandboxState;
@@ -11,10 +11,9 @@ use crate::provider::SandboxState;
 impl Orchestrator {
     /// Is the remote of a served session still running? One exec; only when it fails is the
     /// sandbox itself read, to tell a lost sandbox from a failed check.
-    pub(super) async fn check(&self, session: &SessionId) -> Option<Outcome> {
-        let platform = self.platform(session);
-        let sandbox = self.book().sandbox(session).map(str::to_string);
-        let Some(sandbox) = sandbox else {
+    pub(super) async fn check(&self, view: &SessionView) -> Option<Outcome> {
+        let (session, platform) = (&view.id, view.platform);
+        let Some(sandbox) = view.sandbox.clone() else {
             return Some(Outcome::Checked(CheckResult::NoSandbox));
         };
         let result = match remote::check(self.provider.as_ref(), &sandbox, session, platform).await

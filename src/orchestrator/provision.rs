@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::plan::{Outcome, ProvisionFailure, ProvisionResult};
 use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
-use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator, RecordChange};
+use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator, RecordChange, SessionView};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
 use crate::orchestrator::SessionId;
@@ -81,8 +81,9 @@ impl From<remote::RemoteError> for ProvisionError {
 }
 
 impl Orchestrator {
-    pub(super) async fn provision(&self, session: &SessionId) -> Option<Outcome> {
-        let result = match self.try_provision(session).await {
+    pub(super) async fn provision(&self, view: &SessionView) -> Option<Outcome> {
+        let session = &view.id;
+        let result = match self.try_provision(view).await {
             Ok(r) => {
                 self.record([
                     Change::Record(RecordChange::Refusal {
@@ -134,10 +135,10 @@ impl Orchestrator {
         Some(Outcome::Provisioned(result))
     }
 
-    async fn try_provision(&self, session: &SessionId) -> Result<ProvisionResult, ProvisionError> {
-        let platform = self.platform(session);
+    async fn try_provision(&self, view: &SessionView) -> Result<ProvisionResult, ProvisionError> {
+        let (session, platform) = (&view.id, view.platform);
         // The policy is in force before anything runs in the sandbox (the clones included).
-        let egress = self.wanted_egress(session)?;
+        let egress = self.wanted_egress(view)?;
         let sb = self.ensure_sandbox(session, platform, &egress).await?;
         let sb = self.enforce_egress(sb, &egress).await?;
         let (workdir, chrome) = match platform {
@@ -150,14 +151,8 @@ impl Orchestrator {
         if !self.opts.repos.is_empty() {
             self.clone_repos(&sb.id, &workdir, platform).await?;
         }
-        let (has_token, claim) = {
-            let book = self.book();
-            (
-                book.track(session).is_some_and(|t| t.has_token),
-                book.claim(session).cloned(),
-            )
-        };
-        if !has_token {
+        let claim = view.claim.clone();
+        if !view.has_token {
             return Ok(self.running_already(session, &sb.id, platform).await);
         }
         let claim = claim.with_context(|| format!("no connect token for {session}"))?;
@@ -240,13 +235,6 @@ impl Orchestrator {
         Ok(ProvisionResult::Served)
     }
 
-    pub(super) fn platform(&self, session: &SessionId) -> Platform {
-        self.book()
-            .entry(session)
-            .map(|e| e.platform)
-            .unwrap_or(Platform::Linux)
-    }
-
     /// The sandbox for a session: create it, or start ours; never touch a foreign one.
     async fn ensure_sandbox(
         &self,
@@ -305,7 +293,8 @@ impl Orchestrator {
         labels: &std::collections::BTreeMap<String, String>,
         egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
-        // The view may have moved on since the plan: nothing would serve an ended session.
+        // Read fresh, not from the dispatch view: a watch event may have ended the session
+        // while this attempt ran, and nothing would serve an ended session.
         let status = self.book().entry(session).map(|e| e.session_status);
         if let Some(s @ (SessionStatus::Terminated | SessionStatus::Suspended)) = status {
             return Err(anyhow::anyhow!(
@@ -409,6 +398,7 @@ impl Orchestrator {
                 self.provider.start(&sb.id).await?;
                 watch.started_it.store(true, Ordering::Relaxed);
                 // Stopped because an earlier attempt failed, not because the session slept.
+                // Read mid-action (not yet from the dispatch view, which this wait is not handed).
                 let retry = self.book().track(session).is_some_and(|t| t.failures > 0);
                 self.emit(OrchEvent::SandboxStarted {
                     session: session.into(),

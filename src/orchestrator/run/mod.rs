@@ -12,6 +12,7 @@ mod book;
 mod change;
 mod events;
 mod options;
+mod view;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -26,6 +27,7 @@ pub use change::Capacity;
 pub(super) use change::{ActionKind, Change, ClaimInfo, LoopChange, RecordChange, ViewChange};
 pub use events::{EndHow, OrchEvent};
 pub use options::RunOptions;
+pub(super) use view::SessionView;
 
 use super::metrics::Metrics;
 use super::plan::{self, Action, Observed, Outcome};
@@ -324,14 +326,16 @@ impl Orchestrator {
 
     async fn execute(self: &Arc<Self>, action: Action) {
         let session = action.session().clone();
+        // The session as the book shows it now: the stage acts on this view.
+        let view = SessionView::of(&self.book(), &session);
         let outcome = match &action {
             Action::Claim { .. } => self.claim(&session).await,
             Action::Adopt { .. } => self.adopt(&session).await,
             Action::Renew { .. } => self.renew(&session).await,
-            Action::Provision { .. } => self.provision(&session).await,
-            Action::CheckRemote { .. } => self.check(&session).await,
+            Action::Provision { .. } => self.provision(&view).await,
+            Action::CheckRemote { .. } => self.check(&view).await,
             Action::Reread { .. } => self.reread(&session).await,
-            Action::End { kind, sandbox, .. } => self.end(&session, *kind, *sandbox).await,
+            Action::End { kind, sandbox, .. } => self.end(&view, *kind, *sandbox).await,
         };
         self.metrics.on_outcome(&session, outcome.as_ref());
         let mut changes = Vec::new();
