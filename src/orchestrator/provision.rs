@@ -139,7 +139,7 @@ impl Orchestrator {
         let (session, platform) = (&view.id, view.platform);
         // The policy is in force before anything runs in the sandbox (the clones included).
         let egress = self.wanted_egress(view)?;
-        let sb = self.ensure_sandbox(session, platform, &egress).await?;
+        let sb = self.ensure_sandbox(view, &egress).await?;
         let sb = self.enforce_egress(sb, &egress).await?;
         let (workdir, chrome) = match platform {
             Platform::Windows => (
@@ -238,10 +238,10 @@ impl Orchestrator {
     /// The sandbox for a session: create it, or start ours; never touch a foreign one.
     async fn ensure_sandbox(
         &self,
-        session: &SessionId,
-        platform: Platform,
+        view: &SessionView,
         egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
+        let (session, platform) = (&view.id, view.platform);
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let sb = match self.existing(&name).await? {
@@ -260,7 +260,7 @@ impl Orchestrator {
             session: session.clone(),
             id: Some(sb.id.clone()),
         })]);
-        Ok(self.wait_started(session, sb).await?)
+        Ok(self.wait_started(view, sb).await?)
     }
 
     /// The sandbox under `name`, unless it is finished for good: one being deleted (CoreWeave
@@ -346,7 +346,7 @@ impl Orchestrator {
 
     /// Wait (up to `ready_timeout`) for the sandbox to be started, starting it once if it is
     /// stopped.
-    async fn wait_started(&self, session: &SessionId, sb: SandboxInfo) -> Result<SandboxInfo> {
+    async fn wait_started(&self, view: &SessionView, sb: SandboxInfo) -> Result<SandboxInfo> {
         let id = sb.id.clone();
         let watch = StartWatch::default();
         // The first look is at the sandbox as given; every later one reads it again.
@@ -363,7 +363,7 @@ impl Orchestrator {
                             anyhow::anyhow!("sandbox {id} vanished while starting")
                         })?,
                     };
-                self.start_step(session, sb, watch, since).await
+                self.start_step(view, sb, watch, since).await
             }
         })
         .await?;
@@ -380,11 +380,12 @@ impl Orchestrator {
     /// One look at a sandbox on its way up: ready; or stopped, and started (once); or failed.
     async fn start_step(
         &self,
-        session: &SessionId,
+        view: &SessionView,
         sb: SandboxInfo,
         watch: &StartWatch,
         since: Instant,
     ) -> Result<Poll<SandboxInfo, SandboxInfo>> {
+        let session = &view.id;
         watch.mention_restore(session, &sb, since);
         match sb.state {
             SandboxState::Started => {
@@ -398,8 +399,7 @@ impl Orchestrator {
                 self.provider.start(&sb.id).await?;
                 watch.started_it.store(true, Ordering::Relaxed);
                 // Stopped because an earlier attempt failed, not because the session slept.
-                // Read mid-action (not yet from the dispatch view, which this wait is not handed).
-                let retry = self.book().track(session).is_some_and(|t| t.failures > 0);
+                let retry = view.failed_before;
                 self.emit(OrchEvent::SandboxStarted {
                     session: session.into(),
                     sandbox: sb.id.clone(),

@@ -20,18 +20,22 @@ pub(in crate::orchestrator) struct SessionView {
     pub platform: Platform,
     /// The last claim answer carried a connect token.
     pub has_token: bool,
+    /// An earlier provisioning attempt failed (a stopped sandbox is then a retry, not a wake).
+    pub failed_before: bool,
 }
 
 impl SessionView {
     pub fn of(book: &Book, id: &SessionId) -> SessionView {
         let row = book.entry(id).cloned();
+        let track = book.track(id);
         SessionView {
             id: id.clone(),
             platform: row.as_ref().map_or(Platform::Linux, |e| e.platform),
             row,
             claim: book.claim(id).cloned(),
             sandbox: book.sandbox(id).map(str::to_string),
-            has_token: book.track(id).is_some_and(|t| t.has_token),
+            has_token: track.is_some_and(|t| t.has_token),
+            failed_before: track.is_some_and(|t| t.failures > 0),
         }
     }
 }
