@@ -3,12 +3,15 @@
 //! planner only learns whether one came.
 
 use super::plan::{self, ClaimResult, Outcome};
-use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator};
+use super::run::{
+    Change, ClaimInfo, LoopChange, OrchEvent, Orchestrator, RecordChange, ViewChange,
+};
 use crate::api::devin::ClaimOutcome;
 use crate::api::devin_types::QueueEntry;
+use crate::orchestrator::SessionId;
 
 impl Orchestrator {
-    pub(super) async fn claim(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn claim(&self, session: &SessionId) -> Option<Outcome> {
         crate::failpoint!("claim.before_post");
         let outcome = self.devin.claim(session, &self.opts.acceptor_id).await;
         crate::failpoint!("claim.after_response");
@@ -27,29 +30,32 @@ impl Orchestrator {
                 ClaimResult::Conflict
             }
             Ok(ClaimOutcome::Gone) => {
-                self.record([Change::RowGone(session.to_string())]);
+                self.record([Change::View(ViewChange::RowGone(session.to_string()))]);
                 ClaimResult::Gone
             }
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "claim failed: {e}");
+                tracing::warn!(session = session.as_str(), "claim failed: {e}");
                 ClaimResult::Failed
             }
         };
         Some(Outcome::Claimed(result))
     }
 
-    pub(super) async fn renew(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn renew(&self, session: &SessionId) -> Option<Outcome> {
         let result = match self.devin.claim(session, &self.opts.acceptor_id).await {
             Ok(ClaimOutcome::Won(entry)) => self.take_claim(session, &entry),
             Ok(ClaimOutcome::Conflict { message }) => {
-                tracing::warn!(session, "lost the claim while renewing: {message}");
+                tracing::warn!(
+                    session = session.as_str(),
+                    "lost the claim while renewing: {message}"
+                );
                 ClaimResult::Conflict
             }
             Ok(ClaimOutcome::Gone) => ClaimResult::Gone,
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "renewing the claim failed: {e}");
+                tracing::warn!(session = session.as_str(), "renewing the claim failed: {e}");
                 ClaimResult::Failed
             }
         };
@@ -57,20 +63,20 @@ impl Orchestrator {
     }
 
     /// Keep the claim material of a won claim; the entry joins the view.
-    fn take_claim(&self, session: &str, entry: &QueueEntry) -> ClaimResult {
+    fn take_claim(&self, session: &SessionId, entry: &QueueEntry) -> ClaimResult {
         let mut changes = Vec::new();
         if let Some(token) = &entry.connect_token {
-            changes.push(Change::Claim {
-                session: session.to_string(),
+            changes.push(Change::Record(RecordChange::Claim {
+                session: session.clone(),
                 claim: ClaimInfo {
                     token: token.clone(),
                     gateway: entry.gateway_url.clone(),
                     sha: entry.remote_binary_sha.clone(),
                     network_policy: entry.network_policy.clone(),
                 },
-            });
+            }));
         }
-        changes.push(Change::Row(entry.clone()));
+        changes.push(Change::View(ViewChange::Row(entry.clone())));
         // The planner paces renewals to the TTL; the operator hears once when that TTL is too
         // short for the configured margin.
         let short = entry
@@ -79,12 +85,12 @@ impl Orchestrator {
         let warn = self.update(|book| {
             let warn = short.filter(|_| !book.ttl_warned());
             if warn.is_some() {
-                changes.push(Change::TtlWarned);
+                changes.push(Change::Loop(LoopChange::TtlWarned));
             }
             (warn, changes)
         });
         if let Some(short) = warn {
-            tracing::warn!(session, "{short}");
+            tracing::warn!(session = session.as_str(), "{short}");
         }
         ClaimResult::Won {
             deadline: entry.claim_deadline,
@@ -95,22 +101,25 @@ impl Orchestrator {
     /// The view says we hold a claim we do not track (a restart, or a claim whose answer was
     /// lost). Views lag — a release may not have reached it yet — so confirm with an exact read
     /// before taking the session on.
-    pub(super) async fn adopt(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn adopt(&self, session: &SessionId) -> Option<Outcome> {
         let entry = match self.devin.get(session).await {
             Ok(e) => e,
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "cannot confirm a claim to adopt: {e}");
+                tracing::warn!(
+                    session = session.as_str(),
+                    "cannot confirm a claim to adopt: {e}"
+                );
                 return None;
             }
         };
         let me = &self.opts.acceptor_id;
         let Some(e) = entry else {
-            self.record([Change::RowGone(session.to_string())]);
+            self.record([Change::View(ViewChange::RowGone(session.to_string()))]);
             return Some(Outcome::Adopted(None));
         };
         let sighting = plan::sighting(&e, me, true);
-        self.record([Change::Row(e)]);
+        self.record([Change::View(ViewChange::Row(e))]);
         if sighting.holder != plan::Holder::Me {
             return Some(Outcome::Adopted(None));
         }

@@ -4,22 +4,17 @@
 
 use super::plan::network::{self, EgressStep};
 use super::provision::ProvisionError;
-use super::run::{Book, Orchestrator};
+use super::run::{Book, Orchestrator, SessionView};
 use crate::api::network_policy::{Allow, Egress};
 use crate::provider::SandboxInfo;
 
 impl Orchestrator {
     /// The egress the session's sandbox must have, if this provider can enforce it.
-    pub(super) fn wanted_egress(&self, session: &str) -> Result<Egress, ProvisionError> {
-        let (policy, gateway) = {
-            let book = self.book();
-            let claim = book.claim(session);
-            let listed = book.entry(session).map(|e| &e.network_policy);
-            (
-                network::policy_of(claim.map(|c| &c.network_policy), listed).cloned(),
-                claim.and_then(|c| c.gateway.clone()),
-            )
-        };
+    pub(super) fn wanted_egress(&self, view: &SessionView) -> Result<Egress, ProvisionError> {
+        let claim = view.claim.as_ref();
+        let listed = view.row.as_ref().map(|e| &e.network_policy);
+        let policy = network::policy_of(claim.map(|c| &c.network_policy), listed).cloned();
+        let gateway = claim.and_then(|c| c.gateway.clone());
         let gateway = gateway.or_else(|| self.opts.gateway_fallback.clone());
         let needed = needed_hosts(gateway.as_deref(), &self.opts.static_base, &self.opts.repos);
         let want = network::wanted(policy.as_ref(), &needed).map_err(ProvisionError::Policy)?;

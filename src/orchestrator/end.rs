@@ -9,30 +9,32 @@
 
 use super::plan::janitor;
 use super::plan::{EndKind, Outcome, SandboxEnd};
-use super::run::{Change, OrchEvent, Orchestrator};
+use super::run::{Change, OrchEvent, Orchestrator, RecordChange, SessionView, ViewChange};
 use super::sandbox_name;
 use crate::api::devin::ReleaseOutcome;
+use crate::orchestrator::SessionId;
 use crate::provider::SandboxState;
 
 impl Orchestrator {
     pub(super) async fn end(
         &self,
-        session: &str,
+        view: &SessionView,
         kind: EndKind,
         op: SandboxEnd,
     ) -> Option<Outcome> {
+        let session = &view.id;
         let sandbox_done = match op {
             SandboxEnd::Leave => {
                 if kind != EndKind::Foreign {
                     tracing::error!(
-                        session,
+                        session = session.as_str(),
                         "the provider keeps failing to finish this sandbox; releasing the \
                          session anyway and leaving the sandbox to the janitor"
                     );
                 }
                 true
             }
-            SandboxEnd::Stop | SandboxEnd::Delete => self.end_sandbox(session, op).await,
+            SandboxEnd::Stop | SandboxEnd::Delete => self.end_sandbox(view, op).await,
         };
         if !sandbox_done {
             return Some(Outcome::Ended {
@@ -43,7 +45,7 @@ impl Orchestrator {
         }
         let released = self.release(session).await;
         if released {
-            self.record([Change::LetGo(session.to_string())]);
+            self.record([Change::Record(RecordChange::LetGo(session.to_string()))]);
             match kind {
                 EndKind::Sleep => self.remember_sleep(session).await,
                 EndKind::Terminate => self.forget_sleeper(session),
@@ -63,28 +65,35 @@ impl Orchestrator {
 
     /// The sandbox side of ending; `false` when a provider call failed (retry later). A
     /// terminated session also loses what its sandbox left outside itself (snapshots).
-    async fn end_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
-        if !self.finish_sandbox(session, op).await {
+    async fn end_sandbox(&self, view: &SessionView, op: SandboxEnd) -> bool {
+        let session = &view.id;
+        if !self.finish_sandbox(view, op).await {
             return false;
         }
         if op == SandboxEnd::Delete
             && let Err(e) = self.provider.discard(&sandbox_name(session)).await
         {
-            tracing::warn!(session, "cannot remove the workspace snapshots: {e}");
+            tracing::warn!(
+                session = session.as_str(),
+                "cannot remove the workspace snapshots: {e}"
+            );
             return false;
         }
         true
     }
 
-    async fn finish_sandbox(&self, session: &str, op: SandboxEnd) -> bool {
-        let known = self.book().sandbox(session).map(str::to_string);
-        let id = match known {
+    async fn finish_sandbox(&self, view: &SessionView, op: SandboxEnd) -> bool {
+        let session = &view.id;
+        let id = match view.sandbox.clone() {
             Some(id) => id,
             None => match self.provider.get(&sandbox_name(session)).await {
                 Ok(Some(sb)) => sb.id,
                 Ok(None) => return true,
                 Err(e) => {
-                    tracing::warn!(session, "cannot look the sandbox up: {e}");
+                    tracing::warn!(
+                        session = session.as_str(),
+                        "cannot look the sandbox up: {e}"
+                    );
                     return false;
                 }
             },
@@ -94,7 +103,7 @@ impl Orchestrator {
             Ok(Some(sb)) => sb,
             Ok(None) => return true,
             Err(e) => {
-                tracing::warn!(session, "cannot read sandbox {id}: {e}");
+                tracing::warn!(session = session.as_str(), "cannot read sandbox {id}: {e}");
                 return false;
             }
         };
@@ -113,7 +122,10 @@ impl Orchestrator {
                         true
                     }
                     Err(e) => {
-                        tracing::warn!(session, "deleting sandbox {id} failed: {e}");
+                        tracing::warn!(
+                            session = session.as_str(),
+                            "deleting sandbox {id} failed: {e}"
+                        );
                         false
                     }
                 }
@@ -135,7 +147,10 @@ impl Orchestrator {
                         true
                     }
                     Err(e) => {
-                        tracing::warn!(session, "stopping sandbox {id} failed: {e}");
+                        tracing::warn!(
+                            session = session.as_str(),
+                            "stopping sandbox {id} failed: {e}"
+                        );
                         false
                     }
                 }
@@ -145,7 +160,7 @@ impl Orchestrator {
     }
 
     /// Release the claim; `false` when the call failed (retry later).
-    async fn release(&self, session: &str) -> bool {
+    async fn release(&self, session: &SessionId) -> bool {
         crate::failpoint!("release.before_post");
         let outcome = self.devin.release(session, &self.opts.acceptor_id).await;
         crate::failpoint!("release.after_response");
@@ -159,17 +174,17 @@ impl Orchestrator {
             Ok(ReleaseOutcome::AlreadyReleased { .. }) => None,
             Err(e) => {
                 self.metrics.api_error(e.status());
-                tracing::warn!(session, "release failed: {e}");
+                tracing::warn!(session = session.as_str(), "release failed: {e}");
                 return false;
             }
         };
         // Our view must not keep saying we hold it (that would look like a claim to adopt).
         self.record([match released {
-            Some(e) => Change::Row(e),
-            None => Change::RowReleased {
-                session: session.to_string(),
+            Some(e) => Change::View(ViewChange::Row(e)),
+            None => Change::View(ViewChange::RowReleased {
+                session: session.clone(),
                 acceptor: self.opts.acceptor_id.clone(),
-            },
+            }),
         }]);
         true
     }

@@ -3,17 +3,17 @@
 
 use super::plan::{CheckResult, Outcome};
 use super::remote::{self, Liveness};
-use super::run::{Change, OrchEvent, Orchestrator};
+use super::run::{Change, OrchEvent, Orchestrator, RecordChange, SessionView};
 use crate::api::devin_types::Platform;
+use crate::orchestrator::SessionId;
 use crate::provider::SandboxState;
 
 impl Orchestrator {
     /// Is the remote of a served session still running? One exec; only when it fails is the
     /// sandbox itself read, to tell a lost sandbox from a failed check.
-    pub(super) async fn check(&self, session: &str) -> Option<Outcome> {
-        let platform = self.platform(session);
-        let sandbox = self.book().sandbox(session).map(str::to_string);
-        let Some(sandbox) = sandbox else {
+    pub(super) async fn check(&self, view: &SessionView) -> Option<Outcome> {
+        let (session, platform) = (&view.id, view.platform);
+        let Some(sandbox) = view.sandbox.clone() else {
             return Some(Outcome::Checked(CheckResult::NoSandbox));
         };
         let result = match remote::check(self.provider.as_ref(), &sandbox, session, platform).await
@@ -37,7 +37,7 @@ impl Orchestrator {
             }
             Err(e) => match self.provider.get(&sandbox).await {
                 Ok(Some(sb)) if sb.state == SandboxState::Started => {
-                    tracing::warn!(session, "liveness check failed: {e}");
+                    tracing::warn!(session = session.as_str(), "liveness check failed: {e}");
                     CheckResult::Failed
                 }
                 Ok(other) => {
@@ -48,15 +48,18 @@ impl Orchestrator {
                         sandbox: sandbox.clone(),
                     });
                     if other.is_none() {
-                        self.record([Change::Sandbox {
-                            session: session.to_string(),
+                        self.record([Change::Record(RecordChange::Sandbox {
+                            session: session.clone(),
                             id: None,
-                        }]);
+                        })]);
                     }
                     CheckResult::SandboxLost
                 }
                 Err(e) => {
-                    tracing::warn!(session, "cannot read sandbox {sandbox}: {e}");
+                    tracing::warn!(
+                        session = session.as_str(),
+                        "cannot read sandbox {sandbox}: {e}"
+                    );
                     CheckResult::SandboxUnreadable
                 }
             },
@@ -71,7 +74,7 @@ const EXIT_LOG_LINES: u32 = 5;
 impl Orchestrator {
     /// A remote ended badly: say so at WARN with the last lines of its own log (which usually
     /// says why), and keep them for `orchestrator status`.
-    async fn report_exit(&self, session: &str, sandbox: &str, platform: Platform, how: &str) {
+    async fn report_exit(&self, session: &SessionId, sandbox: &str, platform: Platform, how: &str) {
         let tail = if platform == Platform::Windows {
             remote::windows::log_tail(self.provider.as_ref(), sandbox, session, EXIT_LOG_LINES)
                 .await
@@ -96,12 +99,15 @@ impl Orchestrator {
             })
             .unwrap_or_default();
         if tail.is_empty() {
-            tracing::warn!(session, "the remote {how}{since}; its log is empty");
+            tracing::warn!(
+                session = session.as_str(),
+                "the remote {how}{since}; its log is empty"
+            );
         } else {
             // One line, so a log search for the session finds the reason with it.
             let lines: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
             tracing::warn!(
-                session,
+                session = session.as_str(),
                 "the remote {how}{since}; its log ends: {}",
                 lines.join(" | ")
             );
@@ -113,10 +119,10 @@ impl Orchestrator {
                 .or(lines.last())
                 .unwrap_or(&"")
                 .to_string();
-            self.record([Change::ExitLog {
-                session: session.to_string(),
+            self.record([Change::Record(RecordChange::ExitLog {
+                session: session.clone(),
                 line: last,
-            }]);
+            })]);
         }
     }
 }

@@ -22,6 +22,7 @@ mod provision;
 pub mod remote;
 mod report;
 pub mod run;
+mod session_id;
 mod sleep;
 pub mod state;
 mod sweep;
@@ -30,6 +31,7 @@ pub use provision::repo_dir_name;
 pub use report::{
     EndedRow, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow, StatusFile,
 };
+pub use session_id::SessionId;
 pub use sleep::Fleet;
 
 /// Label naming the session a sandbox serves.

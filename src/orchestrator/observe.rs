@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 
 use super::plan::{self, Outcome, Sighting};
-use super::run::{Change, Orchestrator};
+use super::run::{Change, LoopChange, Orchestrator, RecordChange, ViewChange};
 use crate::api::devin::ListQuery;
 use crate::api::devin_types::{EventType, Phase, QueueEntry, SessionStatus};
 use crate::api::sse::WatchItem;
+use crate::orchestrator::SessionId;
 
 impl Orchestrator {
     /// Start-up: the claims the server says this acceptor holds.
@@ -29,18 +30,18 @@ impl Orchestrator {
             if plan::holder(&e, &self.opts.acceptor_id) != plan::Holder::Me {
                 continue;
             }
-            let session = e.session_id.clone();
+            let session = SessionId::from(&e.session_id);
             let outcome = Outcome::Reattached {
                 deadline: e.claim_deadline,
             };
-            self.record([Change::Fold {
+            self.record([Change::View(ViewChange::Fold {
                 session: session.clone(),
                 outcome,
-            }]);
+            })]);
             self.emit(super::run::OrchEvent::Adopted {
                 session: session.clone(),
             });
-            self.record([Change::Row(e)]);
+            self.record([Change::View(ViewChange::Row(e))]);
         }
         Ok(())
     }
@@ -65,10 +66,10 @@ impl Orchestrator {
         self.update(|book| {
             let mut changes = Vec::new();
             for (id, t) in book.tracks() {
-                changes.push(Change::Fold {
-                    session: id.clone(),
+                changes.push(Change::View(ViewChange::Fold {
+                    session: id.into(),
                     outcome: Outcome::Relisted,
-                });
+                }));
                 let sighting = match fresh.get(id) {
                     Some(e) => plan::sighting(e, me, true),
                     None if complete => Sighting::absent(),
@@ -82,20 +83,20 @@ impl Orchestrator {
                 if t.held && sighting.holder == plan::Holder::Other {
                     tracing::warn!(session = %id, "another acceptor holds this session now; leaving it");
                 }
-                changes.push(Change::Fold {
-                    session: id.clone(),
+                changes.push(Change::View(ViewChange::Fold {
+                    session: id.into(),
                     outcome: Outcome::Seen(sighting),
-                });
+                }));
             }
             for e in fresh.values() {
                 if e.session_status == SessionStatus::Terminated {
-                    changes.push(Change::Terminated(e.session_id.clone()));
+                    changes.push(Change::Record(RecordChange::Terminated(e.session_id.clone())));
                 }
             }
-            changes.push(Change::Listed {
+            changes.push(Change::View(ViewChange::Listed {
                 rows: fresh,
                 complete,
-            });
+            }));
             ((), changes)
         });
         if let Some(c) = &list.cursor
@@ -121,7 +122,7 @@ impl Orchestrator {
                 WatchItem::Gap(gap) => {
                     tracing::debug!("watch gap: {}", gap.detail);
                     self.metrics.watch_gap();
-                    self.record([Change::RelistDue(true)]);
+                    self.record([Change::Loop(LoopChange::RelistDue(true))]);
                 }
             }
             self.notify.notify_one();
@@ -141,33 +142,33 @@ impl Orchestrator {
         let mut changes = Vec::new();
         // A DELETED event carries the entry's last state: `terminated` is proof enough.
         if entry.session_status == SessionStatus::Terminated {
-            changes.push(Change::Terminated(id.clone()));
+            changes.push(Change::Record(RecordChange::Terminated(id.clone())));
         }
         let sighting = match kind {
             EventType::Deleted => {
-                changes.push(Change::RowGone(id.clone()));
+                changes.push(Change::View(ViewChange::RowGone(id.clone())));
                 Sighting::absent()
             }
             EventType::Modified | EventType::Added => {
                 let s = plan::sighting(&entry, &self.opts.acceptor_id, false);
-                changes.push(Change::Row(entry));
+                changes.push(Change::View(ViewChange::Row(entry)));
                 s
             }
             EventType::Unknown => return,
         };
         self.update(|book| {
             if book.track(&id).is_some() {
-                changes.push(Change::Fold {
-                    session: id,
+                changes.push(Change::View(ViewChange::Fold {
+                    session: id.into(),
                     outcome: Outcome::Seen(sighting),
-                });
+                }));
             }
             ((), changes)
         });
     }
 
     /// GET the session's status once.
-    pub(super) async fn reread(&self, session: &str) -> Option<Outcome> {
+    pub(super) async fn reread(&self, session: &SessionId) -> Option<Outcome> {
         match self.devin.get(session).await {
             Ok(entry) => {
                 let sighting = match &entry {
@@ -176,10 +177,13 @@ impl Orchestrator {
                 };
                 let changes = match entry {
                     Some(e) if e.session_status == SessionStatus::Terminated => {
-                        vec![Change::Terminated(session.to_string()), Change::Row(e)]
+                        vec![
+                            Change::Record(RecordChange::Terminated(session.to_string())),
+                            Change::View(ViewChange::Row(e)),
+                        ]
                     }
-                    Some(e) => vec![Change::Row(e)],
-                    None => vec![Change::RowGone(session.to_string())],
+                    Some(e) => vec![Change::View(ViewChange::Row(e))],
+                    None => vec![Change::View(ViewChange::RowGone(session.to_string()))],
                 };
                 self.record(changes);
                 Some(Outcome::Reread(Some(sighting)))

@@ -10,9 +10,10 @@ use anyhow::{Context, Result};
 
 use super::plan::{Outcome, ProvisionFailure, ProvisionResult};
 use super::remote::{self, LaunchMode, LaunchPlan, Liveness};
-use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator};
+use super::run::{Change, ClaimInfo, OrchEvent, Orchestrator, RecordChange, SessionView};
 use super::{LABEL_OUTPOST, LABEL_SESSION, sandbox_labels, sandbox_name};
 use crate::api::devin_types::{Platform, SessionStatus};
+use crate::orchestrator::SessionId;
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{
     Disk, Egress, ExecRequest, GitClone, ProviderError, SandboxInfo, SandboxSpec, SandboxState,
@@ -36,13 +37,13 @@ struct StartWatch {
 impl StartWatch {
     /// An archived sandbox is restored from cheaper storage first: say so, and keep saying
     /// while it takes long.
-    fn mention_restore(&self, session: &str, sb: &SandboxInfo, since: Instant) {
+    fn mention_restore(&self, session: &SessionId, sb: &SandboxInfo, since: Instant) {
         let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
         if matches!(sb.disk, Disk::Archived | Disk::Restoring)
             && told.is_none_or(|t| t.elapsed() >= Duration::from_secs(15))
         {
             tracing::info!(
-                session,
+                session = session.as_str(),
                 sandbox = %sb.id,
                 "waking an archived sandbox: restoring it from the archive ({}s so far)",
                 since.elapsed().as_secs()
@@ -80,18 +81,19 @@ impl From<remote::RemoteError> for ProvisionError {
 }
 
 impl Orchestrator {
-    pub(super) async fn provision(&self, session: &str) -> Option<Outcome> {
-        let result = match self.try_provision(session).await {
+    pub(super) async fn provision(&self, view: &SessionView) -> Option<Outcome> {
+        let session = &view.id;
+        let result = match self.try_provision(view).await {
             Ok(r) => {
                 self.record([
-                    Change::Refusal {
-                        session: session.to_string(),
+                    Change::Record(RecordChange::Refusal {
+                        session: session.clone(),
                         reason: None,
-                    },
-                    Change::Failure {
-                        session: session.to_string(),
+                    }),
+                    Change::Record(RecordChange::Failure {
+                        session: session.clone(),
                         reason: None,
-                    },
+                    }),
                 ]);
                 r
             }
@@ -99,10 +101,10 @@ impl Orchestrator {
                 let why = match &e {
                     ProvisionError::Foreign { .. } => ProvisionFailure::Foreign,
                     ProvisionError::Policy(why) => {
-                        self.record([Change::Refusal {
-                            session: session.to_string(),
+                        self.record([Change::Record(RecordChange::Refusal {
+                            session: session.clone(),
                             reason: Some(why.clone()),
-                        }]);
+                        })]);
                         ProvisionFailure::Policy
                     }
                     ProvisionError::Failed(_) => ProvisionFailure::Other,
@@ -112,10 +114,10 @@ impl Orchestrator {
                 self.count_error(&e);
                 let error = crate::secrets::redact(&format!("{e:#}")).into_owned();
                 // Kept for `orchestrator status`: why the session is not served.
-                self.record([Change::Failure {
-                    session: session.to_string(),
+                self.record([Change::Record(RecordChange::Failure {
+                    session: session.clone(),
                     reason: Some(error.clone()),
-                }]);
+                })]);
                 self.emit(if refused {
                     OrchEvent::Refused {
                         session: session.into(),
@@ -133,11 +135,11 @@ impl Orchestrator {
         Some(Outcome::Provisioned(result))
     }
 
-    async fn try_provision(&self, session: &str) -> Result<ProvisionResult, ProvisionError> {
-        let platform = self.platform(session);
+    async fn try_provision(&self, view: &SessionView) -> Result<ProvisionResult, ProvisionError> {
+        let (session, platform) = (&view.id, view.platform);
         // The policy is in force before anything runs in the sandbox (the clones included).
-        let egress = self.wanted_egress(session)?;
-        let sb = self.ensure_sandbox(session, platform, &egress).await?;
+        let egress = self.wanted_egress(view)?;
+        let sb = self.ensure_sandbox(view, &egress).await?;
         let sb = self.enforce_egress(sb, &egress).await?;
         let (workdir, chrome) = match platform {
             Platform::Windows => (
@@ -149,14 +151,8 @@ impl Orchestrator {
         if !self.opts.repos.is_empty() {
             self.clone_repos(&sb.id, &workdir, platform).await?;
         }
-        let (has_token, claim) = {
-            let book = self.book();
-            (
-                book.track(session).is_some_and(|t| t.has_token),
-                book.claim(session).cloned(),
-            )
-        };
-        if !has_token {
+        let claim = view.claim.clone();
+        if !view.has_token {
             return Ok(self.running_already(session, &sb.id, platform).await);
         }
         let claim = claim.with_context(|| format!("no connect token for {session}"))?;
@@ -168,7 +164,7 @@ impl Orchestrator {
     /// already runs (a restart, an adopted claim).
     async fn running_already(
         &self,
-        session: &str,
+        session: &SessionId,
         sandbox: &str,
         platform: Platform,
     ) -> ProvisionResult {
@@ -187,7 +183,7 @@ impl Orchestrator {
     /// Launch the remote with the claim's connect token (or find ours running).
     async fn launch(
         &self,
-        session: &str,
+        session: &SessionId,
         sandbox: &str,
         platform: Platform,
         claim: ClaimInfo,
@@ -224,10 +220,10 @@ impl Orchestrator {
             }),
             remote::Launched::Started { cached, .. } => {
                 if let Some(b) = &plan.build {
-                    self.record([Change::RemoteSha {
-                        session: session.to_string(),
+                    self.record([Change::Record(RecordChange::RemoteSha {
+                        session: session.clone(),
                         sha: b.sha.clone(),
-                    }]);
+                    })]);
                 }
                 self.emit(OrchEvent::RemoteLaunched {
                     session: session.into(),
@@ -239,20 +235,13 @@ impl Orchestrator {
         Ok(ProvisionResult::Served)
     }
 
-    pub(super) fn platform(&self, session: &str) -> Platform {
-        self.book()
-            .entry(session)
-            .map(|e| e.platform)
-            .unwrap_or(Platform::Linux)
-    }
-
     /// The sandbox for a session: create it, or start ours; never touch a foreign one.
     async fn ensure_sandbox(
         &self,
-        session: &str,
-        platform: Platform,
+        view: &SessionView,
         egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
+        let (session, platform) = (&view.id, view.platform);
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let sb = match self.existing(&name).await? {
@@ -267,11 +256,11 @@ impl Orchestrator {
         {
             return Err(ProvisionError::Foreign { id: sb.id, name });
         }
-        self.record([Change::Sandbox {
-            session: session.to_string(),
+        self.record([Change::Record(RecordChange::Sandbox {
+            session: session.clone(),
             id: Some(sb.id.clone()),
-        }]);
-        Ok(self.wait_started(session, sb).await?)
+        })]);
+        Ok(self.wait_started(view, sb).await?)
     }
 
     /// The sandbox under `name`, unless it is finished for good: one being deleted (CoreWeave
@@ -298,13 +287,14 @@ impl Orchestrator {
 
     async fn create_sandbox(
         &self,
-        session: &str,
+        session: &SessionId,
         platform: Platform,
         name: &str,
         labels: &std::collections::BTreeMap<String, String>,
         egress: &Egress,
     ) -> Result<SandboxInfo, ProvisionError> {
-        // The view may have moved on since the plan: nothing would serve an ended session.
+        // Read fresh, not from the dispatch view: a watch event may have ended the session
+        // while this attempt ran, and nothing would serve an ended session.
         let status = self.book().entry(session).map(|e| e.session_status);
         if let Some(s @ (SessionStatus::Terminated | SessionStatus::Suspended)) = status {
             return Err(anyhow::anyhow!(
@@ -356,7 +346,7 @@ impl Orchestrator {
 
     /// Wait (up to `ready_timeout`) for the sandbox to be started, starting it once if it is
     /// stopped.
-    async fn wait_started(&self, session: &str, sb: SandboxInfo) -> Result<SandboxInfo> {
+    async fn wait_started(&self, view: &SessionView, sb: SandboxInfo) -> Result<SandboxInfo> {
         let id = sb.id.clone();
         let watch = StartWatch::default();
         // The first look is at the sandbox as given; every later one reads it again.
@@ -373,7 +363,7 @@ impl Orchestrator {
                             anyhow::anyhow!("sandbox {id} vanished while starting")
                         })?,
                     };
-                self.start_step(session, sb, watch, since).await
+                self.start_step(view, sb, watch, since).await
             }
         })
         .await?;
@@ -390,11 +380,12 @@ impl Orchestrator {
     /// One look at a sandbox on its way up: ready; or stopped, and started (once); or failed.
     async fn start_step(
         &self,
-        session: &str,
+        view: &SessionView,
         sb: SandboxInfo,
         watch: &StartWatch,
         since: Instant,
     ) -> Result<Poll<SandboxInfo, SandboxInfo>> {
+        let session = &view.id;
         watch.mention_restore(session, &sb, since);
         match sb.state {
             SandboxState::Started => {
@@ -408,7 +399,7 @@ impl Orchestrator {
                 self.provider.start(&sb.id).await?;
                 watch.started_it.store(true, Ordering::Relaxed);
                 // Stopped because an earlier attempt failed, not because the session slept.
-                let retry = self.book().track(session).is_some_and(|t| t.failures > 0);
+                let retry = view.failed_before;
                 self.emit(OrchEvent::SandboxStarted {
                     session: session.into(),
                     sandbox: sb.id.clone(),

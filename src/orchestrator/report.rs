@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::plan::{self, RemoteState};
-use super::run::{Book, Capacity, Change, EndHow, OrchEvent, Orchestrator};
+use super::run::{Book, Capacity, Change, EndHow, LoopChange, OrchEvent, Orchestrator};
 use super::sandbox_name;
 use super::sleep::Fleet;
 use crate::time::now;
@@ -34,7 +34,7 @@ impl Orchestrator {
             let c = Capacity { held, waiting };
             (
                 (c, book.capacity(), book.draining()),
-                vec![Change::Capacity(c)],
+                vec![Change::Loop(LoopChange::Capacity(c))],
             )
         });
         let full = |c: Capacity| c.held >= cap && c.waiting > 0;
@@ -54,7 +54,10 @@ impl Orchestrator {
             if !book.status_dirty() && t - book.status_saved_at() < REFRESH {
                 return (None, vec![]);
             }
-            (Some(self.status_doc(book, t)), vec![Change::StatusSaved(t)])
+            (
+                Some(self.status_doc(book, t)),
+                vec![Change::Loop(LoopChange::StatusSaved(t))],
+            )
         });
         if let Some(doc) = doc
             && let Err(e) = self.state.save_status(&doc)

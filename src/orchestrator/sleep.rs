@@ -6,7 +6,10 @@
 
 use super::plan::janitor::{self, Lookup};
 use super::plan::retention::{self, Keep, RetireStep, SleepRead, SleepState, Sleeper};
-use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator};
+use super::run::{
+    ActionKind, Book, Change, LoopChange, OrchEvent, Orchestrator, RecordChange, ViewChange,
+};
+use crate::orchestrator::SessionId;
 use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
@@ -74,7 +77,7 @@ impl Orchestrator {
         match self.provider.list(&labels).await {
             Ok(listing) => self.update(|book| {
                 let fleet = self.count_fleet(&listing, book, now());
-                ((), vec![Change::Fleet(fleet)])
+                ((), vec![Change::Loop(LoopChange::Fleet(fleet))])
             }),
             Err(e) => tracing::debug!("cannot count the outpost's sandboxes: {e}"),
         }
@@ -82,19 +85,22 @@ impl Orchestrator {
 
     /// A session went to sleep (its sandbox finished and the claim released): remember what is
     /// left of its sandbox — a stopped one, or (CoreWeave) only its workspace snapshot.
-    pub(super) async fn remember_sleep(&self, session: &str) {
+    pub(super) async fn remember_sleep(&self, session: &SessionId) {
         let name = super::sandbox_name(session);
         let read = self.provider.get(&name).await;
         if let Err(e) = &read {
-            tracing::debug!(session, "cannot read the sleeping sandbox: {e}");
+            tracing::debug!(
+                session = session.as_str(),
+                "cannot read the sleeping sandbox: {e}"
+            );
         }
         let (sandbox_id, state) = retention::left_after_sleep(match &read {
             Ok(Some(sb)) => SleepRead::Sandbox(sb),
             Ok(None) => SleepRead::Gone,
             Err(_) => SleepRead::Unreadable,
         });
-        self.record([Change::Sleeper {
-            session: session.to_string(),
+        self.record([Change::Record(RecordChange::Sleeper {
+            session: session.clone(),
             sleeper: Some(Sleeper {
                 sandbox: name,
                 sandbox_id,
@@ -102,15 +108,15 @@ impl Orchestrator {
                 slept_since: now(),
                 absent_since: None,
             }),
-        }]);
+        })]);
     }
 
     /// The session is served again, or ended: no longer a sleeper.
-    pub(super) fn forget_sleeper(&self, session: &str) {
-        self.record([Change::Sleeper {
-            session: session.to_string(),
+    pub(super) fn forget_sleeper(&self, session: &SessionId) {
+        self.record([Change::Record(RecordChange::Sleeper {
+            session: session.clone(),
             sleeper: None,
-        }]);
+        })]);
     }
 
     /// One janitor pass over the sleepers: refresh them from the listing, move the absence
@@ -123,37 +129,48 @@ impl Orchestrator {
             .iter()
             .filter_map(|sb| janitor::owner(sb, outpost).map(|s| (s, sb)))
             .collect();
-        let due: Vec<(String, Sleeper, Keep)> = self.update(|book| {
+        let due: Vec<(SessionId, Sleeper, Keep)> = self.update(|book| {
             let mut sleepers = book.sleepers_map();
             let active = |s: &str| book.active(s);
             retention::refresh(&mut sleepers, &listed, &active, t);
             let complete = book.view_complete();
             let present = |s: &str| complete.then(|| book.entry(s).is_some());
             let terminated = |s: &str| book.known_terminated(s);
-            let due = retention::review(&mut sleepers, &present, &terminated, retention, t);
-            let mut changes = vec![Change::Sleepers(sleepers)];
+            let due: Vec<(SessionId, Sleeper, Keep)> =
+                retention::review(&mut sleepers, &present, &terminated, retention, t)
+                    .into_iter()
+                    .map(|(s, sleeper, keep)| (s.into(), sleeper, keep))
+                    .collect();
+            let mut changes = vec![Change::Record(RecordChange::Sleepers(sleepers))];
             for (session, ..) in &due {
-                changes.push(Change::Start {
-                    session: session.clone(),
+                changes.push(Change::View(ViewChange::Start {
+                    session: session.into(),
                     kind: ActionKind::Janitor,
-                });
+                }));
             }
             (due, changes)
         });
         // Counted after the review: the snapshots it forgot are not asleep any more.
-        self.update(|book| ((), vec![Change::Fleet(self.count_fleet(listing, book, t))]));
+        self.update(|book| {
+            (
+                (),
+                vec![Change::Loop(LoopChange::Fleet(
+                    self.count_fleet(listing, book, t),
+                ))],
+            )
+        });
         for (session, s, verdict) in due {
             self.retire(&session, &s, verdict).await;
-            self.record([Change::Finish {
+            self.record([Change::View(ViewChange::Finish {
                 session,
                 kind: ActionKind::Janitor,
-            }]);
+            })]);
         }
     }
 
     /// Delete a sleeper's workspace once an exact read shows its session still absent (or
     /// terminated): its sandbox if one is left, then what it left outside (snapshots).
-    async fn retire(&self, session: &str, s: &Sleeper, verdict: Keep) {
+    async fn retire(&self, session: &SessionId, s: &Sleeper, verdict: Keep) {
         let lookup = match self.devin.get(session).await {
             Ok(Some(e)) => Lookup::Found(Box::new(e)),
             Ok(None) => Lookup::Absent,
@@ -171,9 +188,11 @@ impl Orchestrator {
                         r
                     });
                     let changes = back
-                        .map(|r| Change::Sleeper {
-                            session: session.to_string(),
-                            sleeper: Some(r),
+                        .map(|r| {
+                            Change::Record(RecordChange::Sleeper {
+                                session: session.clone(),
+                                sleeper: Some(r),
+                            })
                         })
                         .into_iter()
                         .collect();
@@ -186,7 +205,7 @@ impl Orchestrator {
         if !self.delete_sleeper(session, s).await {
             return;
         }
-        tracing::info!(session, sandbox = %s.sandbox, "deleted a sleeping session's workspace ({why})");
+        tracing::info!(session = session.as_str(), sandbox = %s.sandbox, "deleted a sleeping session's workspace ({why})");
         self.emit(OrchEvent::Janitor {
             session: session.into(),
             sandbox: s.sandbox_id.clone().unwrap_or_else(|| s.sandbox.clone()),
@@ -197,24 +216,34 @@ impl Orchestrator {
 
     /// Delete what is left of a sleeper: its sandbox (once an exact read shows it still carries
     /// the session's labels), then what it left outside (snapshots). `false` when a call failed.
-    async fn delete_sleeper(&self, session: &str, s: &Sleeper) -> bool {
+    async fn delete_sleeper(&self, session: &SessionId, s: &Sleeper) -> bool {
         if let Some(id) = &s.sandbox_id {
             match self.provider.get(id).await {
                 Ok(Some(sb)) if janitor::owner(&sb, &self.opts.outpost_id) == Some(session) => {
                     if let Err(e) = self.provider.delete(id).await {
-                        tracing::warn!(session, "cannot delete sleeping sandbox {id}: {e}");
+                        tracing::warn!(
+                            session = session.as_str(),
+                            "cannot delete sleeping sandbox {id}: {e}"
+                        );
                         return false;
                     }
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    tracing::warn!(session, "cannot read sleeping sandbox {id}: {e}");
+                    tracing::warn!(
+                        session = session.as_str(),
+                        "cannot read sleeping sandbox {id}: {e}"
+                    );
                     return false;
                 }
             }
         }
         if let Err(e) = self.provider.discard(&s.sandbox).await {
-            tracing::warn!(session, "cannot remove the workspace of {}: {e}", s.sandbox);
+            tracing::warn!(
+                session = session.as_str(),
+                "cannot remove the workspace of {}: {e}",
+                s.sandbox
+            );
             return false;
         }
         true

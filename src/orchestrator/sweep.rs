@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
 use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
-use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator};
+use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
 use crate::api::devin_types::SessionStatus;
+use crate::orchestrator::SessionId;
 use crate::provider::SandboxInfo;
 use crate::time::now;
 
@@ -35,7 +36,7 @@ impl Orchestrator {
         let mut after = Vec::with_capacity(sandboxes.len());
         for sb in sandboxes {
             let acted = match janitor::owner(&sb, &self.opts.outpost_id) {
-                Some(session) => self.janitor_one(&sb, session).await,
+                Some(session) => self.janitor_one(&sb, &session.into()).await,
                 None => None,
             };
             // The sleepers and the counts are read from the listing as this pass left it: a
@@ -59,7 +60,7 @@ impl Orchestrator {
     /// The janitor on one of our sandboxes: the planner's verdict (cheap rules first, then with
     /// an exact lookup of the session), and the act it allows, on an exact read of the sandbox;
     /// the action carried out, if any.
-    async fn janitor_one(&self, sb: &SandboxInfo, session: &str) -> Option<JanitorAction> {
+    async fn janitor_one(&self, sb: &SandboxInfo, session: &SessionId) -> Option<JanitorAction> {
         let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
         // Cheap rules first: no API call for a sandbox we would not touch anyway.
@@ -78,10 +79,10 @@ impl Orchestrator {
             let (seen, mut changes) = seen(book, sb, session, grace);
             let v = janitor::decide(sb, outpost, seen, Some(&lookup));
             if v.action().is_some() {
-                changes.push(Change::Start {
-                    session: session.to_string(),
+                changes.push(Change::View(ViewChange::Start {
+                    session: session.clone(),
                     kind: ActionKind::Janitor,
-                });
+                }));
             }
             (v, changes)
         });
@@ -89,19 +90,21 @@ impl Orchestrator {
         let action = verdict.action()?;
         let confirmed = matches!(self.provider.get(&sb.id).await, Ok(Some(ref cur)) if janitor::owner(cur, outpost) == Some(session));
         let acted = confirmed && self.janitor_act(sb, session, action).await;
-        self.record([Change::Finish {
-            session: session.to_string(),
+        self.record([Change::View(ViewChange::Finish {
+            session: session.clone(),
             kind: ActionKind::Janitor,
-        }]);
+        })]);
         acted.then_some(action)
     }
 
     /// The exact lookup of a sandbox's session.
-    async fn lookup(&self, session: &str) -> Lookup {
+    async fn lookup(&self, session: &SessionId) -> Lookup {
         match self.devin.get(session).await {
             Ok(Some(e)) => {
                 if e.session_status == SessionStatus::Terminated {
-                    self.record([Change::Terminated(session.to_string())]);
+                    self.record([Change::Record(RecordChange::Terminated(
+                        session.to_string(),
+                    ))]);
                 }
                 Lookup::Found(Box::new(e))
             }
@@ -115,7 +118,12 @@ impl Orchestrator {
     }
 
     /// `true` when the provider did it.
-    async fn janitor_act(&self, sb: &SandboxInfo, session: &str, action: JanitorAction) -> bool {
+    async fn janitor_act(
+        &self,
+        sb: &SandboxInfo,
+        session: &SessionId,
+        action: JanitorAction,
+    ) -> bool {
         crate::failpoint!("janitor.before_act");
         let result = match action {
             JanitorAction::Stopped => self.provider.stop(&sb.id).await,
@@ -130,7 +138,7 @@ impl Orchestrator {
                     self.forget_sleeper(session);
                 }
                 self.emit(OrchEvent::Janitor {
-                    session: session.to_string(),
+                    session: session.clone(),
                     sandbox: sb.id.clone(),
                     action,
                 });
@@ -148,15 +156,15 @@ impl Orchestrator {
 /// What the janitor knows of a sandbox now, read under the lock (so that a verdict and the
 /// local claim that follows it see the same state); with the change that starts its
 /// first-seen clock, when the provider reports no creation time and this is the first look.
-fn seen(book: &Book, sb: &SandboxInfo, session: &str, grace: f64) -> (Seen, Vec<Change>) {
+fn seen(book: &Book, sb: &SandboxInfo, session: &SessionId, grace: f64) -> (Seen, Vec<Change>) {
     let known = book.first_seen(session, &sb.id);
     let first = known.unwrap_or_else(now);
     let changes = match known {
         Some(_) => vec![],
-        None => vec![Change::FirstSeen {
-            session: session.to_string(),
+        None => vec![Change::Record(RecordChange::FirstSeen {
+            session: session.clone(),
             sandbox: sb.id.clone(),
-        }],
+        })],
     };
     let seen = Seen {
         age: now() - sb.created_at.unwrap_or(first),

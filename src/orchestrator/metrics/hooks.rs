@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::{Metrics, labels};
 use crate::api::devin_types::{Phase, SessionStatus};
+use crate::orchestrator::SessionId;
 use crate::orchestrator::plan::janitor::{self, JanitorAction, Verdict};
 use crate::orchestrator::plan::retention::SleepState;
 use crate::orchestrator::plan::{
@@ -68,7 +69,11 @@ impl Metrics {
     }
 
     /// An action's outcome, before it is folded into the session's memory.
-    pub(in crate::orchestrator) fn on_outcome(&self, session: &str, outcome: Option<&Outcome>) {
+    pub(in crate::orchestrator) fn on_outcome(
+        &self,
+        session: &SessionId,
+        outcome: Option<&Outcome>,
+    ) {
         let Some(outcome) = outcome else { return };
         match outcome {
             Outcome::Claimed(r) => {
@@ -89,7 +94,7 @@ impl Metrics {
                     }
                     e.claimed = Some(Instant::now());
                 } else if !matches!(r, ClaimResult::Failed) {
-                    t.remove(session);
+                    t.remove(session.as_str());
                 }
             }
             Outcome::Renewed(r) => {
@@ -104,7 +109,7 @@ impl Metrics {
             }
             Outcome::Provisioned(ProvisionResult::Served) => {
                 let mut t = self.timers();
-                if let Some(e) = t.get_mut(session)
+                if let Some(e) = t.get_mut(session.as_str())
                     && let Some(at) = e.claimed.take()
                 {
                     let took = at.elapsed().as_secs_f64();
@@ -128,7 +133,7 @@ impl Metrics {
                 released: Some(true),
                 ..
             } => {
-                self.timers().remove(session);
+                self.timers().remove(session.as_str());
             }
             _ => {}
         }
@@ -161,7 +166,7 @@ impl Metrics {
                 transition("stopped");
                 let started = self
                     .timers()
-                    .get_mut(session)
+                    .get_mut(session.as_str())
                     .and_then(|e| e.sleep_started.take());
                 if let Some(at) = started {
                     self.sleep.observe(at.elapsed().as_secs_f64());

@@ -39,6 +39,7 @@ mod tests_schedule;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::api::devin_types::{Phase, QueueEntry, SessionStatus};
+use crate::orchestrator::SessionId;
 
 pub use schedule::{GiveUpReason, ShortTtl, short_ttl};
 pub use track::{
@@ -109,38 +110,38 @@ pub enum SandboxEnd {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     Claim {
-        session: String,
+        session: SessionId,
     },
     /// Claim again with our acceptor id: a fresh deadline and connect token.
     Renew {
-        session: String,
+        session: SessionId,
     },
     /// Ensure the sandbox is up and the remote runs.
     Provision {
-        session: String,
+        session: SessionId,
     },
     /// Check the remote's liveness (and exit code).
     CheckRemote {
-        session: String,
+        session: SessionId,
     },
     /// GET the session's status once.
     Reread {
-        session: String,
+        session: SessionId,
     },
     /// Finish the sandbox, then release (while still holding the claim).
     End {
-        session: String,
+        session: SessionId,
         kind: EndKind,
         sandbox: SandboxEnd,
     },
     /// Start tracking a session the server says we hold (a claim whose answer was lost).
     Adopt {
-        session: String,
+        session: SessionId,
     },
 }
 
 impl Action {
-    pub fn session(&self) -> &str {
+    pub fn session(&self) -> &SessionId {
         match self {
             Action::Claim { session }
             | Action::Renew { session }
@@ -191,9 +192,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     for (id, entry) in o.queue {
         let ours = holder(entry, o.acceptor_id) == Holder::Me;
         if ours && !o.tracks.get(id).is_some_and(|t| t.held) && !o.claiming.contains(id) {
-            actions.push(Action::Adopt {
-                session: id.clone(),
-            });
+            actions.push(Action::Adopt { session: id.into() });
         }
     }
 
@@ -217,7 +216,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     // renewals and endings still reach them.
     let slots = o.limits.launches.max(1).saturating_sub(o.launching);
     if launches.len() > slots {
-        let age = |a: &Action| o.queue.get(a.session()).map(|e| e.age_key());
+        let age = |a: &Action| o.queue.get(a.session().as_str()).map(|e| e.age_key());
         launches.sort_by(|a, b| age(a).cmp(&age(b)));
         launches.truncate(slots);
     }
@@ -250,7 +249,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     candidates.sort_by(|a, b| a.age_key().cmp(&b.age_key()));
     for e in candidates.into_iter().take(room) {
         actions.push(Action::Claim {
-            session: e.session_id.clone(),
+            session: e.session_id.as_str().into(),
         });
     }
     actions
@@ -258,7 +257,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
 
 /// The next step for one held session that has nothing in flight.
 pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
-    let session = id.to_string();
+    let session = SessionId::from(id);
     let now = o.now;
     let backing_off = t.retry_at.is_some_and(|r| r > now);
     let end = |kind: EndKind| {
@@ -270,7 +269,7 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
             EndKind::Sleep | EndKind::Failed | EndKind::GiveUp => SandboxEnd::Stop,
         };
         Some(Action::End {
-            session: id.to_string(),
+            session: id.into(),
             kind,
             sandbox,
         })

@@ -352,7 +352,7 @@ fn held_session_lifecycle() {
         })
     };
     let one = |a: Action| vec![a];
-    let sid = || "s".to_string();
+    let sid = || SessionId::from("s");
     // Fresh claim: provision.
     assert_eq!(
         s(held(RemoteState::Unknown)),
@@ -544,8 +544,8 @@ fn step(t: &Track, now: f64) -> Vec<Action> {
     })
 }
 
-fn sid() -> String {
-    "s".to_string()
+fn sid() -> SessionId {
+    "s".into()
 }
 
 #[test]

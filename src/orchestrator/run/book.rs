@@ -9,7 +9,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::change::{ActionKind, Capacity, Change, ClaimInfo};
+use super::change::{
+    ActionKind, Capacity, Change, ClaimInfo, LoopChange, RecordChange, ViewChange,
+};
 use crate::api::devin_types::{Phase, QueueEntry};
 use crate::orchestrator::plan::retention::Sleeper;
 use crate::orchestrator::plan::{self, Limits, Track};
@@ -277,19 +279,17 @@ impl Book {
 
     /// Carry one change out; says what must be written to the state dir.
     pub(super) fn apply(&mut self, change: Change, persist: &mut Persist) {
-        let Some(change) = self.apply_to_view(change) else {
-            return;
-        };
-        let Some(change) = self.apply_to_record(change, persist) else {
-            return;
-        };
-        self.apply_to_loop(change);
+        match change {
+            Change::View(c) => self.apply_to_view(c),
+            Change::Record(c) => self.apply_to_record(c, persist),
+            Change::Loop(c) => self.apply_to_loop(c),
+        }
     }
 
-    /// The queue view, the planner's memory and the in-flight map; other changes come back.
-    fn apply_to_view(&mut self, change: Change) -> Option<Change> {
+    /// The queue view, the planner's memory and the in-flight map.
+    fn apply_to_view(&mut self, change: ViewChange) {
         match change {
-            Change::Fold { session, outcome } => {
+            ViewChange::Fold { session, outcome } => {
                 let limits = self.limits.clone();
                 self.record(&session)
                     .track
@@ -297,77 +297,77 @@ impl Book {
                     .apply(outcome, now(), &limits);
                 self.status_dirty = true;
             }
-            Change::Row(e) => {
+            ViewChange::Row(e) => {
                 self.queue.insert(e.session_id.clone(), e);
                 self.status_dirty = true;
             }
-            Change::RowGone(session) => {
+            ViewChange::RowGone(session) => {
                 self.queue.remove(&session);
                 self.status_dirty = true;
             }
-            Change::Listed { rows, complete } => self.listed(rows, complete),
-            Change::RowReleased { session, acceptor } => {
-                if let Some(e) = self.queue.get_mut(&session)
+            ViewChange::Listed { rows, complete } => self.listed(rows, complete),
+            ViewChange::RowReleased { session, acceptor } => {
+                if let Some(e) = self.queue.get_mut(session.as_str())
                     && e.acceptor_id.as_deref() == Some(acceptor.as_str())
                 {
                     e.phase = Phase::Pending;
                     e.acceptor_id = None;
                 }
             }
-            Change::Start { session, kind } => {
-                if let Some(k) = self.in_flight.get(&session) {
+            ViewChange::Start { session, kind } => {
+                if let Some(k) = self.in_flight.get(session.as_str()) {
                     // Never two at once: the one in flight keeps its place (and its removal).
-                    tracing::error!(session, "{kind:?} not started: {k:?} is in flight");
+                    tracing::error!(
+                        session = session.as_str(),
+                        "{kind:?} not started: {k:?} is in flight"
+                    );
                 } else {
-                    self.in_flight.insert(session, kind);
+                    self.in_flight.insert(session.into(), kind);
                 }
             }
-            Change::Finish { session, kind } => {
-                if self.in_flight.get(&session) == Some(&kind) {
-                    self.in_flight.remove(&session);
+            ViewChange::Finish { session, kind } => {
+                if self.in_flight.get(session.as_str()) == Some(&kind) {
+                    self.in_flight.remove(session.as_str());
                 }
                 self.status_dirty = true;
             }
-            other => return Some(other),
         }
-        None
     }
 
-    /// A session's record (and the sleepers and terminations kept in the state dir); other
-    /// changes come back.
-    fn apply_to_record(&mut self, change: Change, persist: &mut Persist) -> Option<Change> {
+    /// A session's record (and the sleepers and terminations kept in the state dir).
+    fn apply_to_record(&mut self, change: RecordChange, persist: &mut Persist) {
         match change {
-            Change::Claim { session, mut claim } => {
+            RecordChange::Claim { session, mut claim } => {
                 let r = self.record(&session);
                 if claim.sha.is_none() {
                     claim.sha = r.claim.as_ref().and_then(|c| c.sha.clone());
                 }
                 r.claim = Some(claim);
             }
-            Change::RemoteSha { session, sha } => {
+            RecordChange::RemoteSha { session, sha } => {
                 if let Some(c) = self.record(&session).claim.as_mut() {
                     c.sha = Some(sha);
                 }
             }
-            Change::LetGo(session) => {
+            RecordChange::LetGo(session) => {
                 let r = self.record(&session);
                 r.claim = None;
                 r.sandbox = None;
             }
-            Change::Sandbox { session, id } => self.record(&session).sandbox = id,
-            Change::ServedWarm { session, warm } => {
+            RecordChange::Sandbox { session, id } => self.record(&session).sandbox = id,
+            RecordChange::ServedWarm { session, warm } => {
                 self.record(&session).served_warm = Some(warm);
                 self.status_dirty = true;
             }
-            Change::Refusal { session, reason } => {
+            RecordChange::Refusal { session, reason } => {
                 self.record(&session).refusal = reason.map(|r| (r, now()));
             }
-            Change::ExitLog { session, line } => self.record(&session).exit_log = Some(line),
-            Change::Failure { session, reason } => {
+            RecordChange::ExitLog { session, line } => self.record(&session).exit_log = Some(line),
+            RecordChange::Failure { session, reason } => {
                 self.record(&session).failure = reason.map(|r| (r, now()));
                 self.status_dirty = true;
             }
-            Change::Sleeper { session, sleeper } => {
+            RecordChange::Sleeper { session, sleeper } => {
                 let r = self.record(&session);
                 if r.sleeper.is_some() || sleeper.is_some() {
                     r.sleeper = sleeper;
@@ -375,42 +375,39 @@ impl Book {
                     self.status_dirty = true;
                 }
             }
-            Change::Sleepers(all) => {
+            RecordChange::Sleepers(all) => {
                 self.set_sleepers(all);
                 persist.sleepers = true;
                 self.status_dirty = true;
             }
-            Change::Terminated(session) => persist.terminated |= self.saw_terminated(session),
-            Change::FirstSeen { session, sandbox } => {
+            RecordChange::Terminated(session) => persist.terminated |= self.saw_terminated(session),
+            RecordChange::FirstSeen { session, sandbox } => {
                 self.record(&session).first_seen = Some((sandbox, now()));
             }
-            other => return Some(other),
         }
-        None
     }
 
     /// The loop's own bookkeeping (what the status file shows of it).
-    fn apply_to_loop(&mut self, change: Change) {
+    fn apply_to_loop(&mut self, change: LoopChange) {
         match change {
-            Change::Fleet(f) => {
+            LoopChange::Fleet(f) => {
                 self.fleet = f;
                 self.status_dirty = true;
             }
-            Change::Capacity(c) => {
+            LoopChange::Capacity(c) => {
                 if self.capacity != c {
                     self.capacity = c;
                     self.status_dirty = true;
                 }
             }
-            Change::TtlWarned => self.ttl_warned = true,
-            Change::Draining => self.draining = true,
-            Change::RelistDue(due) => self.relist_due = due,
-            Change::Dirty => self.status_dirty = true,
-            Change::StatusSaved(at) => {
+            LoopChange::TtlWarned => self.ttl_warned = true,
+            LoopChange::Draining => self.draining = true,
+            LoopChange::RelistDue(due) => self.relist_due = due,
+            LoopChange::Dirty => self.status_dirty = true,
+            LoopChange::StatusSaved(at) => {
                 self.status_dirty = false;
                 self.status_saved_at = at;
             }
-            other => tracing::error!("a change nobody applies: {other:?}"),
         }
     }
 
@@ -493,17 +490,17 @@ mod tests {
     }
 
     fn start(session: &str, kind: ActionKind) -> Change {
-        Change::Start {
+        Change::View(ViewChange::Start {
             session: session.into(),
             kind,
-        }
+        })
     }
 
     fn finish(session: &str, kind: ActionKind) -> Change {
-        Change::Finish {
+        Change::View(ViewChange::Finish {
             session: session.into(),
             kind,
-        }
+        })
     }
 
     #[test]
@@ -550,24 +547,24 @@ mod tests {
         apply(
             &mut b,
             [
-                Change::Claim {
+                Change::Record(RecordChange::Claim {
                     session: "s".into(),
                     claim: claim(Some("abc")),
-                },
-                Change::Sandbox {
+                }),
+                Change::Record(RecordChange::Sandbox {
                     session: "s".into(),
                     id: Some("sb-1".into()),
-                },
+                }),
                 // A renewal that pins no build keeps the one launched.
-                Change::Claim {
+                Change::Record(RecordChange::Claim {
                     session: "s".into(),
                     claim: claim(None),
-                },
+                }),
             ],
         );
         assert_eq!(b.claim("s").and_then(|c| c.sha.as_deref()), Some("abc"));
         assert_eq!(b.sandbox("s"), Some("sb-1"));
-        apply(&mut b, [Change::LetGo("s".into())]);
+        apply(&mut b, [Change::Record(RecordChange::LetGo("s".into()))]);
         assert!(b.claim("s").is_none() && b.sandbox("s").is_none());
         assert!(b.sessions.is_empty(), "an empty record is dropped");
         // Sleepers and terminations ask to be written to the state dir; only news does.
@@ -580,23 +577,29 @@ mod tests {
         };
         let p = apply(
             &mut b,
-            [Change::Sleeper {
+            [Change::Record(RecordChange::Sleeper {
                 session: "z".into(),
                 sleeper: Some(sleeper),
-            }],
+            })],
         );
         assert!(p.sleepers && !p.terminated);
         assert!(b.sleeper("z").is_some());
-        let p = apply(&mut b, [Change::Terminated("z".into())]);
+        let p = apply(
+            &mut b,
+            [Change::Record(RecordChange::Terminated("z".into()))],
+        );
         assert!(p.terminated);
-        let p = apply(&mut b, [Change::Terminated("z".into())]);
+        let p = apply(
+            &mut b,
+            [Change::Record(RecordChange::Terminated("z".into()))],
+        );
         assert!(!p.terminated, "a termination already known is not news");
         let p = apply(
             &mut b,
-            [Change::Sleeper {
+            [Change::Record(RecordChange::Sleeper {
                 session: "gone".into(),
                 sleeper: None,
-            }],
+            })],
         );
         assert!(
             !p.sleepers,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::api::devin_types::QueueEntry;
 use crate::api::network_policy::NetworkPolicy;
+use crate::orchestrator::SessionId;
 use crate::orchestrator::plan::retention::Sleeper;
 use crate::orchestrator::plan::{Action, Outcome};
 use crate::orchestrator::sleep::Fleet;
@@ -55,12 +56,22 @@ impl ActionKind {
     }
 }
 
-/// One change a stage reports; `Book::apply` carries it out.
+/// One change a stage reports; `Book::apply` carries it out. Closed and nested by what it
+/// changes, so each group's apply is an exhaustive match: a change nobody applies does not
+/// compile.
 #[derive(Debug)]
 pub(in crate::orchestrator) enum Change {
+    View(ViewChange),
+    Record(RecordChange),
+    Loop(LoopChange),
+}
+
+/// The queue view, the planner's memory and the in-flight map.
+#[derive(Debug)]
+pub(in crate::orchestrator) enum ViewChange {
     /// Fold an outcome into the session's track.
     Fold {
-        session: String,
+        session: SessionId,
         outcome: Outcome,
     },
     /// A queue row, as a read, an event or an answer showed it.
@@ -74,45 +85,61 @@ pub(in crate::orchestrator) enum Change {
     },
     /// Our claim was released without an answer row: the view must not keep saying we hold it.
     RowReleased {
-        session: String,
+        session: SessionId,
         acceptor: String,
     },
+    /// Something is in flight for the session now (only when nothing was: the caller checked
+    /// under the same lock).
+    Start {
+        session: SessionId,
+        kind: ActionKind,
+    },
+    /// The action of this kind is done.
+    Finish {
+        session: SessionId,
+        kind: ActionKind,
+    },
+}
+
+/// A session's record (and the sleepers and terminations kept in the state dir).
+#[derive(Debug)]
+pub(in crate::orchestrator) enum RecordChange {
     /// Claim material from a claim answer (the sha of the last launch is kept when the answer
     /// pins none).
     Claim {
-        session: String,
+        session: SessionId,
         claim: ClaimInfo,
     },
     /// The remote build the session's launch used.
     RemoteSha {
-        session: String,
+        session: SessionId,
         sha: String,
     },
     /// The claim is let go: its material and sandbox with it.
     LetGo(String),
     Sandbox {
-        session: String,
+        session: SessionId,
         id: Option<String>,
     },
     ServedWarm {
-        session: String,
+        session: SessionId,
         warm: bool,
     },
     Refusal {
-        session: String,
+        session: SessionId,
         reason: Option<String>,
     },
     ExitLog {
-        session: String,
+        session: SessionId,
         line: String,
     },
     /// A provisioning attempt failed for this reason (`None`: it succeeded).
     Failure {
-        session: String,
+        session: SessionId,
         reason: Option<String>,
     },
     Sleeper {
-        session: String,
+        session: SessionId,
         sleeper: Option<Sleeper>,
     },
     /// Every sleeper at once (after a janitor review).
@@ -120,9 +147,14 @@ pub(in crate::orchestrator) enum Change {
     /// The server said the session is `terminated`.
     Terminated(String),
     FirstSeen {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
+}
+
+/// The loop's own bookkeeping (what the status file shows of it).
+#[derive(Debug)]
+pub(in crate::orchestrator) enum LoopChange {
     Fleet(Fleet),
     Capacity(Capacity),
     TtlWarned,
@@ -131,15 +163,4 @@ pub(in crate::orchestrator) enum Change {
     /// Something the status file shows changed.
     Dirty,
     StatusSaved(f64),
-    /// Something is in flight for the session now (only when nothing was: the caller checked
-    /// under the same lock).
-    Start {
-        session: String,
-        kind: ActionKind,
-    },
-    /// The action of this kind is done.
-    Finish {
-        session: String,
-        kind: ActionKind,
-    },
 }

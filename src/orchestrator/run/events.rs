@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::orchestrator::SessionId;
 use crate::orchestrator::plan::{EndKind, janitor::JanitorAction};
 
 /// What happened, for narration (`demo`) and tests. Never carries a secret.
@@ -10,77 +11,77 @@ use crate::orchestrator::plan::{EndKind, janitor::JanitorAction};
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum OrchEvent {
     Claimed {
-        session: String,
+        session: SessionId,
     },
     ClaimConflict {
-        session: String,
+        session: SessionId,
     },
     Adopted {
-        session: String,
+        session: SessionId,
     },
     SandboxCreated {
-        session: String,
+        session: SessionId,
         sandbox: String,
         /// Served from a provider's warm pool (a started sandbox that existed before the create).
         warm: bool,
     },
     SandboxStarted {
-        session: String,
+        session: SessionId,
         sandbox: String,
         /// Started to try again after a failed provisioning attempt (it never slept), not woken.
         retry: bool,
     },
     SandboxReady {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
     RemoteLaunched {
-        session: String,
+        session: SessionId,
         sandbox: String,
         /// Whether the launch reused a cached binary (`cached=yes` of the launch line; a baked
         /// snapshot makes the first launch one); `None` when it did not say (CLI, Windows).
         cached: Option<bool>,
     },
     RemoteRunning {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
     RemoteExited {
-        session: String,
+        session: SessionId,
         code: i32,
     },
     Released {
-        session: String,
+        session: SessionId,
     },
     SandboxStopped {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
     SandboxDeleted {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
     SandboxLost {
-        session: String,
+        session: SessionId,
         sandbox: String,
     },
     Failed {
-        session: String,
+        session: SessionId,
         error: String,
     },
     Janitor {
-        session: String,
+        session: SessionId,
         sandbox: String,
         action: JanitorAction,
     },
     /// Not served: the session's network policy cannot be enforced here.
     Refused {
-        session: String,
+        session: SessionId,
         reason: String,
     },
     /// The session's claim was let go after its sandbox was finished.
     Ended {
-        session: String,
+        session: SessionId,
         how: EndHow,
     },
     /// Sessions wait in the queue because the cap is reached (said again when the numbers change).

@@ -12,6 +12,7 @@ mod book;
 mod change;
 mod events;
 mod options;
+mod view;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,9 +24,10 @@ use tokio::task::{JoinHandle, JoinSet};
 
 pub(super) use book::Book;
 pub use change::Capacity;
-pub(super) use change::{ActionKind, Change, ClaimInfo};
+pub(super) use change::{ActionKind, Change, ClaimInfo, LoopChange, RecordChange, ViewChange};
 pub use events::{EndHow, OrchEvent};
 pub use options::RunOptions;
+pub(super) use view::SessionView;
 
 use super::metrics::Metrics;
 use super::plan::{self, Action, Observed, Outcome};
@@ -122,10 +124,10 @@ impl Orchestrator {
         }
         self.metrics.on_event(&ev);
         if let OrchEvent::SandboxCreated { session, warm, .. } = &ev {
-            self.record([Change::ServedWarm {
+            self.record([Change::Record(RecordChange::ServedWarm {
                 session: session.clone(),
                 warm: *warm,
-            }]);
+            })]);
         }
         let _ = self.events.send(ev);
     }
@@ -208,7 +210,7 @@ impl Orchestrator {
                 changed = shutdown.changed(), if drain_deadline.is_none() => {
                     if changed.is_err() || *shutdown.borrow() {
                         tracing::info!("draining: no new claims; sandboxes and remotes stay up");
-                        self.record([Change::Draining]);
+                        self.record([Change::Loop(LoopChange::Draining)]);
                         drain_deadline = Some(Instant::now() + Duration::from_secs(25));
                     }
                 }
@@ -241,7 +243,7 @@ impl Orchestrator {
         watcher.abort();
         chores.abort();
         tasks.abort_all();
-        self.record([Change::Dirty]);
+        self.record([Change::Loop(LoopChange::Dirty)]);
         self.save_status();
         Ok(())
     }
@@ -249,7 +251,12 @@ impl Orchestrator {
     /// The loop's housekeeping between passes: the relist when due, the janitor every
     /// `janitor_interval`, and a recount of the sandboxes after they changed.
     async fn chores(self: &Arc<Self>, c: &mut Chores) {
-        let relist_due = self.update(|b| (b.relist_due(), vec![Change::RelistDue(false)]));
+        let relist_due = self.update(|b| {
+            (
+                b.relist_due(),
+                vec![Change::Loop(LoopChange::RelistDue(false))],
+            )
+        });
         if relist_due || c.last_relist.elapsed() >= self.opts.reconcile_interval {
             match self.relist().await {
                 Ok(_) => c.last_relist = Instant::now(),
@@ -257,7 +264,7 @@ impl Orchestrator {
                     self.count_error(&e);
                     self.metrics.relisted(false);
                     tracing::warn!("relist failed, retrying: {e:#}");
-                    self.record([Change::RelistDue(true)]);
+                    self.record([Change::Loop(LoopChange::RelistDue(true))]);
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
@@ -299,28 +306,36 @@ impl Orchestrator {
     /// An action is in flight for its session until [`Self::execute`] returns. `false` (and
     /// nothing dispatched) if something already is: one action per session at a time.
     fn mark(&self, action: &Action) -> bool {
-        let session = action.session().to_string();
+        let session = action.session().clone();
         self.update(|book| {
             if let Some(k) = book.in_flight(&session) {
-                tracing::debug!(session, "{action:?} waits: {k:?} is in flight");
+                tracing::debug!(
+                    session = session.as_str(),
+                    "{action:?} waits: {k:?} is in flight"
+                );
                 return (false, vec![]);
             }
             self.metrics.on_action(action, book);
             let kind = ActionKind::of(action);
-            (true, vec![Change::Start { session, kind }])
+            (
+                true,
+                vec![Change::View(ViewChange::Start { session, kind })],
+            )
         })
     }
 
     async fn execute(self: &Arc<Self>, action: Action) {
-        let session = action.session().to_string();
+        let session = action.session().clone();
+        // The session as the book shows it now: the stage acts on this view.
+        let view = SessionView::of(&self.book(), &session);
         let outcome = match &action {
             Action::Claim { .. } => self.claim(&session).await,
             Action::Adopt { .. } => self.adopt(&session).await,
             Action::Renew { .. } => self.renew(&session).await,
-            Action::Provision { .. } => self.provision(&session).await,
-            Action::CheckRemote { .. } => self.check(&session).await,
+            Action::Provision { .. } => self.provision(&view).await,
+            Action::CheckRemote { .. } => self.check(&view).await,
             Action::Reread { .. } => self.reread(&session).await,
-            Action::End { kind, sandbox, .. } => self.end(&session, *kind, *sandbox).await,
+            Action::End { kind, sandbox, .. } => self.end(&view, *kind, *sandbox).await,
         };
         self.metrics.on_outcome(&session, outcome.as_ref());
         let mut changes = Vec::new();
@@ -332,23 +347,23 @@ impl Orchestrator {
                     | Outcome::Provisioned(plan::ProvisionResult::Served)
             )
         ) {
-            changes.push(Change::Sleeper {
+            changes.push(Change::Record(RecordChange::Sleeper {
                 session: session.clone(),
                 sleeper: None,
-            });
+            }));
         }
         if let Some(outcome) = outcome {
-            changes.push(Change::Fold {
+            changes.push(Change::View(ViewChange::Fold {
                 session: session.clone(),
                 outcome,
-            });
+            }));
         }
         // Only this action's own entry goes: whatever else the map holds for the session is
         // left in flight (clearing another's entry is how a double provision once happened).
-        changes.push(Change::Finish {
+        changes.push(Change::View(ViewChange::Finish {
             session,
             kind: ActionKind::of(&action),
-        });
+        }));
         self.record(changes);
     }
 
