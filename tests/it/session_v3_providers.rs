@@ -79,14 +79,11 @@ fn verify_create_on_emulated_coreweave_ends_the_session_and_its_sandbox() {
     assert_eq!(fleet_status(&emu, &id), "terminated");
     // The CoreWeave provider keeps a deleted sandbox readable for a while: the orchestrator's
     // own event says it deleted it.
-    let deleted = |log: String| {
-        log.lines()
-            .any(|l| l.contains(&format!("{id}  sandbox ")) && l.ends_with(" deleted"))
-    };
+    let deleted = format!("\"event\":\"sandbox_deleted\",\"session\":\"{id}\"");
     wait_until(
         Duration::from_secs(60),
         "the orchestrator to delete the CoreWeave sandbox",
-        || deleted(orch.log()),
+        || orch.log().contains(&deleted),
         || orch.log(),
     );
 }
