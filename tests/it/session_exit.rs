@@ -500,3 +500,20 @@ fn without_bubblewrap_every_json_stderr_line_is_json_and_the_error_is_last() {
             .any(|l| l.contains("WITHOUT isolation") && !l.starts_with('{'))
     );
 }
+
+#[test]
+fn show_without_a_chosen_provider_asks_no_provider() {
+    let (mut env, emu) = emulated();
+    env.unset("OUTPOSTS_PROVIDER");
+    let id = env.run(CREATE).ok().stdout.trim().to_string();
+    let before = block_on(emu.client().requests(0)).unwrap().len() as u64;
+    env.run(&["session", "show", &id]).ok();
+    let asked: Vec<String> = block_on(emu.client().requests(before))
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.api == outposts::emulator::Api::Daytona)
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    // OUTPOSTS_PROVIDER's built-in default is no choice: `show` looks for no sandbox.
+    assert!(asked.is_empty(), "Daytona was asked: {asked:?}");
+}

@@ -239,10 +239,6 @@ pub(super) fn devin(ctx: &Ctx) -> Result<Option<DevinClient>> {
     Ok(Some(ctx.devin()?))
 }
 
-pub(super) fn provider_kind(ctx: &Ctx, flag: Option<ProviderKind>) -> Result<ProviderKind> {
-    Ok(ctx.provider_kind(flag)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

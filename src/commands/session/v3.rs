@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::{devin, provider_kind, signal_name, stopped_by};
+use super::{devin, signal_name, stopped_by};
 use crate::api::devin::{Phase, QueueEntry, SessionStatus};
 use crate::api::devin_v3::{
     CreateSession, DevinV3Client, StatusDetail, V3Error, V3Session, V3Status,
@@ -518,10 +518,11 @@ pub async fn run_show(ctx: &Ctx, a: ShowArgs) -> Result<ExitStatus> {
     };
     let kind = match a.provider {
         Some(k) => Some(k),
-        None if ctx.config.value(&env::OUTPOSTS_PROVIDER).is_some() => {
-            Some(provider_kind(ctx, None)?)
-        }
-        None => None,
+        // Only a provider someone chose: the built-in default would send every `show` to Daytona.
+        None => match crate::settings::ProviderSettings::chosen(&ctx.config)? {
+            (_, crate::config::Source::Default) => None,
+            (k, _) => Some(k),
+        },
     };
     let mut sandbox = None;
     if let Some(kind) = kind {

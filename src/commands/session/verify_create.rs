@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use super::v3::{POLL, client, org_error, session_line, usage};
-use super::{VerifyArgs, check_path, check_proof, devin, provider_kind, signal_name, stopped_by};
+use super::{VerifyArgs, check_path, check_proof, devin, signal_name, stopped_by};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DevinV3Client, V3Error};
 use crate::commands::emulator::{Signal, Signals};
@@ -113,7 +113,7 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     let mut signals = Signals::new()?;
     // Everything that can fail on configuration fails before the first request.
     let v3 = client(ctx, a.org.as_deref())?;
-    let kind = provider_kind(ctx, a.provider)?;
+    let kind = ctx.provider_kind(a.provider)?;
     let provider = ctx.provider(kind).await?;
     let fleet: Option<DevinClient> = devin(ctx)?;
     let elsewhere = other_providers(ctx, kind).await;
