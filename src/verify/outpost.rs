@@ -1,12 +1,14 @@
-//! Which outpost an unattended proof session runs on, resolved with the credentials at hand.
+//! Which outpost a v3 session runs on, resolved with the credentials at hand: the one resolver
+//! of `session create` and `session verify --create`, so both name an outpost the same way.
 //!
 //! The v3 API takes an outpost's *name* as a session's `platform`. A name (from `--outpost` or
 //! `OUTPOST_ID`) goes as it is. An `outpost_env-…` id is turned into its name through the fleet
 //! API when `DEVIN_OUTPOSTS_TOKEN` is set; without it, through what the v3 key itself can read:
 //! the organisation's default platform (`{platform, outpost_pool_id, outpost_pool_name}`), then
 //! the 400 a create with an unknown platform answers, which lists the outposts the organisation
-//! accepts (specs/devin-sessions-api.md §2, §4). With no outpost given, the organisation's
-//! default is read first: with none set, nothing is created.
+//! accepts (specs/devin-sessions-api.md §2, §4). With no outpost given, [`NoneGiven`] says
+//! what the caller wants: the organisation's default read first (with none set, nothing is
+//! created), or left to the server unread.
 
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DefaultPlatform, DevinV3Client, V3Error, V3Session};
@@ -45,6 +47,17 @@ pub enum Choice {
     Default { shown: String },
     /// No outpost given and the default could not be read (`why`): the server applies it.
     DefaultUnread { why: String },
+    /// No outpost given and the caller did not ask to read the default: the server applies it.
+    ServerDefault,
+}
+
+/// What [`choose`] does when no outpost is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoneGiven {
+    /// Read the organisation's default platform; with none set, refuse ([`ChoiceError::NoOutpost`]).
+    ReadDefault,
+    /// Leave it to the server, which applies the organisation's default (if any).
+    ServerDefault,
 }
 
 impl Choice {
@@ -54,7 +67,7 @@ impl Choice {
             Choice::Named { platform, .. } => Some(platform.clone()),
             Choice::Id { id, .. } => Some(id.clone()),
             Choice::Default { shown } => Some(shown.clone()),
-            Choice::DefaultUnread { .. } => None,
+            Choice::DefaultUnread { .. } | Choice::ServerDefault => None,
         }
     }
 }
@@ -113,8 +126,12 @@ pub async fn choose(
     v3: &DevinV3Client,
     fleet: Option<&DevinClient>,
     given: Option<(String, Source)>,
+    none: NoneGiven,
 ) -> Result<Choice, ChoiceError> {
     let Some((value, source)) = given else {
+        if none == NoneGiven::ServerDefault {
+            return Ok(Choice::ServerDefault);
+        }
         return match v3.default_platform().await {
             Ok(d) => match default_shown(&d) {
                 Some(shown) => Ok(Choice::Default { shown }),
@@ -171,7 +188,7 @@ pub async fn create(
             body.platform = Some(platform.clone());
             return Ok((v3.create_session(&body).await?, body.platform));
         }
-        Choice::Default { .. } | Choice::DefaultUnread { .. } => {
+        Choice::Default { .. } | Choice::DefaultUnread { .. } | Choice::ServerDefault => {
             body.platform = None;
             return Ok((v3.create_session(&body).await?, None));
         }

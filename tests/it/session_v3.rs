@@ -319,3 +319,46 @@ fn outpost_default_set_clear_round_trip_and_a_personal_outpost_is_refused() {
     run.code(4);
     assert!(run.stderr.contains("ManageOrgSettings"), "{}", run.stderr);
 }
+
+/// `session create` names an outpost the way `session verify --create` does (one resolver): an
+/// `outpost_env-…` id without DEVIN_OUTPOSTS_TOKEN goes as the platform, and the 400 listing
+/// the outposts the organisation accepts gives its name for the one create that succeeds.
+#[test]
+fn session_create_names_an_outpost_id_without_the_fleet_token() {
+    let emu_env = TestEnv::new();
+    let emu = Emu::start(&emu_env, &[]);
+    let mut env = TestEnv::new();
+    emu.configure(&mut env);
+    let id = emu.env_value("OUTPOST_ID");
+    assert!(id.starts_with("outpost_env-"), "{id}");
+    env.unset("DEVIN_OUTPOSTS_TOKEN").unset("OUTPOST_ID");
+
+    let run = env.run(&["session", "create", "--prompt", "hi", "--outpost", &id]);
+    run.ok();
+    let session = run.stdout.trim().to_string();
+    assert!(session.starts_with("devin-"), "{session}");
+    let platforms: Vec<(u16, serde_json::Value)> = emu
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/sessions"))
+        .map(|r| {
+            let body: serde_json::Value = r
+                .body
+                .as_deref()
+                .and_then(|b| serde_json::from_str(b).ok())
+                .unwrap_or_default();
+            (r.status, body["platform"].clone())
+        })
+        .collect();
+    let created: Vec<_> = platforms.iter().filter(|(s, _)| *s == 200).collect();
+    assert_eq!(created.len(), 1, "{platforms:?}");
+    assert_eq!(created[0].1, "emulator", "{platforms:?}");
+    assert!(
+        block_on(emu.client().session(&session)).unwrap().is_some(),
+        "queued in the outpost"
+    );
+
+    // The same id from OUTPOST_ID, as `session verify --create` reads it.
+    env.set("OUTPOST_ID", &id);
+    env.run(&["session", "create", "--prompt", "hi"]).ok();
+}

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use super::{devin, signal_name, stopped_by};
-use crate::api::devin::{Phase, QueueEntry, SessionStatus};
+use crate::api::devin::{DevinClient, Phase, QueueEntry, SessionStatus};
 use crate::api::devin_v3::{
     CreateSession, DevinV3Client, StatusDetail, V3Error, V3Session, V3Status,
 };
@@ -21,6 +21,7 @@ use crate::output::Progress;
 use crate::provider::{ProviderKind, SandboxInfo};
 use crate::settings::V3Settings;
 use crate::verify;
+use crate::verify::outpost::{self, Choice, ChoiceError, NoneGiven};
 
 /// How often a followed session is read.
 pub(super) const POLL: Duration = Duration::from_secs(1);
@@ -152,33 +153,39 @@ pub(super) fn usage(message: String, hint: &str) -> anyhow::Error {
     CliError::usage(message, hint).into()
 }
 
-/// The `platform` for an outpost flag (a name or an id), else OUTPOST_ID's name; `None` lets
-/// the organisation default apply. A name goes to the v3 API as typed — its 400 lists what the
-/// organisation accepts; an id is resolved to its name through the fleet API.
-pub(super) async fn outpost_platform(ctx: &Ctx, flag: Option<&str>) -> Result<Option<String>> {
-    let given = flag.map(str::trim).filter(|f| !f.is_empty());
-    let id = match given {
-        Some(f) if !f.starts_with("outpost_env-") => return Ok(Some(f.to_string())),
-        Some(f) => f.to_string(),
-        None => match ctx.config.value(&env::OUTPOST_ID) {
-            Some(id) if !id.trim().is_empty() => id.trim().to_string(),
-            _ => return Ok(None),
-        },
-    };
-    let Some(fleet) = devin(ctx)? else {
-        return Err(usage(
-            format!("cannot find the name of outpost {id}: DEVIN_OUTPOSTS_TOKEN is not set"),
-            "pass --outpost NAME (the outpost's name is the session's platform), or set DEVIN_OUTPOSTS_TOKEN",
-        ));
-    };
-    // An unknown outpost id is a configuration error (exit 2), listing the account's outposts.
-    let outpost = crate::commands::lookup_outpost(&fleet, &id).await?;
-    match outpost.name.filter(|n| !n.trim().is_empty()) {
-        Some(name) => Ok(Some(name)),
-        None => Err(usage(
-            format!("outpost {id} has no name, and a session's platform is an outpost's name"),
-            "name the outpost in the Devin app, or pass --outpost NAME",
-        )),
+/// The outpost a v3 session goes to: `--outpost` (a name or an id), else OUTPOST_ID, resolved
+/// by the one resolver `session create` and `session verify --create` share
+/// ([`outpost::choose`]); its errors become the exit codes both document.
+pub(super) async fn choose_outpost(
+    ctx: &Ctx,
+    v3: &DevinV3Client,
+    fleet: Option<&DevinClient>,
+    flag: Option<&str>,
+    none: NoneGiven,
+) -> Result<Choice> {
+    let given = outpost::given(flag, ctx.config.value(&env::OUTPOST_ID).as_deref());
+    outpost::choose(v3, fleet, given, none)
+        .await
+        .map_err(|e| choice_error(v3, e))
+}
+
+pub(super) fn choice_error(v3: &DevinV3Client, e: ChoiceError) -> anyhow::Error {
+    match e {
+        ChoiceError::NoOutpost { .. } => CliError::usage(
+            e.to_string(),
+            "choose one: pass --outpost NAME (or set OUTPOST_ID), or make an outpost the organisation's default with `outposts outpost default set NAME`",
+        )
+        .into(),
+        ChoiceError::UnknownId { .. } => CliError::usage(
+            e.to_string(),
+            "pass the outpost's name: --outpost NAME, or the name in OUTPOST_ID (a session's platform is an outpost's name); or set DEVIN_OUTPOSTS_TOKEN to look the id up",
+        )
+        .into(),
+        // Unwrapped, so main.rs sees the typed error itself.
+        ChoiceError::V3(v) => org_error(v3, v),
+        // A name or id the account lacks is a configuration error (exit 2), like everywhere.
+        ChoiceError::Lookup(l) if l.is_bad_input() => CliError::usage(l.to_string(), l.hint()).into(),
+        ChoiceError::Lookup(l) => l.into(),
     }
 }
 
@@ -268,12 +275,27 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         None => None,
     };
     let v3 = client(ctx, a.org.as_deref())?;
-    let platform = outpost_platform(ctx, a.outpost.as_deref()).await?;
+    let fleet = devin(ctx)?;
+    let choice = choose_outpost(
+        ctx,
+        &v3,
+        fleet.as_ref(),
+        a.outpost.as_deref(),
+        NoneGiven::ServerDefault,
+    )
+    .await?;
+    if let Choice::Named {
+        platform,
+        resolved: Some(how),
+    } = &choice
+    {
+        ctx.printer.note(&format!("outpost {platform}: {how}"));
+    }
     let body = CreateSession {
         prompt: a.prompt.clone(),
         title: a.title.clone(),
         tags: a.tags.clone(),
-        platform: platform.clone(),
+        platform: None,
     };
     if let Some(sig) = signals
         .as_mut()
@@ -285,10 +307,9 @@ pub async fn run_create(ctx: &Ctx, a: CreateArgs) -> Result<ExitStatus> {
         }
         .into());
     }
-    let created = v3
-        .create_session(&body)
+    let (created, platform) = outpost::create(&v3, body, &choice)
         .await
-        .map_err(|e| org_error(&v3, e))?;
+        .map_err(|e| choice_error(&v3, e))?;
     let id = created.session_id.clone();
     ctx.printer.note(&format!(
         "created session {id} on {} ({})",

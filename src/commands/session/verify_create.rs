@@ -10,16 +10,15 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Ctx;
-use super::v3::{POLL, client, org_error, session_line, usage};
+use super::v3::{POLL, choice_error, choose_outpost, client, org_error, session_line, usage};
 use super::{VerifyArgs, check_path, check_proof, devin, signal_name, stopped_by};
 use crate::api::devin::DevinClient;
 use crate::api::devin_v3::{CreateSession, DevinV3Client, V3Error};
 use crate::commands::emulator::{Signal, Signals};
-use crate::env;
 use crate::error::{CliError, ExitStatus, Hint, InSession};
 use crate::output::Printer;
 use crate::provider::{Provider, ProviderKind, SandboxInfo};
-use crate::verify::outpost::{self, Choice, ChoiceError};
+use crate::verify::outpost::{self, Choice, NoneGiven};
 use crate::verify::unattended::{Elsewhere, Event, Follow, FollowError, Followed, Stage};
 use crate::verify::{self, Comparison, compare, show};
 use crate::worker::{LABEL_ROLE, ROLE_WORKER};
@@ -122,13 +121,14 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
 
     // Then every credential that can be checked, before anything is created.
     check_credentials(&v3, provider.as_ref()).await?;
-    let given = outpost::given(
+    let choice = choose_outpost(
+        ctx,
+        &v3,
+        fleet.as_ref(),
         a.outpost.as_deref(),
-        ctx.config.value(&env::OUTPOST_ID).as_deref(),
-    );
-    let choice = outpost::choose(&v3, fleet.as_ref(), given)
-        .await
-        .map_err(|e| choice_error(&v3, e))?;
+        NoneGiven::ReadDefault,
+    )
+    .await?;
     match &choice {
         Choice::Named {
             platform,
@@ -267,26 +267,6 @@ async fn other_providers(ctx: &Ctx, kind: ProviderKind) -> Vec<Arc<dyn Provider>
             tracing::debug!("not searching other providers: {e:#}");
             Vec::new()
         }
-    }
-}
-
-fn choice_error(v3: &DevinV3Client, e: ChoiceError) -> anyhow::Error {
-    match e {
-        ChoiceError::NoOutpost { .. } => CliError::usage(
-            e.to_string(),
-            "choose one: pass --outpost NAME (or set OUTPOST_ID), or make an outpost the organisation's default with `outposts outpost default set NAME`",
-        )
-        .into(),
-        ChoiceError::UnknownId { .. } => CliError::usage(
-            e.to_string(),
-            "pass the outpost's name: --outpost NAME, or the name in OUTPOST_ID (a session's platform is an outpost's name); or set DEVIN_OUTPOSTS_TOKEN to look the id up",
-        )
-        .into(),
-        // Unwrapped, so main.rs sees the typed error itself.
-        ChoiceError::V3(v) => org_error(v3, v),
-        // A name or id the account lacks is a configuration error (exit 2), like everywhere.
-        ChoiceError::Lookup(l) if l.is_bad_input() => CliError::usage(l.to_string(), l.hint()).into(),
-        ChoiceError::Lookup(l) => l.into(),
     }
 }
 
