@@ -221,12 +221,13 @@ macro_rules! no_hint {
     )*};
 }
 
-/// Errors whose own `hint()` answers `Option<String>`.
-macro_rules! own_hint {
-    ($($t:ty),* $(,)?) => {$(
+/// API errors carry wire facts; the advice for each is `settings::advice`'s (it names the
+/// settings to fix).
+macro_rules! advised {
+    ($($t:ty => $advice:path),* $(,)?) => {$(
         impl HasHint for $t {
             fn hint(&self) -> Option<Hint> {
-                <$t>::hint(self).map(Hint::from)
+                $advice(self).map(Hint::from)
             }
         }
     )*};
@@ -238,11 +239,11 @@ no_hint!(
     crate::secrets::keyring::KeyringError,
     crate::secrets::dotenv::DotEnvError,
 );
-own_hint!(
-    crate::api::ApiError,
-    crate::api::devin_v3::V3Error,
-    crate::api::coreweave::CoreweaveError,
-    crate::api::outpost_lookup::OutpostLookupError,
+advised!(
+    crate::api::ApiError => crate::settings::advice::api,
+    crate::api::devin_v3::V3Error => crate::settings::advice::v3,
+    crate::api::coreweave::CoreweaveError => crate::settings::advice::coreweave,
+    crate::api::outpost_lookup::OutpostLookupError => crate::settings::advice::outpost_lookup,
 );
 
 impl HasHint for CliError {

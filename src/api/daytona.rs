@@ -31,7 +31,6 @@ const MAX_PAGES: usize = 10_000;
 pub const TOOLBOX: Service = Service(&ServiceInfo {
     name: "Daytona toolbox",
     api: "daytona",
-    auth_hint: "check DAYTONA_API_KEY; the toolbox proxy checks the same key as the API",
 });
 
 /// Path segments: everything but RFC 3986 unreserved characters is escaped (`my-snap:1` →

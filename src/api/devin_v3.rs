@@ -18,7 +18,6 @@ use crate::settings::V3Settings;
 pub const DEVIN_V3: Service = Service(&ServiceInfo {
     name: "Devin API (v3)",
     api: "devin_v3",
-    auth_hint: "check DEVIN_API_KEY: a service-user key (cog_…) with ManageOrgSessions, ViewOrgSessions and ManageOrgSettings on DEVIN_ORG_ID",
 });
 
 /// A per-organisation permission of a service user (spec §1).
@@ -101,22 +100,6 @@ impl V3Error {
             V3Error::KeyRefused { .. } | V3Error::PermissionMissing { .. } => true,
             V3Error::Api(e) => e.is_auth(),
             _ => false,
-        }
-    }
-
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            V3Error::KeyRefused { .. } => Some(
-                "DEVIN_API_KEY is a service-user key (cog_…) from the organisation's settings; it is not DEVIN_OUTPOSTS_TOKEN".into(),
-            ),
-            V3Error::PermissionMissing { permission, .. } => Some(format!(
-                "give the service user behind DEVIN_API_KEY the {permission} permission on the organisation (DEVIN_ORG_ID / --org)"
-            )),
-            V3Error::NotFound { .. } => {
-                Some("check the id, and DEVIN_ORG_ID / --org (the organisation it belongs to)".into())
-            }
-            V3Error::Api(e) => e.hint(),
-            _ => None,
         }
     }
 }

@@ -7,7 +7,8 @@
 //!   failures that happened before the request was sent. 400/401/403/404/409/422 never retry.
 //! - `Retry-After` (seconds or an HTTP date; Daytona's per-throttler `Retry-After-*` too) pauses
 //!   *every* request to that host until it passes, clamped; garbage falls back to backoff.
-//! - Typed [`ApiError`]s; 401/403 carry the service's fix ("run `outposts connect`").
+//! - Typed [`ApiError`]s carrying wire facts (service, status, URL); the user's fix for each
+//!   ("run `outposts connect`") is decided in `settings::advice`.
 //! - Logs and errors are redacted by the tracing writer and the error printer.
 
 use std::collections::HashMap;
@@ -23,11 +24,10 @@ use serde::de::DeserializeOwned;
 use super::telemetry::Answer;
 use crate::secrets::{Secret, redact};
 
-/// Who we are talking to, for messages and the 401 hint.
+/// Who we are talking to, for messages (and, in `settings::advice`, the fix for a 401).
 #[derive(Debug, PartialEq, Eq)]
 pub struct ServiceInfo {
     pub name: &'static str,
-    pub auth_hint: &'static str,
     /// The `api` label of its metrics ([`super::telemetry`]).
     pub api: &'static str,
 }
@@ -46,27 +46,22 @@ impl std::ops::Deref for Service {
 pub const DEVIN: Service = Service(&ServiceInfo {
     name: "Devin API",
     api: "devin",
-    auth_hint: "run `outposts connect` to get a fresh outpost token, or set DEVIN_OUTPOSTS_TOKEN",
 });
 pub const DAYTONA: Service = Service(&ServiceInfo {
     name: "Daytona API",
     api: "daytona",
-    auth_hint: "check DAYTONA_API_KEY (an API key from the Daytona dashboard)",
 });
 pub const COREWEAVE: Service = Service(&ServiceInfo {
     name: "CoreWeave Sandbox API",
     api: "coreweave",
-    auth_hint: "check CWSANDBOX_API_KEY, or WANDB_API_KEY and WANDB_ENTITY",
 });
 pub const STATIC: Service = Service(&ServiceInfo {
     name: "remote binary server",
     api: "remote_download",
-    auth_hint: "check DEVIN_WORKER_STATIC_BASE_URL",
 });
 pub const EMULATOR: Service = Service(&ServiceInfo {
     name: "emulator",
     api: "emulator",
-    auth_hint: "is `outposts emulator start` running on this port?",
 });
 
 /// Largest response body we buffer (streams are read incrementally instead).
@@ -134,27 +129,6 @@ impl ApiError {
 
     pub fn is_auth(&self) -> bool {
         matches!(self, ApiError::Unauthorized { .. })
-    }
-
-    /// What the user should do next.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            ApiError::Unauthorized { service, .. } => Some(service.auth_hint.to_string()),
-            ApiError::RateLimited { .. } => Some(
-                "wait a little and retry; lower MAX_CONCURRENT_SESSIONS if this keeps happening"
-                    .into(),
-            ),
-            ApiError::Transport { service, .. } if service.name == EMULATOR.name => {
-                Some(EMULATOR.auth_hint.into())
-            }
-            ApiError::Transport { .. } => {
-                Some("check the URL setting and your network, then retry".into())
-            }
-            ApiError::Decode { .. } => {
-                Some("the URL may point at the wrong server (a proxy or web page); check it".into())
-            }
-            _ => None,
-        }
     }
 }
 

@@ -31,27 +31,6 @@ pub enum OutpostLookupError {
 }
 
 impl OutpostLookupError {
-    /// What the user should do next.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            OutpostLookupError::NotFound { known, .. } if known.is_empty() => Some(
-                "create one with `outposts outpost create NAME --platform linux` or run `outposts connect`"
-                    .into(),
-            ),
-            OutpostLookupError::NotFound { .. } => Some(
-                "pass one of the ids or names above (`outposts outpost list` shows them all), or fix OUTPOST_ID"
-                    .into(),
-            ),
-            OutpostLookupError::Ambiguous { .. } => {
-                Some("pass the outpost's id instead of its name".into())
-            }
-            OutpostLookupError::Empty => {
-                Some("pass an outpost id (`outpost_env-…`) or name from `outposts outpost list`".into())
-            }
-            OutpostLookupError::Api(e) => e.hint(),
-        }
-    }
-
     /// The user named an outpost that does not exist (or not uniquely): their input is wrong,
     /// not the service.
     pub fn is_bad_input(&self) -> bool {
@@ -177,7 +156,6 @@ mod tests {
         assert!(matches!(e, OutpostLookupError::NotFound { .. }));
         let msg = e.to_string();
         assert!(msg.contains("gpu (outpost_env-a)"), "{msg}");
-        assert!(e.hint().unwrap().contains("outposts outpost list"));
         let twins = vec![o("outpost_env-x", "dup"), o("outpost_env-y", "dup")];
         let e = pick(twins, "dup").unwrap_err();
         assert!(matches!(e, OutpostLookupError::Ambiguous { .. }));

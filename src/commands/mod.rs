@@ -191,7 +191,9 @@ pub(crate) async fn lookup_outpost(
     use crate::api::outpost_lookup::resolve_outpost;
     match resolve_outpost(devin, wanted).await {
         Ok(o) => Ok(o),
-        Err(e) if e.is_bad_input() => Err(CliError::usage(e.to_string(), e.hint()).into()),
+        Err(e) if e.is_bad_input() => {
+            Err(CliError::usage(e.to_string(), crate::settings::advice::outpost_lookup(&e)).into())
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -425,7 +425,7 @@ async fn watch(ctx: &Ctx, a: WatchArgs) -> Result<ExitStatus> {
             WatchItem::Gap(gap) => match gap.reason {
                 GapReason::Unauthorized => {
                     return Err(
-                        CliError::auth(gap.detail, Some(DEVIN.auth_hint.to_string())).into(),
+                        CliError::auth(gap.detail, crate::settings::advice::auth(DEVIN)).into(),
                     );
                 }
                 GapReason::NotAStream => {

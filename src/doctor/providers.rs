@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::env;
 use crate::provider::ProviderKind;
 use crate::provider::daytona::snapshot as snap;
-use crate::settings::{CoreweaveSettings, DaytonaApiSettings};
+use crate::settings::{CoreweaveSettings, DaytonaApiSettings, advice};
 
 pub(super) async fn daytona_key(
     config: &Config,
@@ -268,14 +268,14 @@ pub(super) async fn coreweave_key(config: &Config, t: Duration, provider: Provid
                     format!("rejected: {e}"),
                     format!(
                         "{} (the rejected value is {key_origin})",
-                        e.hint().unwrap_or_default()
+                        advice::coreweave(&e).unwrap_or_default()
                     ),
                 ),
                 Err(e) => Check::fail(
                     ID,
                     TITLE,
                     e.to_string(),
-                    e.hint().unwrap_or_else(|| {
+                    advice::coreweave(&e).unwrap_or_else(|| {
                         format!(
                             "check {} and the network",
                             origin(config, &env::CWSANDBOX_BASE_URL)

@@ -12,7 +12,7 @@ use crate::api::{ApiError, HttpClient};
 use crate::config::{Config, Resolved};
 use crate::env::{self, EnvVar};
 use crate::secrets::Secret;
-use crate::settings::{DevinSettings, HttpSettings};
+use crate::settings::{DevinSettings, HttpSettings, advice};
 
 /// Larger skews are a failure: claim deadlines and renewals are computed from this clock.
 pub const MAX_SKEW: Duration = Duration::from_secs(30);
@@ -51,7 +51,7 @@ pub(super) fn api_failure(
     url: &'static EnvVar,
 ) -> Check {
     if e.is_auth() {
-        let hint = e.hint().unwrap_or_default();
+        let hint = advice::api(e).unwrap_or_default();
         return Check::fail(
             id,
             title,
@@ -63,10 +63,11 @@ pub(super) fn api_failure(
         ApiError::Transport { .. } | ApiError::Decode { .. } => format!(
             "check {} and the network{}",
             origin(config, url),
-            e.hint().map(|h| format!(" ({h})")).unwrap_or_default()
+            advice::api(e)
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default()
         ),
-        _ => e
-            .hint()
+        _ => advice::api(e)
             .unwrap_or_else(|| "retry; if it persists, check the service's status page".into()),
     };
     Check::fail(id, title, e.to_string(), fix)

@@ -7,6 +7,7 @@
 //! DAYTONA_API_KEY…", "run `outposts connect`…") lives here, next to the variable it names,
 //! and the clients' own errors carry only what the wire said.
 
+pub mod advice;
 mod devin;
 mod http;
 mod output;

@@ -237,3 +237,48 @@ fn names_and_defaults_the_providers_use_match_env_rs() {
         crate::provider::local::SANDBOX_ROOT_VAR
     );
 }
+
+/// The advice for an API's failure names the setting to fix; the clients carry only wire facts.
+#[test]
+fn api_failures_get_advice_naming_the_setting() {
+    use crate::api::coreweave::CoreweaveError;
+    use crate::api::outpost_lookup::OutpostLookupError;
+    use crate::settings::advice;
+    let refused = |code: tonic::Code| {
+        CoreweaveError::from_status("GetSandbox", &tonic::Status::new(code, "x"))
+    };
+    let hint = |c| advice::coreweave(&refused(c)).unwrap_or_default();
+    assert!(hint(tonic::Code::Unauthenticated).contains("CWSANDBOX_API_KEY"));
+    assert!(hint(tonic::Code::Unavailable).contains("CWSANDBOX_BASE_URL"));
+    assert_eq!(advice::coreweave(&refused(tonic::Code::NotFound)), None);
+    let unauthorized = |service| crate::api::ApiError::Unauthorized {
+        service,
+        status: 401,
+        message: "no".into(),
+    };
+    assert!(
+        advice::api(&unauthorized(crate::api::http::DEVIN))
+            .unwrap_or_default()
+            .contains("outposts connect")
+    );
+    assert!(
+        advice::api(&unauthorized(crate::api::http::DAYTONA))
+            .unwrap_or_default()
+            .contains("DAYTONA_API_KEY")
+    );
+    let missing = OutpostLookupError::Ambiguous {
+        wanted: "gpu".into(),
+        matches: Vec::new(),
+    };
+    assert!(
+        advice::outpost_lookup(&missing)
+            .unwrap_or_default()
+            .contains("the outpost's id")
+    );
+    let empty = OutpostLookupError::Empty;
+    assert!(
+        advice::outpost_lookup(&empty)
+            .unwrap_or_default()
+            .contains("outposts outpost list")
+    );
+}

@@ -396,7 +396,11 @@ fn credentials_missing_wrong_and_wandb() {
     match &err {
         ProviderError::Api(api @ ApiError::Unauthorized { .. }) => {
             assert!(api.is_auth());
-            assert!(api.hint().unwrap_or_default().contains("CWSANDBOX_API_KEY"));
+            assert!(
+                outposts::settings::advice::api(api)
+                    .unwrap_or_default()
+                    .contains("CWSANDBOX_API_KEY")
+            );
         }
         other => panic!("expected Unauthorized, got {other:?}"),
     }

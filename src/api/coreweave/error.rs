@@ -293,33 +293,6 @@ impl CoreweaveError {
             ErrorKind::Unavailable | ErrorKind::DeadlineExceeded
         )
     }
-
-    /// What the user should do next.
-    pub fn hint(&self) -> Option<String> {
-        match self.kind {
-            ErrorKind::Unauthenticated | ErrorKind::PermissionDenied => {
-                Some(COREWEAVE.auth_hint.to_string())
-            }
-            ErrorKind::Unavailable => Some(
-                "check CWSANDBOX_BASE_URL and your network; the service may be briefly down, retry"
-                    .into(),
-            ),
-            ErrorKind::ResourceExhausted => Some(
-                "the CoreWeave org is at its sandbox quota or capacity: stop unused sandboxes, \
-                 lower the worker count, or retry later"
-                    .into(),
-            ),
-            ErrorKind::DeadlineExceeded => {
-                Some("the call took too long; retry, or allow a longer timeout".into())
-            }
-            ErrorKind::Unimplemented => Some(
-                "this operation is not enabled for your CoreWeave org or endpoint (check \
-                 CWSANDBOX_BASE_URL)"
-                    .into(),
-            ),
-            _ => None,
-        }
-    }
 }
 
 /// The HTTP status in tonic's "… while receiving response with status: 503 …" messages.
@@ -480,11 +453,7 @@ mod tests {
             &tonic::Status::unauthenticated("missing credentials"),
         );
         assert!(auth.is_auth());
-        assert!(
-            auth.hint()
-                .unwrap_or_default()
-                .contains("CWSANDBOX_API_KEY")
-        );
+        // The advice for it is settings::advice's (tested there).
         assert!(
             CoreweaveError::from_status("GetSandbox", &tonic::Status::unavailable("down"))
                 .is_retryable()

@@ -19,7 +19,7 @@ use crate::env;
 use crate::error::{CliError, ExitStatus, InSession};
 use crate::output::Progress;
 use crate::provider::{ProviderKind, SandboxInfo};
-use crate::settings::V3Settings;
+use crate::settings::{V3Settings, advice};
 use crate::verify;
 use crate::verify::outpost::{self, Choice, ChoiceError, NoneGiven};
 
@@ -184,7 +184,7 @@ pub(super) fn choice_error(v3: &DevinV3Client, e: ChoiceError) -> anyhow::Error 
         // Unwrapped, so main.rs sees the typed error itself.
         ChoiceError::V3(v) => org_error(v3, v),
         // A name or id the account lacks is a configuration error (exit 2), like everywhere.
-        ChoiceError::Lookup(l) if l.is_bad_input() => CliError::usage(l.to_string(), l.hint()).into(),
+        ChoiceError::Lookup(l) if l.is_bad_input() => CliError::usage(l.to_string(), advice::outpost_lookup(&l)).into(),
         ChoiceError::Lookup(l) => l.into(),
     }
 }

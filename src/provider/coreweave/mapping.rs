@@ -33,10 +33,12 @@ pub fn err(e: CoreweaveError) -> ProviderError {
         }
         ErrorKind::NotFound => ProviderError::NotFound(message),
         ErrorKind::AlreadyExists => ProviderError::AlreadyExists(message),
-        ErrorKind::ResourceExhausted => ProviderError::Quota(match e.hint() {
-            Some(h) => format!("{message} ({h})"),
-            None => message,
-        }),
+        ErrorKind::ResourceExhausted => {
+            ProviderError::Quota(match crate::settings::advice::coreweave(&e) {
+                Some(h) => format!("{message} ({h})"),
+                None => message,
+            })
+        }
         ErrorKind::Invalid | ErrorKind::FailedPrecondition => ProviderError::Invalid(message),
         ErrorKind::Unavailable => ProviderError::Api(ApiError::Transport {
             service: COREWEAVE,
@@ -48,7 +50,7 @@ pub fn err(e: CoreweaveError) -> ProviderError {
             None => ProviderError::Other(message),
         },
         ErrorKind::Cancelled | ErrorKind::Unimplemented | ErrorKind::Other => {
-            ProviderError::Other(match e.hint() {
+            ProviderError::Other(match crate::settings::advice::coreweave(&e) {
                 Some(h) => format!("{message} ({h})"),
                 None => message,
             })
