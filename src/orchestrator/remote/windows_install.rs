@@ -71,7 +71,7 @@ try {{
     $code = 0
   }} else {{
     if (-not ((Test-Path -LiteralPath $part) -and ((Sha $part) -eq $sum))) {{
-      $r = Native {{ & curl.exe --fail --location --retry 2 --connect-timeout 30 --max-time 280 --silent --show-error --continue-at - -o $part $url }}
+      $r = Native {{ & curl.exe --fail --location --retry 2 --connect-timeout 30 --max-time 280 --silent --show-error --continue-at '-' -o $part $url }}
       if ($r.Code -ne 0) {{
         # A partial the server will not resume from (e.g. the file changed) starts over next try.
         if ($r.Code -eq 33) {{ Remove-Item -Force -ErrorAction SilentlyContinue -LiteralPath $part }}

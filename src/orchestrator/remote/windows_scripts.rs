@@ -31,10 +31,7 @@ pub fn root(session_id: &str) -> String {
     )
 }
 
-/// How every error line a Windows script reports begins: the one line the tool reads as the
-/// failure's message (Windows PowerShell 5.1's own last line of an error is
-/// `+ FullyQualifiedErrorId : …`, which says nothing).
-pub const ERROR_TAG: &str = "outposts-error: ";
+pub use crate::provider::daytona::windows_build::runner::ERROR_TAG;
 
 /// `Native { & prog args }` runs a native program under `Continue` (under `Stop`, Windows
 /// PowerShell 5.1 ends the script at the program's first stderr line once stderr is redirected)

@@ -215,7 +215,7 @@ fn the_install_downloads_detached_and_resumes() {
     assert!(!s.contains("curl"), "no download inside the exec: {s}");
     let r = runner();
     assert!(r.contains(r#"$part = "$exe.partial""#), "{r}");
-    assert!(r.contains("--continue-at -"), "{r}");
+    assert!(r.contains("--continue-at '-'"), "{r}");
     assert!(r.contains("-Filter '*.partial.*'"), "{r}");
     assert!(r.contains("$r = Native { & curl.exe"), "{r}");
     assert!(r.contains("if ($r.Code -ne 0)"), "{r}");
