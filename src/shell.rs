@@ -31,6 +31,11 @@ pub fn powershell_quote(s: &str) -> String {
 /// toolbox exec as `cmd.exe /C <command>`, so no command for a Windows sandbox may be longer.
 pub const CMD_EXE_LIMIT: usize = 8191;
 
+/// The longest command we send to a Windows sandbox: the newer Windows daemon runs it as
+/// `C:\Windows\system32\cmd.exe /S /C "<command>"`, and cmd.exe counts those ~37 characters of
+/// wrapper too.
+pub const WINDOWS_COMMAND_BUDGET: usize = CMD_EXE_LIMIT - 37;
+
 /// `powershell.exe … -EncodedCommand <base64 of the UTF-16LE script>`: the one form that reaches
 /// Windows PowerShell unharmed through the daemon's `cmd.exe /C`. The daemon's Go runtime quotes
 /// the whole command as one argument (a `"` becomes `\"`, which cmd.exe does not understand), and

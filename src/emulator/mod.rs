@@ -52,6 +52,8 @@ pub struct EmulatorOptions {
     pub sweep_delay: Duration,
     /// What the remote distribution serves under the Linux names.
     pub remote_form: devin::remote::RemoteForm,
+    /// Which Windows daemon a Windows sandbox's toolbox follows.
+    pub windows_daemon: daytona::windows_daemon::WindowsDaemon,
     /// How `GET /opbeta/outposts/{id}` answers: the get-one route is documented but absent from
     /// Cognition's model of the server (specs/devin-outposts-api.md §5.6).
     pub outpost_get_route: OutpostGetRoute,
@@ -87,6 +89,7 @@ impl Default for EmulatorOptions {
             keepalive: Duration::from_secs(15),
             sweep_delay: Duration::from_secs(5),
             remote_form: devin::remote::RemoteForm::Binary,
+            windows_daemon: daytona::windows_daemon::WindowsDaemon::Legacy,
             outpost_get_route: OutpostGetRoute::Served,
             gateway_url: None,
             page_size: None,

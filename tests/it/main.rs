@@ -81,6 +81,7 @@ mod verify_local;
 mod verify_recipe;
 mod windows_daemon;
 mod windows_grammar;
+mod windows_launch;
 mod windows_orchestrated;
 mod worker_common;
 mod worker_coreweave;

@@ -2,11 +2,15 @@
 //! Nothing here runs PowerShell: the model holds an exec while a child that inherited its
 //! output pipe lives, enforces cmd.exe's command-line limit, and never reports a session
 //! command's exit code — the behaviours that stopped Windows sessions on real sandboxes.
+//!
+//! Daytona runs two Windows daemons (`outposts emulator start --windows-daemon legacy|newer`):
+//! every test here runs against both ([`both_daemons!`]: `<test>::legacy` and `<test>::newer`).
 
 use std::time::{Duration, Instant};
 
 use outposts::orchestrator::remote::windows::command;
-use outposts::orchestrator::remote::windows_scripts::{check_script, install_script, start_script};
+use outposts::orchestrator::remote::windows_install;
+use outposts::orchestrator::remote::windows_scripts::{check_script, start_script};
 use outposts::provider::{ExecRequest, Provider, ProviderError, SandboxSpec, Source};
 
 use outposts::api::daytona_types::ExecuteRequest;
@@ -24,10 +28,79 @@ fn exec(cmd: String, timeout_s: u64) -> ExecRequest {
     req
 }
 
-#[test]
-fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
+/// One of the Windows daemon generations the emulator models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Daemon {
+    Legacy,
+    Newer,
+}
+
+impl Daemon {
+    /// The `emulator start` arguments that select it.
+    pub fn args(self) -> [&'static str; 2] {
+        match self {
+            Daemon::Legacy => ["--windows-daemon", "legacy"],
+            Daemon::Newer => ["--windows-daemon", "newer"],
+        }
+    }
+
+    /// An emulator modelling this daemon.
+    pub fn emulator(self) -> Emu {
+        Emu::start(&TestEnv::new(), &self.args())
+    }
+}
+
+/// `fn name(d: Daemon)` becomes the tests `name::legacy` and `name::newer`.
+macro_rules! both_daemons {
+    ($($name:ident),+ $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn legacy() {
+                super::$name($crate::windows_daemon::Daemon::Legacy)
+            }
+            #[test]
+            fn newer() {
+                super::$name($crate::windows_daemon::Daemon::Newer)
+            }
+        }
+    )+};
+}
+pub(crate) use both_daemons;
+
+both_daemons!(
+    windows_execs_return_at_once_unless_a_child_holds_the_pipe,
+    linux_sandboxes_keep_linux_daemon_behaviour,
+    a_stale_exit_record_is_not_the_new_launchs_exit,
+    a_windows_log_tail_reads_the_log_files_not_a_linux_script,
+);
+
+/// A started Windows sandbox on `emu`, and a toolbox client for it.
+pub fn windows_sandbox(
+    emu: &Emu,
+    name: &str,
+) -> (
+    outposts::provider::daytona::DaytonaProvider,
+    String,
+    outposts::api::daytona::Toolbox,
+) {
+    let p = provider(emu);
+    block_on(async {
+        let sb = p
+            .create(&SandboxSpec::new(
+                name,
+                Source::Snapshot("windows-medium".into()),
+            ))
+            .await
+            .unwrap();
+        let url = client(emu).toolbox_proxy_url(&sb.id).await.unwrap();
+        let tb = client(emu).toolbox(&url, &sb.id);
+        (p, sb.id, tb)
+    })
+}
+
+fn windows_execs_return_at_once_unless_a_child_holds_the_pipe(d: Daemon) {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
+    let emu = d.emulator();
     let p = provider(&emu);
     let sb = block_on(async {
         let sb = p
@@ -41,12 +114,8 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
         assert!(raw.is_windows(), "{raw:?}");
 
         // Every step of the new launch returns well inside the proxy's ~40 s.
-        let install = install_script(
-            "C:\\r",
-            "C:\\r\\devin-remote.exe",
-            &"a".repeat(64),
-            "http://x/devin-remote_1234567_windows_x64.exe",
-        );
+        let install =
+            windows_install::start_script("C:\\r", "C:\\r\\devin-remote.exe", &"a".repeat(64));
         // The model cannot run PowerShell: each says so at once (never "not found").
         for script in [install, start_script("devin-w"), check_script("devin-w")] {
             let t = Instant::now();
@@ -126,10 +195,9 @@ fn windows_execs_return_at_once_unless_a_child_holds_the_pipe() {
     });
 }
 
-#[test]
-fn linux_sandboxes_keep_linux_daemon_behaviour() {
+fn linux_sandboxes_keep_linux_daemon_behaviour(d: Daemon) {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
+    let emu = d.emulator();
     let p = provider(&emu);
     block_on(async {
         let sb = p
@@ -159,13 +227,12 @@ fn linux_sandboxes_keep_linux_daemon_behaviour() {
 /// An exit record is read through the file API only when it names the launch on file: a record
 /// left by an earlier launch (a start that never ran, or an old bootstrap writing late) is not
 /// this launch's exit. A failed bootstrap's reserved code reads as an exit, not as "absent".
-#[test]
-fn a_stale_exit_record_is_not_the_new_launchs_exit() {
+fn a_stale_exit_record_is_not_the_new_launchs_exit(d: Daemon) {
     use outposts::orchestrator::remote::Liveness;
     use outposts::orchestrator::remote::windows::check;
     use outposts::orchestrator::remote::windows_scripts::{BOOTSTRAP_FAILED, root};
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
+    let emu = d.emulator();
     let p = provider(&emu);
     block_on(async {
         let sb = p
@@ -203,12 +270,11 @@ fn a_stale_exit_record_is_not_the_new_launchs_exit() {
 
 /// Diagnosis of a Windows session reads its logs through the file API — the remote's stderr and
 /// the bootstrap's own failures — and never sends the Linux log script to cmd.exe.
-#[test]
-fn a_windows_log_tail_reads_the_log_files_not_a_linux_script() {
+fn a_windows_log_tail_reads_the_log_files_not_a_linux_script(d: Daemon) {
     use outposts::orchestrator::remote::log_tail;
     use outposts::orchestrator::remote::windows_scripts::root;
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let emu = Emu::start(&TestEnv::new(), &[]);
+    let emu = d.emulator();
     let p = provider(&emu);
     let sb = block_on(async {
         let sb = p

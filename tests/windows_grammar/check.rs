@@ -12,15 +12,17 @@ use tree_sitter::{Language, Node, Parser};
 
 use outposts::orchestrator::remote::LaunchMode;
 use outposts::orchestrator::remote::windows::command;
+use outposts::orchestrator::remote::windows_install;
 use outposts::orchestrator::remote::windows_scripts::{
-    bootstrap_script, check_script, has_clone_script, install_script, start_script,
+    bootstrap_script, check_script, has_clone_script, start_script,
 };
 use outposts::provider::daytona::windows_build::runner;
-use outposts::shell::{CMD_EXE_LIMIT, powershell_call};
+use outposts::shell::{CMD_EXE_LIMIT, WINDOWS_COMMAND_BUDGET, powershell_call};
 
 /// The newer Windows daemon runs a command as `cmd.exe /S /C "<command>"`: its ~37 characters
 /// of wrapper come out of cmd.exe's 8,191.
 pub const BUDGET: usize = CMD_EXE_LIMIT - 37;
+const _: () = assert!(BUDGET == WINDOWS_COMMAND_BUDGET);
 
 /// Values a user or the platform can put into a script: quotes of every kind PowerShell knows,
 /// subexpressions, backticks, spaces, wildcard brackets, non-ASCII, comment openers.
@@ -163,8 +165,13 @@ pub fn every_script() -> Vec<(String, String, bool)> {
         let url = format!("https://example.test/{v}/devin-remote_windows_x64.exe");
         all.push((
             format!("install {v:?}"),
-            install_script(&v, &exe, &sum, &url),
+            windows_install::start_script(&v, &exe, &sum),
             true,
+        ));
+        all.push((
+            format!("install runner {v:?}"),
+            windows_install::runner_script(&v, &exe, &sum, &url, &v),
+            false,
         ));
         for mode in [LaunchMode::Remote, LaunchMode::Cli] {
             all.push((

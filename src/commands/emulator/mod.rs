@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::Ctx;
 use crate::config::parse_duration;
 use crate::emulator::client::EmulatorClient;
+use crate::emulator::daytona::windows_daemon::WindowsDaemon;
 use crate::emulator::devin::remote::RemoteForm;
 use crate::emulator::{Emulator, EmulatorOptions, OutpostGetRoute, faults};
 use crate::env;
@@ -127,6 +128,11 @@ pub struct StartArgs {
     /// shell).
     #[arg(long, value_enum, default_value_t = RemoteForm::Binary)]
     pub remote_form: RemoteForm,
+    /// Which Windows daemon Windows sandboxes follow: `legacy` (`cmd.exe /C`, an exec's envs
+    /// dropped, nothing killed on a timeout) or `newer` (`cmd.exe /S /C "…"`, envs applied, the
+    /// process tree killed on a timeout).
+    #[arg(long, value_enum, default_value = "legacy", value_name = "MODEL")]
+    pub windows_daemon: WindowsDaemon,
     /// How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition's model of
     /// the server (`404` unknown path, `405` method not allowed).
     #[arg(long, value_enum, default_value = "served", value_name = "MODE")]
@@ -217,6 +223,7 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         keepalive: a.keepalive,
         sweep_delay: a.sweep_delay,
         remote_form: a.remote_form,
+        windows_daemon: a.windows_daemon,
         outpost_get_route: match a.outpost_get_route {
             GetRouteMode::Served => OutpostGetRoute::Served,
             GetRouteMode::NotFound => OutpostGetRoute::NotFound,

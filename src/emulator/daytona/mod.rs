@@ -42,6 +42,7 @@ mod sandbox;
 mod snapshot;
 mod toolbox;
 mod warm_pool;
+pub mod windows_daemon;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;

@@ -352,6 +352,7 @@ pub mod bake;
 mod linux;
 mod resolve;
 pub mod windows;
+pub mod windows_install;
 pub mod windows_scripts;
 
 pub use linux::Launched;

@@ -1,17 +1,23 @@
 //! Windows sandboxes, in short steps (Daytona's proxy cuts a synchronous exec after ~40 s):
-//! 1. install: one exec downloads and verifies the binary (or verifies the cached copy);
+//! 1. install: a short exec answers `cached`, or starts a detached download whose exit record is
+//!    polled through the file API for up to 300 s ([`super::windows_install`]);
 //! 2. hand-off: the bootstrap and `launch.json` (the remote's environment, connect token
 //!    included) are written through the provider's file API, so no command line carries them;
 //! 3. start: one short exec adopts a live remote of ours or starts the bootstrap detached.
 //!
 //! A start exec that times out or fails on the way (5xx, a lost answer) is *unconfirmed*, not
-//! failed: the PID file is polled for a while before anything is reported. The scripts and the
-//! facts behind them are in [`super::windows_scripts`].
+//! failed: the PID file is polled for a while before anything is reported. A start that surely
+//! never ran (refused, or never confirmed) has its `launch.json` emptied through the file API,
+//! so the token does not stay on the sandbox's disk. The scripts and the facts behind them are
+//! in [`super::windows_scripts`].
 
 use std::time::Duration;
 
+use super::windows_install::{
+    INSTALL_BUDGET, INSTALL_POLL, await_install, runner_script, start_script as install_script,
+};
 use super::windows_scripts::{
-    bootstrap_script, check_script, has_clone_script, install_script, root, start_script,
+    ERROR_TAG, bootstrap_script, check_script, has_clone_script, root, start_script,
 };
 use super::*;
 use crate::provider::ProviderError;
@@ -21,7 +27,7 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The distribution name of the Windows build.
 const SUFFIX: &str = "windows_x64.exe";
 /// Every exec of a launch ends well inside the proxy's ~40 s.
-const INSTALL_TIMEOUT: Duration = Duration::from_secs(35);
+const INSTALL_TIMEOUT: Duration = Duration::from_secs(25);
 const START_TIMEOUT: Duration = Duration::from_secs(25);
 const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long an unconfirmed start is confirmed by polling the PID file.
@@ -42,8 +48,15 @@ fn ps(script: &str, timeout: Duration) -> ExecRequest {
     }
 }
 
-/// Where the binary of `build` lives in the sandbox, and the script that installs it.
-fn install(plan: &LaunchPlan) -> Result<(String, Option<String>), RemoteError> {
+/// Where the binary of `build` lives in the sandbox, and what installs it (`None`: the CLI mode).
+struct Install {
+    dir: String,
+    exe: String,
+    sum: String,
+    url: String,
+}
+
+fn install(plan: &LaunchPlan) -> Result<(String, Option<Install>), RemoteError> {
     // The CLI mode: the image provides `devin.exe`, which fetches the remote itself (a pinned
     // build only travels as `DEVIN_WORKER_REMOTE_SHA`).
     let b = match (plan.mode, plan.build.as_ref()) {
@@ -60,8 +73,78 @@ fn install(plan: &LaunchPlan) -> Result<(String, Option<String>), RemoteError> {
     })?;
     let dir = format!("C:\\ProgramData\\devin-outposts\\remote\\{}", b.sha);
     let exe = format!("{dir}\\devin-remote.exe");
-    let script = install_script(&dir, &exe, sum, &b.url(SUFFIX));
-    Ok((exe, Some(script)))
+    Ok((
+        exe.clone(),
+        Some(Install {
+            dir,
+            exe,
+            sum: sum.clone(),
+            url: b.url(SUFFIX),
+        }),
+    ))
+}
+
+/// The line that says what went wrong: the scripts' tagged error line, else the last line.
+pub fn failure_detail(stderr: &str, stdout: &str) -> String {
+    stdout
+        .lines()
+        .chain(stderr.lines())
+        .filter_map(|l| l.trim().strip_prefix(ERROR_TAG))
+        .last()
+        .map(str::to_string)
+        .unwrap_or_else(|| last_line(stderr, stdout))
+}
+
+/// Install the remote binary (or find it cached): `Some(cached?)`.
+async fn run_install(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    i: &Install,
+) -> Result<bool, RemoteError> {
+    let nonce = uuid::Uuid::new_v4().simple().to_string();
+    let mut runner = UTF8_BOM.to_vec();
+    runner.extend_from_slice(runner_script(&i.dir, &i.exe, &i.sum, &i.url, &nonce).as_bytes());
+    provider
+        .write_file(
+            sandbox_id,
+            &super::windows_install::runner_path(&i.dir),
+            &runner,
+        )
+        .await?;
+    let out = provider
+        .exec(
+            sandbox_id,
+            &ps(&install_script(&i.dir, &i.exe, &i.sum), INSTALL_TIMEOUT),
+        )
+        .await?;
+    let result = out
+        .stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("outposts-install result="));
+    match (out.exit_code, result) {
+        (0, Some("cached")) => Ok(true),
+        (0, Some("started")) => {
+            tracing::info!(
+                "downloading devin-remote in the sandbox (up to {} s)",
+                INSTALL_BUDGET.as_secs()
+            );
+            await_install(
+                provider,
+                sandbox_id,
+                &i.dir,
+                &nonce,
+                INSTALL_BUDGET,
+                INSTALL_POLL,
+            )
+            .await?;
+            Ok(false)
+        }
+        (code, _) => Err(RemoteError::Launch {
+            code,
+            output: failure_detail(&out.stderr, &out.stdout),
+        }),
+    }
 }
 
 pub async fn launch(
@@ -72,27 +155,8 @@ pub async fn launch(
 ) -> Result<Launched, RemoteError> {
     let (exe, install) = install(plan)?;
     let mut cached = None;
-    if let Some(script) = install {
-        let out = provider
-            .exec(sandbox_id, &ps(&script, INSTALL_TIMEOUT))
-            .await?;
-        let detail = || last_line(&out.stderr, &out.stdout);
-        let line = out
-            .stdout
-            .lines()
-            .rev()
-            .find_map(|l| l.trim().strip_prefix("outposts-install "));
-        match (out.exit_code, line) {
-            (0, Some(l)) => cached = Some(l.split_whitespace().any(|w| w == "result=cached")),
-            (3, _) => return Err(RemoteError::Download(detail())),
-            (4, _) => return Err(RemoteError::ChecksumMismatch(detail())),
-            (code, _) => {
-                return Err(RemoteError::Launch {
-                    code,
-                    output: detail(),
-                });
-            }
-        }
+    if let Some(i) = install {
+        cached = Some(run_install(provider, sandbox_id, &i).await?);
     }
     let dir = root(&plan.session_id);
     // This launch's id: the bootstrap signs its exit record with it, and the check reads only a
@@ -124,17 +188,38 @@ pub async fn launch(
             launch_json.to_string().as_bytes(),
         )
         .await?;
+    let started = start(provider, sandbox_id, &plan.session_id, cached).await;
+    if started.is_err() {
+        scrub(provider, sandbox_id, &dir).await;
+    }
+    started
+}
+
+/// Empty `launch.json` (the file API has no delete): a start that never ran leaves no token on
+/// the sandbox's disk, and a late bootstrap finds nothing to start.
+async fn scrub(provider: &dyn Provider, sandbox_id: &str, dir: &str) {
+    if let Err(e) = provider
+        .write_file(sandbox_id, &format!("{dir}\\launch.json"), b"")
+        .await
+    {
+        tracing::warn!("could not empty {dir}\\launch.json after a failed start: {e}");
+    }
+}
+
+async fn start(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    session_id: &str,
+    cached: Option<bool>,
+) -> Result<Launched, RemoteError> {
     let out = match provider
-        .exec(
-            sandbox_id,
-            &ps(&start_script(&plan.session_id), START_TIMEOUT),
-        )
+        .exec(sandbox_id, &ps(&start_script(session_id), START_TIMEOUT))
         .await
     {
         Ok(out) => out,
         Err(e) if unconfirmed(&e) => {
             tracing::info!("the Windows start exec was not confirmed ({e}); polling the PID file");
-            return confirm(provider, sandbox_id, &plan.session_id, e).await;
+            return confirm(provider, sandbox_id, session_id, e).await;
         }
         Err(e) => return Err(e.into()),
     };
@@ -155,7 +240,7 @@ pub async fn launch(
         }),
         (code, _) => Err(RemoteError::Launch {
             code,
-            output: last_line(&out.stderr, &out.stdout),
+            output: failure_detail(&out.stderr, &out.stdout),
         }),
     }
 }

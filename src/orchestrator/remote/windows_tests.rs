@@ -8,9 +8,6 @@ use super::tests::plan;
 use super::windows_scripts::*;
 use super::*;
 
-/// cmd.exe's limit on a command line (the daemon's default shell is `cmd.exe /C`).
-const CMD_LIMIT: usize = 8191;
-
 fn decode(cmd: &str) -> String {
     let b64 = cmd.rsplit(' ').next().unwrap();
     let bytes = base64::engine::general_purpose::STANDARD
@@ -23,12 +20,20 @@ fn decode(cmd: &str) -> String {
     String::from_utf16(&units).unwrap()
 }
 
+const DIR: &str = "C:\\ProgramData\\devin-outposts\\remote\\412f0e9b19";
+const EXE: &str = "C:\\ProgramData\\devin-outposts\\remote\\412f0e9b19\\devin-remote.exe";
+
 fn install() -> String {
-    install_script(
-        "C:\\ProgramData\\devin-outposts\\remote\\412f0e9b19",
-        "C:\\ProgramData\\devin-outposts\\remote\\412f0e9b19\\devin-remote.exe",
+    windows_install::start_script(DIR, EXE, &"a".repeat(64))
+}
+
+fn runner() -> String {
+    windows_install::runner_script(
+        DIR,
+        EXE,
         &"a".repeat(64),
         "http://x/devin-remote_412f0e9b19_windows_x64.exe",
+        "nonce1",
     )
 }
 
@@ -38,7 +43,11 @@ fn every_exec_fits_cmd_exe_and_round_trips() {
     for script in [install(), start_script(&id), check_script(&id)] {
         let cmd = windows::command(&script);
         assert!(cmd.starts_with("powershell.exe "));
-        assert!(cmd.len() < CMD_LIMIT, "{} chars", cmd.len());
+        assert!(
+            cmd.len() <= crate::shell::WINDOWS_COMMAND_BUDGET,
+            "{} chars",
+            cmd.len()
+        );
         assert_eq!(decode(&cmd), script);
     }
 }
@@ -48,17 +57,56 @@ fn the_detached_start_inherits_no_handles() {
     let start = start_script("devin-1");
     let line = start
         .lines()
-        .find(|l| l.starts_with("Start-Process"))
+        .find(|l| l.trim_start().starts_with("Start-Process"))
         .expect("a Start-Process line");
     assert!(line.contains("-WindowStyle Hidden"), "{line}");
     assert!(!line.contains("-Redirect"), "{line}");
     assert!(!line.contains("-NoNewWindow"), "{line}");
     assert!(!start.contains("-Redirect"));
-    // The old pid, start time and exit code go before the new start.
-    let clear = start
-        .find("Remove-Item -Force -ErrorAction SilentlyContinue $pidFile")
+}
+
+/// A duplicated start (the HTTP layer retries a 502/503/504) must neither orphan the remote the
+/// first one started nor start a second: the start clears no file, starts nothing while a
+/// bootstrap holds its lock, and the bootstrap takes the lock before it touches any file.
+#[test]
+fn a_duplicated_start_is_safe() {
+    let start = start_script("devin-1");
+    assert!(!start.contains("worker.id'), "), "{start}");
+    for line in start.lines().filter(|l| l.contains("Remove-Item")) {
+        assert!(
+            line.contains("'launch.json'"),
+            "the start removes only the hand-off: {line}"
+        );
+    }
+    let guard = start
+        .find("if (-not (Busy))")
+        .expect("the start checks the lock");
+    assert!(guard < start.find("Start-Process").unwrap());
+    let p = plan(LaunchMode::Remote);
+    let b = bootstrap_script(
+        &p.session_id,
+        "C:\\r\\x.exe",
+        LaunchMode::Remote,
+        &p.workdir,
+    );
+    let lock = b
+        .find("'bootstrap.lock'), 'OpenOrCreate', 'ReadWrite', 'None')")
         .unwrap();
-    assert!(clear < start.find("Start-Process").unwrap());
+    assert!(lock < b.find("if (-not $lock) { exit 0 }").unwrap());
+    for first_touch in ["Remove-Item", "Put 'worker", "Get-Content"] {
+        assert!(
+            lock < b.find(first_touch).unwrap(),
+            "{first_touch} before the lock"
+        );
+    }
+    // A consumed or scrubbed hand-off: nothing to start.
+    assert!(
+        b.contains("(Get-Item -LiteralPath $launch).Length -eq 0"),
+        "{b}"
+    );
+    // The lock is let go however the bootstrap ends.
+    let fin = b.find("} finally {").unwrap();
+    assert!(b[fin..].contains("$lock.Dispose()"));
 }
 
 #[test]
@@ -73,12 +121,19 @@ fn the_bootstrap_reads_the_handle_before_the_exit_code() {
     let handle = b.find("$null = $proc.Handle").expect("the handle is read");
     assert!(handle < b.find("WaitForExit").unwrap());
     assert!(handle < b.find("$proc.ExitCode").unwrap());
-    // Identity: pid and start time, each written whole (temp + rename).
-    assert!(b.contains("Put 'worker.start'") && b.contains("Put 'worker.pid'"));
-    assert!(b.find("Put 'worker.start'").unwrap() < b.find("Put 'worker.pid'").unwrap());
+    // Identity: pid and start time in one file, written whole (temp + rename).
+    let puts: Vec<&str> = b.lines().filter(|l| l.contains("Put 'worker.")).collect();
+    assert_eq!(puts.len(), 3, "{puts:?}");
+    assert!(
+        puts[0].contains("Put 'worker.id' ([string]$proc.Id + ' ' + [string]$proc.StartTime"),
+        "{puts:?}"
+    );
+    assert!(!b.contains("worker.pid") && !b.contains("worker.start"));
     // The hand-off is deleted however the bootstrap ends.
     let fin = b.find("} finally {").expect("a finally block");
-    assert!(b[fin..].contains("Remove-Item -Force -ErrorAction SilentlyContinue $launch"));
+    assert!(
+        b[fin..].contains("Remove-Item -Force -ErrorAction SilentlyContinue -LiteralPath $launch")
+    );
     for var in [
         "SystemDrive",
         "ProgramFiles(x86)",
@@ -90,8 +145,48 @@ fn the_bootstrap_reads_the_handle_before_the_exit_code() {
         "HOME",
         "LANG",
         "TZ",
+        "PSModulePath",
     ] {
         assert!(b.contains(&format!("'{var}'")), "{var} is kept");
+    }
+    // What the image sets machine-wide (JAVA_HOME, …) is kept too.
+    assert!(b.contains("+ @([Environment]::GetEnvironmentVariables('Machine').Keys)"));
+}
+
+/// `[ ]` in a workdir are wildcards to `-Path`: every path goes through `-LiteralPath` or .NET.
+#[test]
+fn paths_are_literal() {
+    let p = plan(LaunchMode::Remote);
+    let b = bootstrap_script(
+        &p.session_id,
+        "C:\\r\\x.exe",
+        LaunchMode::Remote,
+        "C:\\w\\[x]",
+    );
+    assert!(b.contains("Set-Location -LiteralPath 'C:\\w\\[x]'"), "{b}");
+    assert!(
+        b.contains("[IO.Directory]::CreateDirectory('C:\\w\\[x]')"),
+        "{b}"
+    );
+    for s in [
+        b,
+        start_script("devin-1"),
+        check_script("devin-1"),
+        install(),
+        runner(),
+    ] {
+        for l in s.lines() {
+            assert!(!l.contains(" -Path "), "{l}");
+            assert!(!l.contains("New-Item"), "{l}");
+            for cmd in [
+                "Test-Path $",
+                "Get-Content $",
+                "Remove-Item -Force $",
+                "Set-Location $",
+            ] {
+                assert!(!l.contains(cmd), "{l}");
+            }
+        }
     }
 }
 
@@ -99,19 +194,72 @@ fn the_bootstrap_reads_the_handle_before_the_exit_code() {
 fn liveness_needs_pid_and_start_time() {
     for s in [start_script("devin-1"), check_script("devin-1")] {
         assert!(s.contains("$w.StartTime.ToUniversalTime().Ticks"), "{s}");
-        assert!(s.contains("worker.start"), "{s}");
+        assert!(s.contains("'worker.id'"), "{s}");
+        // A pid that does not parse is not ours, never an error under Stop.
+        assert!(s.contains("[int]::TryParse($rec[0], [ref]$id)"), "{s}");
     }
 }
 
+/// The install exec only answers `cached` or starts the download detached; the download runs
+/// alone under a lock, resumes one partial file, sweeps the per-try partials of older tries,
+/// and runs curl and Defender under `Continue` with explicit exit-code checks.
 #[test]
-fn the_install_uses_a_partial_name_of_its_own() {
+fn the_install_downloads_detached_and_resumes() {
     let s = install();
-    assert!(s.contains(r#"$part = "$exe.partial.$PID."#), "{s}");
+    assert!(s.contains("outposts-install result=cached"), "{s}");
+    let line = s.lines().find(|l| l.starts_with("Start-Process")).unwrap();
     assert!(
-        s.contains("MpCmdRun.exe"),
-        "the Defender scan runs in the install step"
+        line.contains("-WindowStyle Hidden") && !line.contains("-Redirect"),
+        "{line}"
     );
-    assert!(s.contains("finally { Remove-Item -Force -ErrorAction SilentlyContinue $part }"));
+    assert!(!s.contains("curl"), "no download inside the exec: {s}");
+    let r = runner();
+    assert!(r.contains(r#"$part = "$exe.partial""#), "{r}");
+    assert!(r.contains("--continue-at '-'"), "{r}");
+    assert!(r.contains("-Filter '*.partial.*'"), "{r}");
+    assert!(r.contains("$r = Native { & curl.exe"), "{r}");
+    assert!(r.contains("if ($r.Code -ne 0)"), "{r}");
+    assert!(r.contains("$null = Native { & $mp -Scan"), "{r}");
+    assert!(r.contains("'install.lock'"), "{r}");
+    // The record is written whatever happened, after the lock is let go.
+    let fin = r.find("} finally {").unwrap();
+    assert!(
+        fin < r
+            .find("Set-Content -Encoding UTF8 -LiteralPath \"$exitFile.tmp\"")
+            .unwrap()
+    );
+    assert!(r.contains(&format!("$line = '{ERROR_TAG}'")), "{r}");
+}
+
+#[test]
+fn install_records_name_their_try() {
+    use windows_install::parse_record;
+    assert_eq!(
+        parse_record("n1 0 outposts-install result=installed\r\n", "n1"),
+        Some((0, "outposts-install result=installed".into()))
+    );
+    assert_eq!(
+        parse_record("\u{feff}n1 3 outposts-error: download failed", "n1"),
+        Some((3, "outposts-error: download failed".into()))
+    );
+    assert_eq!(
+        parse_record("n0 0 outposts-install result=installed", "n1"),
+        None
+    );
+    assert_eq!(parse_record("", "n1"), None);
+}
+
+/// Windows PowerShell 5.1's last line of an error is `+ FullyQualifiedErrorId : …`; the tagged
+/// line says what failed.
+#[test]
+fn the_tagged_error_line_is_the_failure() {
+    let out = "outposts-error: download of http://x failed (curl exit 28): timed out\r\n\
+               At line:12 char:3\r\n    + FullyQualifiedErrorId : RuntimeException\r\n";
+    assert_eq!(
+        windows::failure_detail("", out),
+        "download of http://x failed (curl exit 28): timed out"
+    );
+    assert_eq!(windows::failure_detail("", "a\nlast\n"), "last");
 }
 
 #[test]
@@ -125,6 +273,7 @@ fn windows_commands_never_carry_the_token() {
     );
     for s in [
         install(),
+        runner(),
         start_script(&p.session_id),
         check_script(&p.session_id),
         boot,
@@ -224,8 +373,18 @@ fn a_failed_bootstrap_records_an_exit_and_reads_its_files_as_utf8() {
         .find(&failed)
         .expect("the catch records the reserved code");
     assert!(catch < at && at < fin, "{b}");
-    assert!(b.contains("Get-Content -Raw -Encoding UTF8 $launch"), "{b}");
+    assert!(
+        b.contains("Get-Content -Raw -Encoding UTF8 -LiteralPath $launch"),
+        "{b}"
+    );
     // A start time that cannot be read is not ours, not an error under Stop.
     let s = start_script(&p.session_id);
     assert!(s.contains("try { $ticks = [string]$w.StartTime"), "{s}");
+    // One tagged line says why.
+    assert!(
+        b[catch..].contains(&format!(
+            "Add-Content -LiteralPath $log -Value ('{ERROR_TAG}bootstrap failed: '"
+        )),
+        "{b}"
+    );
 }

@@ -365,15 +365,26 @@ pub fn render(cmd: &Cmd, windows: bool) -> Result<String> {
                 .join(" "));
         }
     };
-    if line.len() > crate::shell::CMD_EXE_LIMIT {
+    if line.len() > crate::shell::WINDOWS_COMMAND_BUDGET {
         return Err(ProviderError::Invalid(format!(
             "the command is {} characters long; a Windows sandbox runs commands through \
-             cmd.exe, whose limit is {}",
+             cmd.exe, whose limit is {} ({} once the daemon's `cmd.exe /S /C` wrapper is in)",
             line.len(),
-            crate::shell::CMD_EXE_LIMIT
+            crate::shell::CMD_EXE_LIMIT,
+            crate::shell::WINDOWS_COMMAND_BUDGET
         )));
     }
     Ok(line)
+}
+
+/// Why an exec with an environment is refused on a Windows sandbox (names only, never values).
+fn windows_envs_refused(env: &BTreeMap<String, Secret>) -> String {
+    format!(
+        "a Windows sandbox's exec takes no environment ({} given): Daytona's older Windows \
+         daemon drops it and the newer applies it, so a value would arrive on one and not the \
+         other; write it into the script or hand it over in a file",
+        env.keys().cloned().collect::<Vec<_>>().join(", ")
+    )
 }
 
 fn valid_env_key(k: &str) -> bool {
@@ -710,6 +721,10 @@ impl Provider for DaytonaProvider {
             )));
         }
         let target = self.resolve(id).await?;
+        // One way on every Windows daemon: the older drops `envs`, the newer applies them.
+        if target.windows && !req.env.is_empty() {
+            return Err(ProviderError::Invalid(windows_envs_refused(&req.env)));
+        }
         let body = ExecuteRequest {
             command: render(&req.cmd, target.windows)?,
             cwd: req.cwd.clone(),

@@ -37,9 +37,16 @@ pub(super) async fn execute(
     if let Some(k) = envs.keys().find(|k| !valid_env_key(k)) {
         return c.bad(format!("invalid environment variable name: {k}"));
     }
-    if c.windows && req.command.len() > windows::CMD_LIMIT {
+    let daemon = s.opts.windows_daemon;
+    if c.windows && req.command.len() > daemon.command_limit() {
         return axum::Json(json!({"exitCode": 1, "result": windows::TOO_LONG})).into_response();
     }
+    // The older Windows daemon never passes `envs` to the command.
+    let envs = if c.windows && !daemon.applies_envs() {
+        BTreeMap::new()
+    } else {
+        envs
+    };
     if c.windows && windows::leaks_pipe(&req.command) {
         // A child holds the output pipe: the daemon waits for it until the timeout.
         tokio::time::sleep(windows::hold(req.timeout)).await;
@@ -56,7 +63,12 @@ pub(super) async fn execute(
         }))
         .into_response();
     }
-    match run(&s, &c, &req.command, req.cwd, envs, req.timeout).await {
+    let ran = if c.windows && !daemon.kills_tree_on_timeout() {
+        windows::run_untended(&s, &c, &req.command, req.cwd, envs, req.timeout).await
+    } else {
+        run(&s, &c, &req.command, req.cwd, envs, req.timeout).await
+    };
+    match ran {
         Ok(out) => axum::Json(json!({
             "exitCode": out.exit_code,
             "result": format!("{}{}", out.stdout, out.stderr),

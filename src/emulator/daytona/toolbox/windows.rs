@@ -1,7 +1,8 @@
 //! The Windows daemon (Daytona `apps/daemon-win`) as far as this emulator can model it without
 //! running PowerShell (nothing here has a .NET runtime):
-//! - the default shell is `cmd.exe /C`, whose command line holds at most 8,191 characters: a
-//!   longer command fails with cmd's own message and exit 1;
+//! - the default shell is `cmd.exe /C` (the newer daemon: `cmd.exe /S /C "…"`), whose command
+//!   line holds at most 8,191 characters: a longer command fails with cmd's own message and
+//!   exit 1 (limits, `envs` and timeouts per generation: [`WindowsDaemon`]);
 //! - `process/execute` answers only when every holder of the command's output pipe has closed
 //!   it. A command that starts a child with inherited handles — `Start-Process` with
 //!   `-NoNewWindow` or any `-Redirect*` and without `-Wait` — hands the pipe to a process that
@@ -15,12 +16,16 @@
 //! [`NO_POWERSHELL_EXIT`] and a message that says so, rather than pretending it ran or that
 //! the program does not exist.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use base64::Engine;
 
-/// cmd.exe's longest command line.
-pub const CMD_LIMIT: usize = 8191;
+use super::Ctx;
+use crate::emulator::AppState;
+#[cfg(doc)]
+use crate::emulator::daytona::windows_daemon::WindowsDaemon;
+use crate::provider::{ExecOutput, ProviderError};
 /// How long a held exec without a timeout of its own waits (the proxy would cut it sooner).
 const DEFAULT_HOLD: Duration = Duration::from_secs(600);
 
@@ -88,6 +93,29 @@ pub fn hold(timeout: Option<u64>) -> Duration {
         .filter(|t| *t > 0)
         .map(Duration::from_secs)
         .unwrap_or(DEFAULT_HOLD)
+}
+
+/// The older daemon past a command's timeout: the client is answered 408 while the command
+/// (and whatever it started) runs on, untended, to its end.
+pub(super) async fn run_untended(
+    s: &AppState,
+    c: &Ctx,
+    command: &str,
+    cwd: Option<String>,
+    envs: BTreeMap<String, String>,
+    timeout: Option<u64>,
+) -> Result<ExecOutput, ProviderError> {
+    let (s2, c2, command) = (s.clone(), c.clone(), command.to_string());
+    let task = tokio::spawn(async move { super::run(&s2, &c2, &command, cwd, envs, None).await });
+    let Some(limit) = timeout.filter(|t| *t > 0).map(Duration::from_secs) else {
+        return task
+            .await
+            .unwrap_or_else(|e| Err(ProviderError::Other(e.to_string())));
+    };
+    match tokio::time::timeout(limit, task).await {
+        Ok(done) => done.unwrap_or_else(|e| Err(ProviderError::Other(e.to_string()))),
+        Err(_) => Err(ProviderError::Timeout(limit)),
+    }
 }
 
 #[cfg(test)]

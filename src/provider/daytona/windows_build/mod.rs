@@ -110,7 +110,17 @@ async fn provision_and_snapshot(
     if exit != 0 {
         return Ok(BuildOutcome {
             snapshot: None,
-            failure: Some(format!("the provisioner exited with code {exit}")),
+            // The provisioner reports its failure as one tagged line.
+            failure: Some(
+                match tail
+                    .iter()
+                    .rev()
+                    .find_map(|l| l.trim().strip_prefix(runner::ERROR_TAG))
+                {
+                    Some(why) => format!("the provisioner failed (exit {exit}): {why}"),
+                    None => format!("the provisioner exited with code {exit}"),
+                },
+            ),
             log_tail: tail.into_iter().collect(),
         });
     }

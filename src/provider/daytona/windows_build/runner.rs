@@ -10,6 +10,11 @@ pub const RUNNER_PATH: &str = "C:\\ProgramData\\devin-outposts\\build\\run.ps1";
 pub const LOG_PATH: &str = "C:\\ProgramData\\devin-outposts\\build\\provision.log";
 pub const EXIT_PATH: &str = "C:\\ProgramData\\devin-outposts\\build\\provision.exit";
 
+/// How every error line a Windows script reports begins (the provisioner's and the launch
+/// scripts'): the one line read as the failure's message, since Windows PowerShell 5.1's own
+/// last line of an error is `+ FullyQualifiedErrorId : …`, which says nothing.
+pub const ERROR_TAG: &str = "outposts-error: ";
+
 /// Runs the provisioner; its streams go to the log (Windows PowerShell writes `*>` files as
 /// UTF-16), then the exit code goes to its file through a rename, so it is never read half
 /// written.
