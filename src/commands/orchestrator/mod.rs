@@ -235,6 +235,7 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
+        integrity: crate::orchestrator::integrity::bounds(&config)?,
     })
 }
 
