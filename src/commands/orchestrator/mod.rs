@@ -2,6 +2,7 @@
 
 pub(crate) mod run;
 pub(crate) mod status;
+mod status_integrity;
 mod switch;
 pub(crate) mod watch;
 
