@@ -389,7 +389,11 @@ pub(super) fn spawn_create(
         let result = provider.create_with(&boot.spec, &boot.extra).await;
         let outcome = match result {
             Ok(info) => match furnish(provider, &info.id, &boot).await {
-                Ok(()) => Ok(info.id),
+                Ok(()) => {
+                    let faults = &shared.file_faults;
+                    crate::emulator::file_faults::on_start(faults, provider, &info.id, &id).await;
+                    Ok(info.id)
+                }
                 Err(reason) => {
                     let _ = provider.delete(&info.id).await;
                     Err(reason)
