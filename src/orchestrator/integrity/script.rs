@@ -60,9 +60,16 @@ pub(super) const RECORD: &str = concat!(
     common!(),
     r#"mkdir -p "$d" 2>/dev/null || { say "result=unchecked reason=no-home"; exit 0; }
 rm -f "$d/manifest" "$d/list"
+# The working tree and the home, each once (one may hold the other: CoreWeave's home is on the
+# workspace volume, Daytona's workspace is in the home).
 set -- "$HOME"
 w="$OUTPOSTS_INTEGRITY_WORKDIR"
-case "$w/" in "$HOME"/*) ;; *) [ -d "$w" ] && set -- "$w" "$@" ;; esac
+if [ -d "$w" ]; then
+  case "$w/" in
+    "$HOME"/*) ;;
+    *) case "$HOME/" in "$w"/*) set -- "$w" ;; *) set -- "$w" "$HOME" ;; esac ;;
+  esac
+fi
 max="$OUTPOSTS_INTEGRITY_MAX_FILES"
 {
   $to find "$@" -xdev \( -path "$d" -o -path "$HOME/.devin-outposts" \) -prune \
