@@ -67,6 +67,16 @@ impl FileFaults {
     }
 }
 
+/// What a file fault may name a Daytona sandbox by: its id, its name, its label values.
+pub fn daytona_keys(s: &super::Shared, id: &str) -> Vec<String> {
+    let mut keys = vec![id.to_string()];
+    if let Some(r) = s.daytona.org().sandboxes.get(id) {
+        keys.push(r.name.clone());
+        keys.extend(r.labels.values().cloned());
+    }
+    keys
+}
+
 /// Parse a body of `POST /_emulator/file-faults`: one fault or a list.
 pub fn parse(body: &str) -> Result<Vec<FileFault>, String> {
     let value: serde_json::Value =
@@ -88,14 +98,17 @@ if [ "$(head -c 1 "$1")" = X ]; then b=Y; else b=X; fi
 printf %s "$b" | dd of="$1" bs=1 count=1 conv=notrunc 2>/dev/null
 touch -d "@$t" "$1""#;
 
-/// The local sandbox `local_id` (also known by `also`, e.g. the emulated API's id) has just
-/// started: carry out the faults meant for it.
-pub async fn on_start(faults: &FileFaults, provider: &LocalProvider, local_id: &str, also: &str) {
-    let mut keys = vec![local_id.to_string(), also.to_string()];
-    if let Ok(Some(info)) = Provider::get(provider, local_id).await {
-        keys.push(info.name.clone());
-        keys.extend(info.labels.values().cloned());
-    }
+/// The local sandbox `local_id` has just started: carry out the faults meant for it. `keys`: what
+/// the emulated API knows it by (its id, its name, its label values or tags).
+pub async fn on_start(
+    faults: &FileFaults,
+    provider: &LocalProvider,
+    local_id: &str,
+    mut keys: Vec<String>,
+) {
+    keys.push(local_id.to_string());
+    let also = keys.first().cloned().unwrap_or_default();
+    let also = also.as_str();
     for f in faults.take(&keys) {
         let script = match f.action {
             FileAction::Lose => LOSE,

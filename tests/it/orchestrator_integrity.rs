@@ -138,3 +138,79 @@ fn a_20000_file_tree_wakes_intact_and_a_file_lost_while_asleep_is_named() {
         "{table}"
     );
 }
+
+/// Sleep through the emulator, lose one file and alter another (same size and mtime: only its
+/// hash shows it) on the wake's start, and read what the wake says.
+fn faults_on_wake(emu: &Emu, env: &TestEnv, args: &[&str], workdir: &str) {
+    let orch = Orch::start(env, args);
+    let s = new_session(
+        emu,
+        Some(format!(
+            "sh: echo precious > {workdir}/lost.txt && echo same-size > {workdir}/altered.txt \
+             && echo kept > {workdir}/kept.txt"
+        )),
+    );
+    wait_until(WAIT, "the task", || tasks_done(emu, &s), || orch.log());
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the sleep",
+        || {
+            block_on(emu.client().history(Some(&s)))
+                .unwrap()
+                .iter()
+                .any(|h| h.event == "release")
+        },
+        || orch.log(),
+    );
+    let faults = serde_json::json!([
+        {"sandbox": s, "path": format!("{workdir}/lost.txt"), "action": "lose"},
+        {"sandbox": s, "path": format!("{workdir}/altered.txt"), "action": "alter"},
+    ]);
+    block_on(emu.client().add_file_faults(&faults.to_string())).unwrap();
+    block_on(emu.client().resume(&s)).unwrap();
+    let row = integrity_row(env, &orch, &s, "lost");
+    assert_eq!(
+        (row["lost"].as_u64(), row["changed"].as_u64()),
+        (Some(1), Some(1)),
+        "{row}"
+    );
+    let paths: Vec<String> = row["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        paths.len() == 2 && paths[0].ends_with("/lost.txt") && paths[1].ends_with("/altered.txt"),
+        "lost first, then changed: {row}"
+    );
+    // Reported, not refused: the session is served again all the same.
+    wait_until(WAIT, "the wake", || connected_at(emu, &s, 2), || orch.log());
+}
+
+#[test]
+fn a_coreweave_wake_reports_a_file_lost_and_one_altered_in_the_restore() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
+    env.set("WORKDIR", "/workspace");
+    let image = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
+    faults_on_wake(
+        &emu,
+        &env,
+        &["--provider", "coreweave", "--image", image],
+        "/workspace",
+    );
+}
+
+#[test]
+fn a_daytona_wake_reports_a_file_lost_and_one_altered_on_start() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, env, _snapshot) = emulator_with_snapshot();
+    faults_on_wake(
+        &emu,
+        &env,
+        &["--provider", "daytona"],
+        "/home/daytona/workspace",
+    );
+}

@@ -144,7 +144,8 @@ pub async fn run_restore(s: AppState, id: String) {
     match s.sandboxes.provider().start(&id).await {
         Ok(()) => {
             let local = s.sandboxes.provider();
-            crate::emulator::file_faults::on_start(&s.file_faults, local, &id, &id).await;
+            let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
+            crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
             update(&s, &id, |r| r.stored = St::Started)
         }
         Err(e) => update(&s, &id, |r| {
