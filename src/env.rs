@@ -168,6 +168,19 @@ env_vars! {
     /// absent from the queue this long — an abandoned sleeper. Off when unset: a sleeping
     /// session's workspace is its data, and only `terminated` deletes it otherwise.
     SLEEP_RETENTION: Orchestrator;
+    /// Sleep-integrity proof: `on` records a manifest of each sleeping session's working tree
+    /// and home before its sandbox stops, and checks it after the wake, before the remote
+    /// launches (WARN, metric and status on a difference); `off` skips both.
+    INTEGRITY_CHECK: Orchestrator = "on";
+    /// Most files a sleep's manifest lists (the first ones its walk finds; the rest of a larger
+    /// tree is unchecked, and the status says the manifest was cut).
+    INTEGRITY_MAX_FILES: Orchestrator = "50000";
+    /// Most MiB of file content a sleep's manifest hashes (files up to 8 MiB each); beyond it,
+    /// files are compared by size, mode and mtime only.
+    INTEGRITY_HASH_MIB: Orchestrator = "256";
+    /// Longest the manifest's walk, and again its hashing, may take at a sleep (each is cut
+    /// there and the manifest keeps what was done); a duration (e.g. 20s).
+    INTEGRITY_TIMEOUT: Orchestrator = "20s";
     /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
     /// once); a duration (e.g. 1m; bare numbers are seconds).

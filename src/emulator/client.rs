@@ -68,6 +68,17 @@ impl EmulatorClient {
         Ok(())
     }
 
+    /// Add file faults (JSON text: one or a list; see `emulator::file_faults`).
+    pub async fn add_file_faults(&self, faults: &str) -> Result<(), ApiError> {
+        self.http
+            .send(
+                ApiRequest::post(http::EMULATOR, self.url("/_emulator/file-faults"))
+                    .bytes(faults.as_bytes().to_vec(), "application/json"),
+            )
+            .await?;
+        Ok(())
+    }
+
     pub async fn clear_faults(&self) -> Result<(), ApiError> {
         self.http
             .send(ApiRequest::new(

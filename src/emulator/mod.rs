@@ -26,6 +26,7 @@ pub mod daytona;
 pub mod devin;
 pub mod devin_cli;
 pub mod faults;
+pub mod file_faults;
 pub mod journal;
 pub mod sandboxes;
 
@@ -212,6 +213,8 @@ pub struct Shared {
     pub devin_cli: Option<PathBuf>,
     /// Committed sandbox mutations (`GET /_emulator/mutations`).
     pub journal: journal::Journal,
+    /// Files to lose or alter on a sandbox's next start (`/_emulator/file-faults`).
+    pub file_faults: file_faults::FileFaults,
 }
 
 pub type AppState = Arc<Shared>;
@@ -271,6 +274,7 @@ impl Emulator {
             daytona,
             coreweave,
             journal: journal::Journal::default(),
+            file_faults: Default::default(),
             base_url: base_url.clone(),
             data_dir,
             opts,
@@ -354,6 +358,12 @@ fn router(shared: AppState) -> Router {
             "/_emulator/faults",
             get(faults_list).post(faults_add).delete(faults_clear),
         )
+        .route(
+            "/_emulator/file-faults",
+            get(file_faults_list)
+                .post(file_faults_add)
+                .delete(file_faults_clear),
+        )
         .route("/_emulator/mutations", get(mutations_handler))
         .route("/_emulator/secrets", get(secrets_handler))
         .fallback(not_found)
@@ -375,6 +385,30 @@ async fn not_found(req: Request) -> Response {
     }
     (StatusCode::NOT_FOUND, axum::Json(serde_json::json!({"statusCode": 404, "error": "Not Found", "message": format!("Cannot {} {}", req.method(), path)})))
         .into_response()
+}
+
+async fn file_faults_list(State(s): State<AppState>) -> axum::Json<Vec<file_faults::FileFault>> {
+    axum::Json(s.file_faults.list())
+}
+
+async fn file_faults_add(State(s): State<AppState>, body: String) -> Response {
+    match file_faults::parse(&body) {
+        Ok(faults) => {
+            let n = faults.len();
+            s.file_faults.add(faults);
+            axum::Json(serde_json::json!({"added": n})).into_response()
+        }
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            axum::Json(serde_json::json!({"detail": e})),
+        )
+            .into_response(),
+    }
+}
+
+async fn file_faults_clear(State(s): State<AppState>) -> StatusCode {
+    s.file_faults.clear();
+    StatusCode::NO_CONTENT
 }
 
 async fn info_handler(State(s): State<AppState>) -> axum::Json<Info> {

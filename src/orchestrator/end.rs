@@ -34,7 +34,12 @@ impl Orchestrator {
                 }
                 true
             }
-            SandboxEnd::Stop | SandboxEnd::Delete => self.end_sandbox(view, op).await,
+            SandboxEnd::Stop | SandboxEnd::Delete => {
+                if kind == EndKind::Sleep && op == SandboxEnd::Stop {
+                    self.record_before_sleep(view).await;
+                }
+                self.end_sandbox(view, op).await
+            }
         };
         if !sandbox_done {
             return Some(Outcome::Ended {

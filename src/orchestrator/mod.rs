@@ -13,6 +13,7 @@ mod claim;
 mod egress;
 mod end;
 pub mod handover;
+pub mod integrity;
 mod liveness;
 pub mod metrics;
 mod narrate;

@@ -25,7 +25,8 @@ impl OrchEvent {
             | Failed { session, .. }
             | Refused { session, .. }
             | Ended { session, .. }
-            | Janitor { session, .. } => Some(session),
+            | Janitor { session, .. }
+            | WakeIntegrity { session, .. } => Some(session),
             AtCapacity { .. } => None,
         }
     }
@@ -76,6 +77,7 @@ impl OrchEvent {
             Janitor {
                 sandbox, action, ..
             } => format!("janitor: {} sandbox {sandbox}", action.as_str()),
+            WakeIntegrity { verdict, .. } => format!("woke {}", verdict.words()),
             AtCapacity { held, cap, waiting } => format!(
                 "at capacity: {held}/{cap} held, {waiting} waiting \
                  (raise --max-concurrent-sessions or add a replica to serve them sooner)"
@@ -127,7 +129,10 @@ impl OrchEvent {
 
     /// A warning rather than progress.
     pub fn is_problem(&self) -> bool {
-        matches!(self, OrchEvent::Failed { .. } | OrchEvent::Refused { .. })
+        match self {
+            OrchEvent::WakeIntegrity { verdict, .. } => verdict.result.is_problem(),
+            _ => matches!(self, OrchEvent::Failed { .. } | OrchEvent::Refused { .. }),
+        }
     }
 }
 

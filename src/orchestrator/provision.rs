@@ -141,6 +141,8 @@ impl Orchestrator {
         let egress = self.wanted_egress(view)?;
         let sb = self.ensure_sandbox(view, &egress).await?;
         let sb = self.enforce_egress(sb, &egress).await?;
+        // Before the clones (which would mask a lost repository) and the launch.
+        self.check_after_wake(view, &sb.id).await;
         let (workdir, chrome) = match platform {
             Platform::Windows => (
                 self.opts.windows_workdir.clone(),

@@ -87,6 +87,7 @@ impl Orchestrator {
             given_up: super::run::given_up(book),
             not_served: not_served_rows(book),
             sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
+            wake_integrity: self.integrity_rows(book),
         }
     }
 }
@@ -117,6 +118,8 @@ pub struct StatusFile {
     pub not_served: Vec<NotServedRow>,
     /// What a sleeping session keeps on this provider.
     pub sleep_keeps: Option<String>,
+    /// The last wake-integrity check of each session held or asleep.
+    pub wake_integrity: Vec<super::integrity::IntegrityRow>,
 }
 
 /// A session this instance holds.

@@ -113,6 +113,7 @@ impl Orchestrator {
 
     /// The session is served again, or ended: no longer a sleeper.
     pub(super) fn forget_sleeper(&self, session: &SessionId) {
+        self.forget_integrity(session);
         self.record([Change::Record(RecordChange::Sleeper {
             session: session.clone(),
             sleeper: None,

@@ -50,6 +50,7 @@ mod orchestrator_daytona;
 mod orchestrator_extras;
 mod orchestrator_failures;
 mod orchestrator_health;
+mod orchestrator_integrity;
 mod orchestrator_local;
 mod orchestrator_model;
 mod orchestrator_network;

@@ -2,6 +2,7 @@
 
 pub(crate) mod run;
 pub(crate) mod status;
+mod status_integrity;
 mod switch;
 pub(crate) mod watch;
 
@@ -235,6 +236,7 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
+        integrity: crate::orchestrator::integrity::bounds(&config)?,
     })
 }
 

@@ -50,6 +50,7 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             ctx.printer.width(),
         ));
         out.push_str(&sleeping_table(&typed));
+        out.push_str(&super::status_integrity::lines(&typed.wake_integrity));
         // Sessions not served because their network policy cannot be enforced, and sessions
         // given up (released, cooling off), each with why and when it may be tried again.
         for r in &typed.refused {
@@ -111,6 +112,8 @@ pub struct OrchStatusDoc {
     pub waiting: Option<usize>,
     /// Sessions released lately.
     pub ended: Vec<EndedRow>,
+    /// The last wake-integrity check of each session held or asleep.
+    pub wake_integrity: Vec<crate::orchestrator::integrity::IntegrityRow>,
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
@@ -157,6 +160,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         held: file.held,
         waiting: file.waiting,
         ended: file.ended,
+        wake_integrity: file.wake_integrity,
         stale,
         status_age_seconds,
     })

@@ -389,7 +389,20 @@ pub(super) fn spawn_create(
         let result = provider.create_with(&boot.spec, &boot.extra).await;
         let outcome = match result {
             Ok(info) => match furnish(provider, &info.id, &boot).await {
-                Ok(()) => Ok(info.id),
+                Ok(()) => {
+                    // Its id, name and tags (`key=value`: the value is a label's).
+                    let mut keys = vec![id.clone(), boot.spec.name.clone()];
+                    let tags: Vec<String> = (shared.coreweave.lock().sandboxes.get(&id))
+                        .map(|e| e.spec.tags.clone())
+                        .unwrap_or_default();
+                    let values = tags
+                        .iter()
+                        .map(|t| t.split_once('=').map_or(&t[..], |kv| kv.1));
+                    keys.extend(values.map(str::to_string));
+                    let faults = &shared.file_faults;
+                    crate::emulator::file_faults::on_start(faults, provider, &info.id, keys).await;
+                    Ok(info.id)
+                }
                 Err(reason) => {
                     let _ = provider.delete(&info.id).await;
                     Err(reason)

@@ -215,6 +215,12 @@ pub const JANITOR_ACTIONS: Def = def(
     ],
     "What the janitor did to sandboxes (and sleepers' workspaces) after its verdict.",
 );
+pub const WAKE_INTEGRITY: Def = def(
+    "wake_integrity",
+    Counter,
+    &["result: intact|changed|lost|unchecked"],
+    "Wakes whose files were compared with the manifest recorded at their sleep: intact, changed, lost (a recorded file or the manifest itself is missing), or unchecked (nothing recorded, or the check failed).",
+);
 pub const RECONCILE: Def = def(
     "reconcile_duration_seconds",
     Histogram,
@@ -256,6 +262,7 @@ pub const ALL: &[Def] = &[
     JANITOR_SUCCESS,
     JANITOR_VERDICTS,
     JANITOR_ACTIONS,
+    WAKE_INTEGRITY,
     RECONCILE,
     RECONCILED_AT,
 ];

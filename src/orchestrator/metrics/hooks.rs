@@ -173,6 +173,11 @@ impl Metrics {
                 }
             }
             OrchEvent::Janitor { action, .. } => self.janitor_action(*action, true),
+            OrchEvent::WakeIntegrity { verdict, .. } => {
+                self.wake_integrity
+                    .get_or_create(&labels(&[("result", verdict.result.as_str())]))
+                    .inc();
+            }
             _ => {}
         }
     }

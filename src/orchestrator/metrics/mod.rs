@@ -88,6 +88,7 @@ pub struct Metrics {
     janitor_success: Seconds,
     janitor_verdicts: Family<Labels, Counter>,
     janitor_actions: Family<Labels, Counter>,
+    wake_integrity: Family<Labels, Counter>,
     reconcile: Histogram,
     reconciled_at: Seconds,
     /// What the probes answer from.
@@ -162,6 +163,7 @@ impl Metrics {
             janitor_success: reg(&mut r, &c::JANITOR_SUCCESS, Seconds::default()),
             janitor_verdicts: reg(&mut r, &c::JANITOR_VERDICTS, Family::default()),
             janitor_actions: reg(&mut r, &c::JANITOR_ACTIONS, Family::default()),
+            wake_integrity: reg(&mut r, &c::WAKE_INTEGRITY, Family::default()),
             reconcile: reg(&mut r, &c::RECONCILE, Histogram::new(RECONCILE)),
             reconciled_at: reg(&mut r, &c::RECONCILED_AT, Seconds::default()),
             registry: r,
@@ -200,6 +202,8 @@ impl Metrics {
         );
         init(&self.sandbox_creates, "served", &["warm", "cold"]);
         init(&self.relists, "result", &["ok", "failed"]);
+        let results = crate::orchestrator::integrity::WakeResult::ALL.map(|r| r.as_str());
+        init(&self.wake_integrity, "result", &results);
         init(&self.janitor_runs, "result", &["ok", "failed"]);
         init(
             &self.janitor_verdicts,

@@ -84,6 +84,14 @@ pub enum OrchEvent {
         session: SessionId,
         how: EndHow,
     },
+    /// A woken session's files compared with the manifest its sleep recorded (`integrity/`).
+    WakeIntegrity {
+        session: SessionId,
+        #[serde(flatten)]
+        verdict: crate::orchestrator::integrity::Verdict,
+        /// How long the check took.
+        seconds: f64,
+    },
     /// Sessions wait in the queue because the cap is reached (said again when the numbers change).
     AtCapacity {
         held: usize,

@@ -53,6 +53,8 @@ pub struct Orchestrator {
     last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
     /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
     pub(super) fleet_changed: std::sync::atomic::AtomicBool,
+    /// Each session's last wake-integrity check (`integrity/`), for the status file.
+    pub(super) wake_checks: super::integrity::WakeChecks,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -95,6 +97,7 @@ impl Orchestrator {
             events,
             last_events: Mutex::new(BTreeMap::new()),
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
+            wake_checks: Default::default(),
         })
     }
 

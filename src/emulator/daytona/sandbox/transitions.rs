@@ -54,7 +54,12 @@ async fn run_start(s: AppState, id: String) {
         return;
     }
     match s.sandboxes.provider().start(&id).await {
-        Ok(()) => update(&s, &id, |r| r.stored = St::Started),
+        Ok(()) => {
+            let local = s.sandboxes.provider();
+            let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
+            crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
+            update(&s, &id, |r| r.stored = St::Started)
+        }
         Err(e) => update(&s, &id, |r| {
             r.stored = St::Error;
             r.error_reason = Some(format!("cannot start the local sandbox: {e}"));
