@@ -168,6 +168,11 @@ env_vars! {
     /// absent from the queue this long — an abandoned sleeper. Off when unset: a sleeping
     /// session's workspace is its data, and only `terminated` deletes it otherwise.
     SLEEP_RETENTION: Orchestrator;
+    /// How long a sandbox whose provisioning or remote failed (or that the provider put into
+    /// `error`) is kept, stopped, for forensics before the janitor deletes it; its failure
+    /// record (`outposts orchestrator failures`) stays. Never applies to a sleeping session's
+    /// sandbox. A duration (e.g. 1d; bare numbers are seconds).
+    FAILED_KEEP: Orchestrator = "1d";
     /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
     /// once); a duration (e.g. 1m; bare numbers are seconds).

@@ -43,6 +43,9 @@ impl Orchestrator {
                 released: None,
             });
         }
+        if kind == EndKind::GiveUp {
+            self.record_given_up(session);
+        }
         let released = self.release(session).await;
         if released {
             self.record([Change::Record(RecordChange::LetGo(session.to_string()))]);

@@ -87,6 +87,11 @@ impl Orchestrator {
             given_up: super::run::given_up(book),
             not_served: not_served_rows(book),
             sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
+            failed: super::failures::failed_rows(
+                &self.failure_records(),
+                self.opts.failed_keep.as_secs_f64(),
+            ),
+            failed_keep_seconds: Some(self.opts.failed_keep.as_secs_f64()),
         }
     }
 }
@@ -117,6 +122,10 @@ pub struct StatusFile {
     pub not_served: Vec<NotServedRow>,
     /// What a sleeping session keeps on this provider.
     pub sleep_keeps: Option<String>,
+    /// Failed sandboxes kept for forensics (open failure records), newest first.
+    pub failed: Vec<super::failures::FailedRow>,
+    /// `FAILED_KEEP`, seconds.
+    pub failed_keep_seconds: Option<f64>,
 }
 
 /// A session this instance holds.

@@ -53,6 +53,8 @@ pub struct Orchestrator {
     last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
     /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
     pub(super) fleet_changed: std::sync::atomic::AtomicBool,
+    /// The failure records (`failures.json`) and each session's last events.
+    pub(super) failures: super::failures::FailureStore,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -81,6 +83,7 @@ impl Orchestrator {
             state.terminated(now()),
         );
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
+        let failures = super::failures::FailureStore::open(state.dir());
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
         Arc::new(Orchestrator {
@@ -95,6 +98,7 @@ impl Orchestrator {
             events,
             last_events: Mutex::new(BTreeMap::new()),
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
+            failures,
         })
     }
 
@@ -105,6 +109,7 @@ impl Orchestrator {
 
     pub(super) fn emit(&self, ev: OrchEvent) {
         ev.log();
+        self.note_failure_event(&ev);
         if matches!(
             ev,
             OrchEvent::SandboxCreated { .. }

@@ -39,6 +39,8 @@ pub struct RunOptions {
     pub archive_after: Option<Duration>,
     /// Delete the sandbox of a session absent from the queue this long (off: `None`).
     pub sleep_retention: Option<Duration>,
+    /// A failed sandbox is kept this long, then reaped (`FAILED_KEEP`).
+    pub failed_keep: Duration,
 }
 
 impl RunOptions {
@@ -72,6 +74,7 @@ impl RunOptions {
             ready_timeout: Duration::from_secs(300),
             archive_after: Some(env::ARCHIVE_AFTER.default_duration()),
             sleep_retention: None,
+            failed_keep: env::FAILED_KEEP.default_duration(),
         }
     }
 }
