@@ -134,9 +134,14 @@ impl Orchestrator {
                 }
             }
             SandboxEnd::Stop => {
+                // A sandbox in `error` runs nothing and cannot be stopped (the provider refuses):
+                // it stays as it is, for forensics, until FAILED_KEEP reaps it.
                 if matches!(
                     current.state,
-                    SandboxState::Stopped | SandboxState::Deleted | SandboxState::Deleting
+                    SandboxState::Stopped
+                        | SandboxState::Deleted
+                        | SandboxState::Deleting
+                        | SandboxState::Error
                 ) {
                     return true;
                 }

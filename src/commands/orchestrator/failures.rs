@@ -120,7 +120,7 @@ fn sandbox_fate(r: &FailureRecord, keep: f64, now: f64) -> String {
     }
     format!(
         "kept, stopped; reaped {} (FAILED_KEEP)",
-        ago(r.at + keep - now)
+        ago(r.failing_since + keep - now)
     )
 }
 

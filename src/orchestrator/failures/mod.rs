@@ -128,12 +128,12 @@ impl Orchestrator {
         self.failures.resolved(session, now());
     }
 
-    /// Since when a sandbox of this session counts as failed (its open record's time), and
+    /// Since when a sandbox of this session counts as failed (its open streak's start), and
     /// whether the session had slept.
     pub(super) fn failed_since(&self, session: &str) -> (Option<f64>, bool) {
         let rec = self.failures.get(session);
         (
-            rec.as_ref().filter(|r| r.open()).map(|r| r.at),
+            rec.as_ref().filter(|r| r.open()).map(|r| r.failing_since),
             rec.is_some_and(|r| r.woke),
         )
     }

@@ -67,6 +67,10 @@ pub struct FailureRecord {
     pub error: String,
     /// Unix seconds of this failure.
     pub at: f64,
+    /// Unix seconds of the first failure in this streak (the session not served since): the
+    /// `FAILED_KEEP` clock, which a retry failing again does not restart.
+    #[serde(default)]
+    pub failing_since: f64,
     /// Failed attempts in a row for this session (1 = the first).
     pub attempt: u32,
     /// The last lines the remote itself logged (oldest first).
@@ -103,6 +107,7 @@ impl FailureRecord {
             step,
             error: clean(error, ERROR_CHARS),
             at,
+            failing_since: at,
             attempt: 1,
             remote_log: Vec::new(),
             bootstrap_log: Vec::new(),

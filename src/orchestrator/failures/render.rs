@@ -21,8 +21,8 @@ pub struct FailedRow {
     pub last_log: Option<String>,
     /// Why the session was given up, once it was.
     pub given_up: Option<String>,
-    /// When the janitor deletes the sandbox (`FAILED_KEEP` after the failure); `None` when the
-    /// session had slept (its workspace is kept).
+    /// When the janitor deletes the sandbox (`FAILED_KEEP` after the streak's first failure);
+    /// `None` when the session had slept (its workspace is kept).
     pub reap_at: Option<f64>,
 }
 
@@ -40,7 +40,7 @@ pub fn failed_rows(records: &[FailureRecord], keep: f64) -> Vec<FailedRow> {
             attempt: r.attempt,
             last_log: r.last_remote_line().map(str::to_string),
             given_up: r.given_up.clone(),
-            reap_at: (!r.woke).then_some(r.at + keep),
+            reap_at: (!r.woke).then_some(r.failing_since + keep),
         })
         .collect()
 }

@@ -110,9 +110,14 @@ impl FailureStore {
             .unwrap_or_default()
     }
 
-    /// A new failure of the session's sandbox: it replaces the session's earlier record.
-    pub fn failed(&self, record: FailureRecord) {
+    /// A new failure of the session's sandbox: it replaces the session's earlier record. While
+    /// the session was not served since, the streak (and its `FAILED_KEEP` clock) goes on.
+    pub fn failed(&self, mut record: FailureRecord) {
         self.change(|m| {
+            if let Some(prev) = m.get(&record.session_id).filter(|p| p.open()) {
+                record.failing_since = prev.failing_since.min(record.at);
+                record.woke |= prev.woke;
+            }
             m.insert(record.session_id.clone(), record.bounded());
         });
     }
@@ -229,6 +234,19 @@ mod tests {
         assert!(again.get("s0100").is_none(), "the closed one went first");
         assert!(again.get("s0000").is_none(), "then the oldest");
         assert!(again.get(&format!("s{:04}", MAX_RECORDS + 19)).is_some());
+    }
+
+    #[test]
+    fn a_retry_failing_again_keeps_the_streak_clock() {
+        let store = FailureStore::in_memory();
+        store.failed(rec("s", 10.0));
+        store.failed(rec("s", 20.0));
+        let r = store.get("s").unwrap();
+        assert_eq!((r.at, r.failing_since), (20.0, 10.0));
+        // Served in between: a new streak.
+        store.resolved("s", 25.0);
+        store.failed(rec("s", 30.0));
+        assert_eq!(store.get("s").unwrap().failing_since, 30.0);
     }
 
     #[test]
