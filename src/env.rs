@@ -181,6 +181,11 @@ env_vars! {
     /// Longest the manifest's walk, and again its hashing, may take at a sleep (each is cut
     /// there and the manifest keeps what was done); a duration (e.g. 20s).
     INTEGRITY_TIMEOUT: Orchestrator = "20s";
+    /// How long a sandbox whose provisioning or remote failed (or that the provider put into
+    /// `error`) is kept, stopped, for forensics before the janitor deletes it; its failure
+    /// record (`outposts orchestrator failures`) stays. Never applies to a sleeping session's
+    /// sandbox. A duration (e.g. 1d; bare numbers are seconds).
+    FAILED_KEEP: Orchestrator = "1d";
     /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
     /// once); a duration (e.g. 1m; bare numbers are seconds).

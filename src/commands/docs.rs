@@ -128,6 +128,10 @@ fn setup_and_orchestrator() -> Vec<Documented> {
             "orchestrator status",
             "The state dir's view of one outpost.",
         ),
+        doc::<orchestrator::failures::OrchFailuresDoc>(
+            "orchestrator failures",
+            "The failure records kept in the state dir, newest first.",
+        ),
         doc::<orchestrator::watch::WatchDoc>(
             "orchestrator status --watch",
             "NDJSON: one status document per refresh, with the rows the table shows.",

@@ -48,6 +48,9 @@ impl Orchestrator {
                 released: None,
             });
         }
+        if kind == EndKind::GiveUp {
+            self.record_given_up(session);
+        }
         let released = self.release(session).await;
         if released {
             self.record([Change::Record(RecordChange::LetGo(session.to_string()))]);
@@ -136,9 +139,14 @@ impl Orchestrator {
                 }
             }
             SandboxEnd::Stop => {
+                // A sandbox in `error` runs nothing and cannot be stopped (the provider refuses):
+                // it stays as it is, for forensics, until FAILED_KEEP reaps it.
                 if matches!(
                     current.state,
-                    SandboxState::Stopped | SandboxState::Deleted | SandboxState::Deleting
+                    SandboxState::Stopped
+                        | SandboxState::Deleted
+                        | SandboxState::Deleting
+                        | SandboxState::Error
                 ) {
                     return true;
                 }

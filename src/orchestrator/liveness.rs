@@ -87,6 +87,14 @@ impl Orchestrator {
                 .unwrap_or_default()
         };
         let tail = crate::secrets::redact(tail.trim()).into_owned();
+        self.record_failure(
+            session,
+            super::failures::Step::Remote,
+            &format!("the remote {how}"),
+            Some(sandbox),
+            &tail,
+        )
+        .await;
         let since = self
             .book()
             .track(session)

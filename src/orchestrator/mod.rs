@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 mod claim;
 mod egress;
 mod end;
+pub mod failures;
 pub mod handover;
 pub mod integrity;
 mod liveness;
@@ -28,6 +29,7 @@ mod sleep;
 pub mod state;
 mod sweep;
 
+pub use failures::FailedRow;
 pub use provision::repo_dir_name;
 pub use report::{
     EndedRow, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow, StatusFile,

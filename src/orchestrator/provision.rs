@@ -83,8 +83,12 @@ impl From<remote::RemoteError> for ProvisionError {
 impl Orchestrator {
     pub(super) async fn provision(&self, view: &SessionView) -> Option<Outcome> {
         let session = &view.id;
-        let result = match self.try_provision(view).await {
+        let step = super::failures::StepMark::default();
+        let result = match self.try_provision(view, &step).await {
             Ok(r) => {
+                if r == ProvisionResult::Served {
+                    self.record_served(session);
+                }
                 self.record([
                     Change::Record(RecordChange::Refusal {
                         session: session.clone(),
@@ -118,6 +122,8 @@ impl Orchestrator {
                     session: session.clone(),
                     reason: Some(error.clone()),
                 })]);
+                self.record_provision_failure(session, step.get(), &error)
+                    .await;
                 self.emit(if refused {
                     OrchEvent::Refused {
                         session: session.into(),
@@ -135,11 +141,18 @@ impl Orchestrator {
         Some(Outcome::Provisioned(result))
     }
 
-    async fn try_provision(&self, view: &SessionView) -> Result<ProvisionResult, ProvisionError> {
+    async fn try_provision(
+        &self,
+        view: &SessionView,
+        step: &super::failures::StepMark,
+    ) -> Result<ProvisionResult, ProvisionError> {
+        use super::failures::Step;
         let (session, platform) = (&view.id, view.platform);
         // The policy is in force before anything runs in the sandbox (the clones included).
         let egress = self.wanted_egress(view)?;
+        step.set(Step::Sandbox);
         let sb = self.ensure_sandbox(view, &egress).await?;
+        step.set(Step::Egress);
         let sb = self.enforce_egress(sb, &egress).await?;
         // Before the clones (which would mask a lost repository) and the launch.
         self.check_after_wake(view, &sb.id).await;
@@ -151,8 +164,10 @@ impl Orchestrator {
             _ => (self.opts.workdir.clone(), self.opts.chrome_path.clone()),
         };
         if !self.opts.repos.is_empty() {
+            step.set(Step::Repos);
             self.clone_repos(&sb.id, &workdir, platform).await?;
         }
+        step.set(Step::Launch);
         let claim = view.claim.clone();
         if !view.has_token {
             return Ok(self.running_already(session, &sb.id, platform).await);

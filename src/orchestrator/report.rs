@@ -88,6 +88,11 @@ impl Orchestrator {
             not_served: not_served_rows(book),
             sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
             wake_integrity: self.integrity_rows(book),
+            failed: super::failures::failed_rows(
+                &self.failure_records(),
+                self.opts.failed_keep.as_secs_f64(),
+            ),
+            failed_keep_seconds: Some(self.opts.failed_keep.as_secs_f64()),
         }
     }
 }
@@ -120,6 +125,10 @@ pub struct StatusFile {
     pub sleep_keeps: Option<String>,
     /// The last wake-integrity check of each session held or asleep.
     pub wake_integrity: Vec<super::integrity::IntegrityRow>,
+    /// Failed sandboxes kept for forensics (open failure records), newest first.
+    pub failed: Vec<super::failures::FailedRow>,
+    /// `FAILED_KEEP`, seconds.
+    pub failed_keep_seconds: Option<f64>,
 }
 
 /// A session this instance holds.

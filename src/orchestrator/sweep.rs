@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
+use super::plan::failed::{self, FailedSeen};
 use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
 use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
 use crate::api::devin_types::SessionStatus;
@@ -43,7 +44,11 @@ impl Orchestrator {
             // sandbox just deleted is no sleeper (its session was terminated), one just stopped
             // counts as stopped.
             match acted {
-                Some(JanitorAction::Deleted | JanitorAction::RetentionDeleted) => {}
+                Some(
+                    JanitorAction::Deleted
+                    | JanitorAction::RetentionDeleted
+                    | JanitorAction::FailedReaped,
+                ) => {}
                 Some(JanitorAction::Stopped) => after.push(SandboxInfo {
                     state: crate::provider::SandboxState::Stopped,
                     ..sb
@@ -63,10 +68,12 @@ impl Orchestrator {
     async fn janitor_one(&self, sb: &SandboxInfo, session: &SessionId) -> Option<JanitorAction> {
         let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
+        let failed = self.failed_seen(sb, session);
         // Cheap rules first: no API call for a sandbox we would not touch anyway.
         let cheap = self.update(|book| {
             let (seen, first) = seen(book, sb, session, grace);
-            (janitor::decide(sb, outpost, seen, None), first)
+            let v = janitor::decide(sb, outpost, seen, None);
+            (failed::decide(v, &failed, None), first)
         });
         if cheap != Verdict::NeedsLookup {
             self.metrics.janitor_verdict(&cheap);
@@ -78,6 +85,7 @@ impl Orchestrator {
         let verdict = self.update(|book| {
             let (seen, mut changes) = seen(book, sb, session, grace);
             let v = janitor::decide(sb, outpost, seen, Some(&lookup));
+            let v = failed::decide(v, &failed, Some(&lookup));
             if v.action().is_some() {
                 changes.push(Change::View(ViewChange::Start {
                     session: session.clone(),
@@ -95,6 +103,28 @@ impl Orchestrator {
             kind: ActionKind::Janitor,
         })]);
         acted.then_some(action)
+    }
+
+    /// What the failed-sandbox rule knows of one of our sandboxes; a sandbox first seen in
+    /// `error` gets its failure record (and its `FAILED_KEEP` clock) here.
+    fn failed_seen(&self, sb: &SandboxInfo, session: &SessionId) -> FailedSeen {
+        let (sleeper, active) = {
+            let book = self.book();
+            (book.sleeper(session).is_some(), book.active(session))
+        };
+        let (mut failed_since, mut woke) = self.failed_since(session);
+        if failed_since.is_none() && sb.state == crate::provider::SandboxState::Error && !active {
+            self.record_error_state(session, sb);
+            (failed_since, woke) = self.failed_since(session);
+        }
+        FailedSeen {
+            state: sb.state,
+            failed_since,
+            sleeper: sleeper || woke,
+            active,
+            keep: self.opts.failed_keep.as_secs_f64(),
+            now: now(),
+        }
     }
 
     /// The exact lookup of a sandbox's session.
@@ -127,6 +157,8 @@ impl Orchestrator {
         crate::failpoint!("janitor.before_act");
         let result = match action {
             JanitorAction::Stopped => self.provider.stop(&sb.id).await,
+            // A failed sandbox only: workspace snapshots a sleep left stay.
+            JanitorAction::FailedReaped => self.provider.delete(&sb.id).await,
             _ => match self.provider.delete(&sb.id).await {
                 Ok(()) => self.provider.discard(&sb.name).await,
                 Err(e) => Err(e),
@@ -136,6 +168,9 @@ impl Orchestrator {
             Ok(()) => {
                 if action == JanitorAction::Deleted {
                     self.forget_sleeper(session);
+                }
+                if action == JanitorAction::FailedReaped {
+                    self.record_reaped(session);
                 }
                 self.emit(OrchEvent::Janitor {
                     session: session.clone(),

@@ -48,6 +48,7 @@ mod observability_prometheus;
 mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_extras;
+mod orchestrator_failure_records;
 mod orchestrator_failures;
 mod orchestrator_health;
 mod orchestrator_integrity;

@@ -267,6 +267,7 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         archive_after: None,
         sleep_retention: None,
         integrity: Default::default(),
+        failed_keep: Duration::from_secs(86_400),
     }
 }
 

@@ -1,5 +1,6 @@
 //! `outposts orchestrator run|status`.
 
+pub(crate) mod failures;
 pub(crate) mod run;
 pub(crate) mod status;
 mod status_integrity;
@@ -103,6 +104,34 @@ pub enum OrchestratorCommand {
     /// Show this instance's identity, cursor age and the sessions it holds.
     #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
+    /// Show the failure records: why a session's sandbox failed, with its last log lines.
+    #[command(after_help = FAILURES_HELP)]
+    Failures(FailuresArgs),
+}
+
+const FAILURES_HELP: &str = "\
+Examples:
+  outposts orchestrator failures                     # one line per session that failed
+  outposts orchestrator failures SESSION_ID          # that record whole
+  outposts orchestrator failures --json | jq '.records[] | {session_id, step, error}'
+
+Reads the state dir only (no network): works whether or not the orchestrator runs. Each
+session keeps its latest failure: the step (policy, sandbox, egress, repos, launch, remote,
+sandbox_error), the error, the last lines of the remote's and the bootstrap's logs, the
+sandbox's last state and the session's last events; at most 200 records, secrets redacted.
+The failed sandbox is kept stopped for FAILED_KEEP (default 1d), then the janitor deletes it;
+a sandbox of a session that had slept is never deleted this way.
+Scripting: --json prints {outpost_id, state_dir, failed_keep_seconds, records: [{session_id,
+sandbox_id, step, error, at, attempt, remote_log, bootstrap_log, sandbox_state, events,
+given_up, resolved_at, reaped_at, woke, …}]}. Exit 1 when SESSION has no record.";
+
+#[derive(Debug, clap::Args)]
+pub struct FailuresArgs {
+    /// Only this session's record, shown whole.
+    pub session: Option<String>,
+    /// Outpost name or id [default: OUTPOST_ID].
+    #[arg(long)]
+    pub outpost: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -162,6 +191,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     match args.command {
         OrchestratorCommand::Run(a) => run::run_cmd(ctx, a).await,
         OrchestratorCommand::Status(a) => status::status(ctx, a).await,
+        OrchestratorCommand::Failures(a) => failures::failures(ctx, a).await,
     }
 }
 
@@ -237,6 +267,7 @@ pub fn run_options(
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
         integrity: crate::orchestrator::integrity::bounds(&config)?,
+        failed_keep: config.duration(&env::FAILED_KEEP)?.unwrap_or_default(),
     })
 }
 

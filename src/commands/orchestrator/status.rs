@@ -12,7 +12,7 @@ use super::{StatusArgs, outpost_id};
 use crate::error::{CliError, ExitStatus};
 use crate::orchestrator::state::StateDir;
 use crate::orchestrator::{
-    EndedRow, Fleet, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow,
+    EndedRow, FailedRow, Fleet, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow,
 };
 
 pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
@@ -76,6 +76,7 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             let row = (n.session_id.as_str(), reason.as_str(), None, n.retry_at);
             out.push_str(&cooling_off_line("not served", "tried again", row));
         }
+        out.push_str(&super::failures::kept_lines(&typed.failed));
         out
     });
     Ok(ExitStatus::Success)
@@ -114,6 +115,10 @@ pub struct OrchStatusDoc {
     pub ended: Vec<EndedRow>,
     /// The last wake-integrity check of each session held or asleep.
     pub wake_integrity: Vec<crate::orchestrator::integrity::IntegrityRow>,
+    /// Failed sandboxes kept stopped for forensics until `reap_at` (`outposts orchestrator
+    /// failures SESSION` shows the whole record).
+    pub failed: Vec<FailedRow>,
+    pub failed_keep_seconds: Option<f64>,
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
@@ -161,6 +166,8 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         waiting: file.waiting,
         ended: file.ended,
         wake_integrity: file.wake_integrity,
+        failed: file.failed,
+        failed_keep_seconds: file.failed_keep_seconds,
         stale,
         status_age_seconds,
     })

@@ -33,6 +33,7 @@
 #![allow(clippy::result_large_err)]
 
 mod archive;
+mod error_fault;
 mod events;
 mod git;
 mod image_files;
@@ -90,6 +91,8 @@ pub(crate) struct Org {
     pub warm_pools: BTreeMap<String, warm_pool::WarmPoolRec>,
     /// The state and DTO each sandbox was last published with on the event stream.
     pub published: BTreeMap<String, (String, serde_json::Value)>,
+    /// The next sandbox to boot lands in `error` with this reason ([`error_fault`]).
+    pub error_next: Option<String>,
 }
 
 impl DaytonaEmu {
@@ -191,6 +194,10 @@ pub fn router() -> Router<AppState> {
             get(get_settings).put(put_settings),
         )
         .route("/_emulator/daytona/keys", axum::routing::post(add_key))
+        .route(
+            "/_emulator/daytona/error",
+            axum::routing::post(error_fault::put_error),
+        )
 }
 
 fn bearer_key(headers: &axum::http::HeaderMap) -> Option<&str> {

@@ -203,14 +203,14 @@ pub const JANITOR_SUCCESS: Def = def(
 pub const JANITOR_VERDICTS: Def = def(
     "janitor_verdicts",
     Counter,
-    &["verdict: skip|stop|delete"],
+    &["verdict: skip|stop|delete|reap"],
     "The janitor's verdicts, one per sandbox per pass.",
 );
 pub const JANITOR_ACTIONS: Def = def(
     "janitor_actions",
     Counter,
     &[
-        "action: stopped|deleted|retention_deleted",
+        "action: stopped|deleted|retention_deleted|failed_reaped",
         "result: ok|failed",
     ],
     "What the janitor did to sandboxes (and sleepers' workspaces) after its verdict.",

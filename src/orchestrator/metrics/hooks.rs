@@ -270,6 +270,7 @@ impl Metrics {
         let verdict = match v {
             Verdict::Stop => "stop",
             Verdict::Delete => "delete",
+            Verdict::Reap => "reap",
             Verdict::Skip(_) => "skip",
             Verdict::NeedsLookup => return,
         };

@@ -37,13 +37,16 @@ pub enum JanitorAction {
     Deleted,
     /// A sleeper's workspace deleted because `SLEEP_RETENTION` ran out.
     RetentionDeleted,
+    /// A failed (or `error`) sandbox deleted because `FAILED_KEEP` ran out ([`super::failed`]).
+    FailedReaped,
 }
 
 impl JanitorAction {
-    pub const ALL: [JanitorAction; 3] = [
+    pub const ALL: [JanitorAction; 4] = [
         JanitorAction::Stopped,
         JanitorAction::Deleted,
         JanitorAction::RetentionDeleted,
+        JanitorAction::FailedReaped,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +54,7 @@ impl JanitorAction {
             JanitorAction::Stopped => "stopped",
             JanitorAction::Deleted => "deleted",
             JanitorAction::RetentionDeleted => "retention_deleted",
+            JanitorAction::FailedReaped => "failed_reaped",
         }
     }
 }
@@ -62,6 +66,8 @@ pub enum Verdict {
     NeedsLookup,
     Stop,
     Delete,
+    /// Delete a failed sandbox whose `FAILED_KEEP` ran out (its workspace snapshots stay).
+    Reap,
 }
 
 impl Verdict {
@@ -70,6 +76,7 @@ impl Verdict {
         match self {
             Verdict::Stop => Some(JanitorAction::Stopped),
             Verdict::Delete => Some(JanitorAction::Deleted),
+            Verdict::Reap => Some(JanitorAction::FailedReaped),
             Verdict::Skip(_) | Verdict::NeedsLookup => None,
         }
     }

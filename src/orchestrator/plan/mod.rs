@@ -25,6 +25,7 @@
 //! - A session with an action in flight is never given a second one.
 //! - At most `launches` provisionings run at once; the others wait, oldest first.
 
+pub mod failed;
 pub mod janitor;
 pub mod network;
 pub mod retention;

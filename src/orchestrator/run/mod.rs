@@ -55,6 +55,8 @@ pub struct Orchestrator {
     pub(super) fleet_changed: std::sync::atomic::AtomicBool,
     /// Each session's last wake-integrity check (`integrity/`), for the status file.
     pub(super) wake_checks: super::integrity::WakeChecks,
+    /// The failure records (`failures.json`) and each session's last events.
+    pub(super) failures: super::failures::FailureStore,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -83,6 +85,7 @@ impl Orchestrator {
             state.terminated(now()),
         );
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
+        let failures = super::failures::FailureStore::open(state.dir());
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
         Arc::new(Orchestrator {
@@ -98,6 +101,7 @@ impl Orchestrator {
             last_events: Mutex::new(BTreeMap::new()),
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
             wake_checks: Default::default(),
+            failures,
         })
     }
 
@@ -108,6 +112,7 @@ impl Orchestrator {
 
     pub(super) fn emit(&self, ev: OrchEvent) {
         ev.log();
+        self.note_failure_event(&ev);
         if matches!(
             ev,
             OrchEvent::SandboxCreated { .. }

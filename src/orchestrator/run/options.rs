@@ -41,6 +41,8 @@ pub struct RunOptions {
     pub sleep_retention: Option<Duration>,
     /// The sleep-integrity proof's bounds (`INTEGRITY_*`).
     pub integrity: crate::orchestrator::integrity::Bounds,
+    /// A failed sandbox is kept this long, then reaped (`FAILED_KEEP`).
+    pub failed_keep: Duration,
 }
 
 impl RunOptions {
@@ -75,6 +77,7 @@ impl RunOptions {
             archive_after: Some(env::ARCHIVE_AFTER.default_duration()),
             sleep_retention: None,
             integrity: crate::orchestrator::integrity::Bounds::default(),
+            failed_keep: env::FAILED_KEEP.default_duration(),
         }
     }
 }

@@ -353,10 +353,18 @@ pub(crate) async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
         },
         Err(e) => Err((false, e.to_string())),
     };
+    // The `error` fault, when armed, takes the sandbox that boots next.
+    let fault = super::super::error_fault::take_next(&mut s.daytona.org());
     match created {
         Ok(()) => update(&s, &id, |r| {
             r.local = true;
-            r.stored = St::Started;
+            match fault {
+                Some(reason) => {
+                    r.stored = St::Error;
+                    r.error_reason = Some(reason);
+                }
+                None => r.stored = St::Started,
+            }
         }),
         Err((local, e)) => update(&s, &id, |r| {
             r.local = local;
