@@ -506,6 +506,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Serve the outpost''s queue: one sandbox per session, until SIGTERM')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show this instance''s identity, cursor age and the sessions it holds')
+            [CompletionResult]::new('failures', 'failures', [CompletionResultType]::ParameterValue, 'Show the failure records: why a session''s sandbox failed, with its last log lines')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -559,9 +560,29 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'outposts;orchestrator;failures' {
+            [CompletionResult]::new('--outpost', '--outpost', [CompletionResultType]::ParameterName, 'Outpost name or id [default: OUTPOST_ID]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'outposts;orchestrator;help' {
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Serve the outpost''s queue: one sandbox per session, until SIGTERM')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show this instance''s identity, cursor age and the sessions it holds')
+            [CompletionResult]::new('failures', 'failures', [CompletionResultType]::ParameterValue, 'Show the failure records: why a session''s sandbox failed, with its last log lines')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -569,6 +590,9 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;orchestrator;help;status' {
+            break
+        }
+        'outposts;orchestrator;help;failures' {
             break
         }
         'outposts;orchestrator;help;help' {
@@ -1657,12 +1681,16 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
         'outposts;help;orchestrator' {
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Serve the outpost''s queue: one sandbox per session, until SIGTERM')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show this instance''s identity, cursor age and the sessions it holds')
+            [CompletionResult]::new('failures', 'failures', [CompletionResultType]::ParameterValue, 'Show the failure records: why a session''s sandbox failed, with its last log lines')
             break
         }
         'outposts;help;orchestrator;run' {
             break
         }
         'outposts;help;orchestrator;status' {
+            break
+        }
+        'outposts;help;orchestrator;failures' {
             break
         }
         'outposts;help;emulator' {

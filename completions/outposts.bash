@@ -259,6 +259,9 @@ _outposts() {
             outposts__subcmd__help__subcmd__emulator__subcmd__session,terminate)
                 cmd="outposts__subcmd__help__subcmd__emulator__subcmd__session__subcmd__terminate"
                 ;;
+            outposts__subcmd__help__subcmd__orchestrator,failures)
+                cmd="outposts__subcmd__help__subcmd__orchestrator__subcmd__failures"
+                ;;
             outposts__subcmd__help__subcmd__orchestrator,run)
                 cmd="outposts__subcmd__help__subcmd__orchestrator__subcmd__run"
                 ;;
@@ -349,6 +352,9 @@ _outposts() {
             outposts__subcmd__help__subcmd__worker,stop)
                 cmd="outposts__subcmd__help__subcmd__worker__subcmd__stop"
                 ;;
+            outposts__subcmd__orchestrator,failures)
+                cmd="outposts__subcmd__orchestrator__subcmd__failures"
+                ;;
             outposts__subcmd__orchestrator,help)
                 cmd="outposts__subcmd__orchestrator__subcmd__help"
                 ;;
@@ -357,6 +363,9 @@ _outposts() {
                 ;;
             outposts__subcmd__orchestrator,status)
                 cmd="outposts__subcmd__orchestrator__subcmd__status"
+                ;;
+            outposts__subcmd__orchestrator__subcmd__help,failures)
+                cmd="outposts__subcmd__orchestrator__subcmd__help__subcmd__failures"
                 ;;
             outposts__subcmd__orchestrator__subcmd__help,help)
                 cmd="outposts__subcmd__orchestrator__subcmd__help__subcmd__help"
@@ -2099,8 +2108,22 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__orchestrator)
-            opts="run status"
+            opts="run status failures"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__orchestrator__subcmd__failures)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2603,7 +2626,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__orchestrator)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version run status help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version run status failures help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2632,9 +2655,57 @@ _outposts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        outposts__subcmd__orchestrator__subcmd__help)
-            opts="run status help"
+        outposts__subcmd__orchestrator__subcmd__failures)
+            opts="-q -v -y -h -V --outpost --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --outpost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__orchestrator__subcmd__help)
+            opts="run status failures help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__orchestrator__subcmd__help__subcmd__failures)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -463,6 +463,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --version 'Print version'
             cand run 'Serve the outpost''s queue: one sandbox per session, until SIGTERM'
             cand status 'Show this instance''s identity, cursor age and the sessions it holds'
+            cand failures 'Show the failure records: why a session''s sandbox failed, with its last log lines'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;orchestrator;run'= {
@@ -513,14 +514,35 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'outposts;orchestrator;failures'= {
+            cand --outpost 'Outpost name or id [default: OUTPOST_ID]'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'outposts;orchestrator;help'= {
             cand run 'Serve the outpost''s queue: one sandbox per session, until SIGTERM'
             cand status 'Show this instance''s identity, cursor age and the sessions it holds'
+            cand failures 'Show the failure records: why a session''s sandbox failed, with its last log lines'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'outposts;orchestrator;help;run'= {
         }
         &'outposts;orchestrator;help;status'= {
+        }
+        &'outposts;orchestrator;help;failures'= {
         }
         &'outposts;orchestrator;help;help'= {
         }
@@ -1502,10 +1524,13 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;orchestrator'= {
             cand run 'Serve the outpost''s queue: one sandbox per session, until SIGTERM'
             cand status 'Show this instance''s identity, cursor age and the sessions it holds'
+            cand failures 'Show the failure records: why a session''s sandbox failed, with its last log lines'
         }
         &'outposts;help;orchestrator;run'= {
         }
         &'outposts;help;orchestrator;status'= {
+        }
+        &'outposts;help;orchestrator;failures'= {
         }
         &'outposts;help;emulator'= {
             cand start 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'

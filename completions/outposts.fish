@@ -309,22 +309,23 @@ complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every queued session of the outpost (all pages)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand queue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
 json\t''"
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s q -l quiet -d 'Print only results and errors'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s h -l help -d 'Print help'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -s V -l version -d 'Print version'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
-complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -f -a "failures" -d 'Show the failure records: why a session\'s sandbox failed, with its last log lines'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and not __fish_seen_subcommand_from run status failures help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from run" -l provider -d 'Where sessions run [default: OUTPOSTS_PROVIDER or daytona]' -r -f -a "daytona\t''
 coreweave\t''
 local\t''"
@@ -370,8 +371,23 @@ complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fi
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -l outpost -d 'Outpost name or id [default: OUTPOST_ID]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -l env-file -d 'Read settings from this .env file instead of ./.env' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -l config -d 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)' -r -F
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -l log-format -d 'Format of log lines on stderr' -r -f -a "text\t''
+json\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -l json -d 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -s q -l quiet -d 'Print only results and errors'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -s y -l yes -d 'Answer yes to confirmations (required for destructive commands without a terminal)'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -s h -l help -d 'Print help'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from failures" -s V -l version -d 'Print version'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
+complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "failures" -d 'Show the failure records: why a session\'s sandbox failed, with its last log lines'
 complete -c outposts -n "__fish_outposts_using_subcommand orchestrator; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and not __fish_seen_subcommand_from start env session status help" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
@@ -930,6 +946,7 @@ complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from queue" -f -a "watch" -d 'Follow queue changes as they happen (reconnects by itself; Ctrl-C to stop)'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "run" -d 'Serve the outpost\'s queue: one sandbox per session, until SIGTERM'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "status" -d 'Show this instance\'s identity, cursor age and the sessions it holds'
+complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from orchestrator" -f -a "failures" -d 'Show the failure records: why a session\'s sandbox failed, with its last log lines'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "start" -d 'Serve the emulated APIs on loopback until SIGINT/SIGTERM'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "env" -d 'Print `export` lines that point every client at a running emulator'
 complete -c outposts -n "__fish_outposts_using_subcommand help; and __fish_seen_subcommand_from emulator" -f -a "session" -d 'Drive the emulated Devin sessions: enqueue, suspend, resume, terminate, give tasks'

@@ -118,6 +118,20 @@ fn a_given_up_sessions_failure_record_shows_the_remotes_last_log_line() {
         let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{}", file.display());
     }
+    // The README's commands, as printed (the session id filled in; the jq line needs jq).
+    let lines = crate::readme_walkthrough::guide("#### Failure records");
+    let ours: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("outposts orchestrator") && !l.contains('|'))
+        .collect();
+    assert!(ours.len() >= 3, "{lines:?}");
+    for line in ours {
+        let line = line.replace("SESSION_ID", &s);
+        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let r = env.run(&args);
+        r.ok();
+        assert!(r.stdout.contains(&s), "{line}:\n{}", r.stdout);
+    }
     // An unknown session is said so, with a hint that runs.
     let none = env.run(&["orchestrator", "failures", "devin-nosuchsession"]);
     assert_eq!(none.code, 1, "{}", none.all());
