@@ -17,6 +17,7 @@ mod liveness;
 pub mod metrics;
 mod narrate;
 mod observe;
+mod placing;
 pub mod plan;
 mod provision;
 pub mod remote;
@@ -27,6 +28,7 @@ mod sleep;
 pub mod state;
 mod sweep;
 
+pub use placing::{PlacementReport, PlacementRow};
 pub use provision::repo_dir_name;
 pub use report::{
     EndedRow, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow, StatusFile,

@@ -87,6 +87,7 @@ impl Orchestrator {
             given_up: super::run::given_up(book),
             not_served: not_served_rows(book),
             sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
+            placement: self.placement_report(),
         }
     }
 }
@@ -117,6 +118,8 @@ pub struct StatusFile {
     pub not_served: Vec<NotServedRow>,
     /// What a sleeping session keeps on this provider.
     pub sleep_keeps: Option<String>,
+    /// The snapshots sessions are placed on; quarantines; whether new sessions are claimed.
+    pub placement: Option<super::placing::PlacementReport>,
 }
 
 /// A session this instance holds.

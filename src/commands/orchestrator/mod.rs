@@ -2,6 +2,7 @@
 
 pub(crate) mod run;
 pub(crate) mod status;
+mod status_placement;
 mod switch;
 pub(crate) mod watch;
 
@@ -235,6 +236,22 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
+        placement: crate::orchestrator::plan::placement::Policy::new(
+            config.positive(&env::QUARANTINE_AFTER)?.unwrap_or_default(),
+            config
+                .duration(&env::QUARANTINE_COOL_OFF)?
+                .unwrap_or_default()
+                .as_secs_f64(),
+        ),
+        snapshot_fallback: config
+            .value(&env::SNAPSHOT_FALLBACK)
+            .map(|r| {
+                r.split([',', ' ', '\n'])
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| s.trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 

@@ -75,6 +75,9 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             let row = (n.session_id.as_str(), reason.as_str(), None, n.retry_at);
             out.push_str(&cooling_off_line("not served", "tried again", row));
         }
+        if let Some(p) = &typed.placement {
+            out.push_str(&super::status_placement::lines(p, crate::time::now()));
+        }
         out
     });
     Ok(ExitStatus::Success)
@@ -111,6 +114,9 @@ pub struct OrchStatusDoc {
     pub waiting: Option<usize>,
     /// Sessions released lately.
     pub ended: Vec<EndedRow>,
+    /// The snapshots sessions are placed on, which are quarantined, and whether new sessions
+    /// are claimed (`null` before the first create on a snapshot).
+    pub placement: Option<crate::orchestrator::PlacementReport>,
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
@@ -157,6 +163,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         held: file.held,
         waiting: file.waiting,
         ended: file.ended,
+        placement: file.placement,
         stale,
         status_age_seconds,
     })

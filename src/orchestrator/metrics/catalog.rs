@@ -188,6 +188,12 @@ pub const RELISTS: Def = def(
     &["result: ok|failed"],
     "Full listings of the queue.",
 );
+pub const PLACEMENT_QUARANTINED: Def = def(
+    "placement_quarantined",
+    Gauge,
+    &["kind: snapshot|target|profile", "name"],
+    "1 while new sandboxes are kept off this snapshot (failed creates in a row, or far slower than usual); 0 while it is used.",
+);
 pub const JANITOR_RUNS: Def = def(
     "janitor_runs",
     Counter,
@@ -252,6 +258,7 @@ pub const ALL: &[Def] = &[
     SANDBOX_CREATES,
     WATCH_RECONNECTS,
     RELISTS,
+    PLACEMENT_QUARANTINED,
     JANITOR_RUNS,
     JANITOR_SUCCESS,
     JANITOR_VERDICTS,

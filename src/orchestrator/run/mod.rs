@@ -53,6 +53,8 @@ pub struct Orchestrator {
     last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
     /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
     pub(super) fleet_changed: std::sync::atomic::AtomicBool,
+    /// Which snapshots are quarantined (`placing.rs`).
+    pub(super) placing: super::placing::Placing,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -83,6 +85,7 @@ impl Orchestrator {
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
+        let placing = super::placing::Placing::load(&state);
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -95,6 +98,7 @@ impl Orchestrator {
             events,
             last_events: Mutex::new(BTreeMap::new()),
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
+            placing,
         })
     }
 
@@ -189,6 +193,7 @@ impl Orchestrator {
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
     /// and return, leaving sandboxes and remotes running for the next start.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) -> Result<()> {
+        self.init_placement_metrics();
         self.reattach()
             .await
             .context("cannot read the claims this instance holds")?;
@@ -224,7 +229,8 @@ impl Orchestrator {
             }
             self.chores(&mut chores).await;
             let started = Instant::now();
-            for action in self.plan_now() {
+            // No new claim while every snapshot is quarantined (`plan/placement.rs`).
+            for action in plan::placement::gate(self.plan_now(), self.may_claim()) {
                 if !self.mark(&action) {
                     continue;
                 }

@@ -39,6 +39,10 @@ pub struct RunOptions {
     pub archive_after: Option<Duration>,
     /// Delete the sandbox of a session absent from the queue this long (off: `None`).
     pub sleep_retention: Option<Duration>,
+    /// When a snapshot is quarantined (`QUARANTINE_AFTER`, `QUARANTINE_COOL_OFF`).
+    pub placement: crate::orchestrator::plan::placement::Policy,
+    /// Snapshots to place new sandboxes on while `source`'s is quarantined, in order.
+    pub snapshot_fallback: Vec<String>,
 }
 
 impl RunOptions {
@@ -72,6 +76,8 @@ impl RunOptions {
             ready_timeout: Duration::from_secs(300),
             archive_after: Some(env::ARCHIVE_AFTER.default_duration()),
             sleep_retention: None,
+            placement: Default::default(),
+            snapshot_fallback: Vec::new(),
         }
     }
 }
