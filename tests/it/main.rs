@@ -53,6 +53,7 @@ mod orchestrator_health;
 mod orchestrator_local;
 mod orchestrator_model;
 mod orchestrator_network;
+mod orchestrator_quarantine;
 mod orchestrator_sleep;
 mod orchestrator_switch;
 mod outpost_crud;
