@@ -56,6 +56,8 @@ impl Placing {
 #[derive(Debug, Clone)]
 pub(super) struct Placed {
     pub key: Key,
+    /// What the create boots from.
+    pub source: Source,
     pub sent: std::time::Instant,
 }
 
@@ -92,29 +94,39 @@ pub struct PlacementRow {
 }
 
 impl Orchestrator {
-    /// The snapshots a session of `platform` may be placed on, in order of preference (empty:
-    /// its source is not a snapshot, and nothing is scored).
-    pub(super) fn placement_candidates(&self, platform: Platform) -> Vec<Key> {
-        match (platform, &self.opts.windows_source) {
-            (Platform::Windows, Some(Source::Snapshot(s))) => vec![Key::snapshot(s)],
-            (Platform::Windows, Some(_)) => Vec::new(),
-            _ => match &self.opts.source {
-                Source::Snapshot(s) => std::iter::once(s)
-                    .chain(&self.opts.snapshot_fallback)
-                    .map(Key::snapshot)
-                    .collect(),
-                _ => Vec::new(),
-            },
+    /// What a session of `platform` may be placed on, in order of preference: its snapshot and
+    /// then `SNAPSHOT_FALLBACK` (Linux), or its image (the provider's default: `default`).
+    fn placement_sources(&self, platform: Platform) -> Vec<(Key, Source)> {
+        let source = match (platform, &self.opts.windows_source) {
+            (Platform::Windows, Some(w)) => w,
+            _ => &self.opts.source,
+        };
+        let fallback: &[String] = match platform {
+            Platform::Windows => &[],
+            _ => &self.opts.snapshot_fallback,
+        };
+        match source {
+            Source::Snapshot(s) => std::iter::once(s)
+                .chain(fallback)
+                .map(|s| (Key::snapshot(s), Source::Snapshot(s.clone())))
+                .collect(),
+            Source::Image(i) => vec![(Key::image(i), source.clone())],
+            Source::Default => vec![(Key::image("default"), Source::Default)],
         }
     }
 
-    /// Where a new sandbox of `platform` goes: `Ok(None)` when placement does not apply (an
-    /// image or the provider's default), an error when every snapshot is quarantined.
-    pub(super) fn place(&self, platform: Platform) -> anyhow::Result<Option<Placed>> {
+    fn placement_candidates(&self, platform: Platform) -> Vec<Key> {
+        self.placement_sources(platform)
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// Where a new sandbox of `platform` goes; an error when everything it could go on is
+    /// quarantined.
+    pub(super) fn place(&self, platform: Platform) -> anyhow::Result<Placed> {
+        let sources = self.placement_sources(platform);
         let candidates = self.placement_candidates(platform);
-        if candidates.is_empty() {
-            return Ok(None);
-        }
         let t = now();
         let mut inner = self.placing.lock();
         match inner.placements.choose(&candidates, t) {
@@ -128,10 +140,15 @@ impl Orchestrator {
                         candidates[0]
                     );
                 }
-                Ok(Some(Placed {
+                let source = sources
+                    .into_iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or(Source::Default, |(_, s)| s);
+                Ok(Placed {
                     key,
+                    source,
                     sent: std::time::Instant::now(),
-                }))
+                })
             }
             Choice::Hold { until } => Err(anyhow::anyhow!(
                 "not creating a sandbox: {} quarantined{}",
@@ -201,14 +218,16 @@ impl Orchestrator {
                 };
                 tracing::warn!(
                     "not claiming new sessions: {} quarantined{until}; set SNAPSHOT_FALLBACK \
-                     to place sessions elsewhere meanwhile",
+                     to place sessions on another snapshot meanwhile",
                     names(c)
                 );
                 inner.holding = true;
+                self.metrics.claiming_stopped(true);
             }
             (None, true) => {
                 tracing::info!("claiming new sessions again");
                 inner.holding = false;
+                self.metrics.claiming_stopped(false);
             }
             _ => {}
         }
@@ -253,6 +272,7 @@ impl Orchestrator {
     /// Every candidate's gauge from the start (0, or 1 for a quarantine remembered across a
     /// restart), so alerts see a series before the first failure.
     pub(super) fn init_placement_metrics(&self) {
+        self.metrics.claiming_stopped(false);
         let inner = self.placing.lock();
         for p in [Platform::Linux, Platform::Windows] {
             for k in self.placement_candidates(p) {

@@ -311,14 +311,9 @@ impl Orchestrator {
             )
             .into());
         }
-        // A snapshot that is not quarantined (or due a probe), when the source is a snapshot.
+        // A snapshot (or image) not quarantined, or due a probe (`placing.rs`).
         let placed = self.place(platform)?;
-        let source = match (&placed, platform, &self.opts.windows_source) {
-            (Some(p), _, _) => crate::provider::Source::Snapshot(p.key.name.clone()),
-            (None, Platform::Windows, Some(w)) => w.clone(),
-            _ => self.opts.source.clone(),
-        };
-        let mut spec = SandboxSpec::new(name, source);
+        let mut spec = SandboxSpec::new(name, placed.source.clone());
         spec.labels = labels.clone();
         spec.resources = self.opts.resources.clone();
         spec.archive_after = self.opts.archive_after;
@@ -343,7 +338,7 @@ impl Orchestrator {
                     sandbox: sb.id.clone(),
                     warm: crate::provider::served_warm(&sb, sent),
                 });
-                Ok((sb, placed))
+                Ok((sb, Some(placed)))
             }
             // Created by a call whose answer we lost, or by another replica: adopt it.
             Err(ProviderError::AlreadyExists(_)) => Ok((
@@ -354,9 +349,7 @@ impl Orchestrator {
                 None,
             )),
             Err(e) => {
-                if let Some(p) = &placed {
-                    self.placed(p, Err(format!("create refused: {e}")));
-                }
+                self.placed(&placed, Err(format!("create refused: {e}")));
                 Err(e.into())
             }
         }

@@ -191,8 +191,14 @@ pub const RELISTS: Def = def(
 pub const PLACEMENT_QUARANTINED: Def = def(
     "placement_quarantined",
     Gauge,
-    &["kind: snapshot|target|profile", "name"],
-    "1 while new sandboxes are kept off this snapshot (failed creates in a row, or far slower than usual); 0 while it is used.",
+    &["kind: snapshot|image|target|profile", "name"],
+    "1 while new sandboxes are kept off this snapshot or image (failed creates in a row, or far slower than usual); 0 while it is used.",
+);
+pub const CLAIMING_STOPPED: Def = def(
+    "claiming_stopped",
+    Gauge,
+    &[],
+    "1 while no new session is claimed because every snapshot sessions could be placed on is quarantined; 0 otherwise.",
 );
 pub const JANITOR_RUNS: Def = def(
     "janitor_runs",
@@ -259,6 +265,7 @@ pub const ALL: &[Def] = &[
     WATCH_RECONNECTS,
     RELISTS,
     PLACEMENT_QUARANTINED,
+    CLAIMING_STOPPED,
     JANITOR_RUNS,
     JANITOR_SUCCESS,
     JANITOR_VERDICTS,

@@ -85,6 +85,7 @@ pub struct Metrics {
     watch_reconnects: Counter,
     relists: Family<Labels, Counter>,
     placement_quarantined: Family<Labels, Gauge>,
+    claiming_stopped: Gauge,
     janitor_runs: Family<Labels, Counter>,
     janitor_success: Seconds,
     janitor_verdicts: Family<Labels, Counter>,
@@ -160,6 +161,7 @@ impl Metrics {
             watch_reconnects: reg(&mut r, &c::WATCH_RECONNECTS, Counter::default()),
             relists: reg(&mut r, &c::RELISTS, Family::default()),
             placement_quarantined: reg(&mut r, &c::PLACEMENT_QUARANTINED, Family::default()),
+            claiming_stopped: reg(&mut r, &c::CLAIMING_STOPPED, Gauge::default()),
             janitor_runs: reg(&mut r, &c::JANITOR_RUNS, Family::default()),
             janitor_success: reg(&mut r, &c::JANITOR_SUCCESS, Seconds::default()),
             janitor_verdicts: reg(&mut r, &c::JANITOR_VERDICTS, Family::default()),
@@ -233,6 +235,11 @@ impl Metrics {
         self.placement_quarantined
             .get_or_create(&labels(&[("kind", key.kind.as_str()), ("name", &key.name)]))
             .set(i64::from(quarantined));
+    }
+
+    /// Whether new sessions are claimed (`false`: every placement is quarantined).
+    pub fn claiming_stopped(&self, stopped: bool) {
+        self.claiming_stopped.set(i64::from(stopped));
     }
 
     /// An operation failed on an API error after retries (`None`: no HTTP status).

@@ -36,6 +36,8 @@ const ALPHA: f64 = 0.2;
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     Snapshot,
+    /// A container image, or the provider's default (`default`) when no snapshot is named.
+    Image,
     Target,
     Profile,
 }
@@ -44,6 +46,7 @@ impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Snapshot => "snapshot",
+            Kind::Image => "image",
             Kind::Target => "target",
             Kind::Profile => "profile",
         }
@@ -63,6 +66,15 @@ impl Key {
     pub fn snapshot(name: impl Into<String>) -> Key {
         Key {
             kind: Kind::Snapshot,
+            name: name.into(),
+        }
+    }
+}
+
+impl Key {
+    pub fn image(name: impl Into<String>) -> Key {
+        Key {
+            kind: Kind::Image,
             name: name.into(),
         }
     }
