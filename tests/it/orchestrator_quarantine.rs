@@ -132,6 +132,30 @@ fn a_failing_snapshot_is_quarantined_and_sessions_go_to_the_fallback() {
         )),
         "{table}"
     );
+    // A restart remembers the quarantine: the gauge says so from the start, and the next
+    // session goes straight to the fallback.
+    drop(orch);
+    let addr = metrics_addr();
+    let orch = Orch::start(&env, &["--provider", "daytona", "--metrics-addr", &addr]);
+    let late = new_session(&emu, None);
+    wait_until(
+        WAIT,
+        "the session served",
+        || connected_at(&emu, &late, 1),
+        || orch.log(),
+    );
+    assert_eq!(
+        quarantined_gauge(&addr, &primary),
+        Some(1.0),
+        "{}",
+        orch.log()
+    );
+    let made = creates(&emu);
+    assert_eq!(
+        made.iter().filter(|(s, _)| *s == primary).count(),
+        2,
+        "{made:?}"
+    );
 }
 
 #[test]
