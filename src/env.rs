@@ -113,6 +113,9 @@ env_vars! {
     DAYTONA_TARGET: Daytona;
     /// Snapshot sandboxes start from; defaults to the content-hashed name `snapshot name` prints.
     SNAPSHOT_NAME: Daytona;
+    /// Snapshots new sandboxes fall back to, in order, while the one above (`SNAPSHOT_NAME` or
+    /// the built default) is quarantined (comma- or space-separated names). Each must be active.
+    SNAPSHOT_FALLBACK: Daytona;
     /// How long to wait for a Daytona sandbox to reach `started` (create, start) or `stopped`
     /// (stop); a duration (e.g. 90s, 10m; bare numbers are seconds).
     DAYTONA_START_TIMEOUT: Daytona = "5m";
@@ -135,6 +138,13 @@ env_vars! {
     /// Most sandbox launches (create or start, then the remote) one orchestrator runs at once;
     /// the rest wait their turn, still claimed and renewed. Bounds the burst a provider sees.
     MAX_PARALLEL_LAUNCHES: Orchestrator = "32";
+    /// Failed creates in a row (refused, timed out, never ready, or ready far slower than usual)
+    /// after which a snapshot is quarantined: new sandboxes go to `SNAPSHOT_FALLBACK`, or, with
+    /// none usable, no new session is claimed until a probe after the cool-off succeeds.
+    QUARANTINE_AFTER: Orchestrator = "3";
+    /// The first cool-off of a quarantined snapshot; it doubles with each failed probe, up to 32
+    /// times this. A duration (e.g. 1m; bare numbers are seconds).
+    QUARANTINE_COOL_OFF: Orchestrator = "1m";
     /// Fixed acceptor id; by default one is generated and kept in the state dir per outpost.
     ACCEPTOR_ID: Orchestrator;
     /// Orchestrator state: acceptor ids, watch cursors, the lock. Created 0700.

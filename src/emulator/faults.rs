@@ -30,6 +30,13 @@ pub struct FaultRule {
     /// Substring the query string must contain, e.g. `watch=true` (watch streams only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// Only requests whose JSON body names this snapshot (`"snapshot"`): a Daytona create from
+    /// it, e.g. `{"method":"POST","path":"/daytona/api/sandbox$","snapshot":"S","times":0,…}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<String>,
+    /// Only requests whose JSON body names this target (`"target"`): a Daytona create there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
     /// Probability (0–1) that a call in the window faults; seeded, so runs repeat. Default 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
@@ -162,10 +169,23 @@ impl Faults {
         path: &str,
         query: Option<&str>,
     ) -> Option<FaultAction> {
+        self.check_request(method, path, query, None)
+    }
+
+    /// [`Faults::check_query`] for a request with this body (rules naming a `snapshot` or
+    /// `target` match only bodies that name it).
+    pub fn check_request(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        body: Option<&[u8]>,
+    ) -> Option<FaultAction> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let mut fired = None;
+        let mut json = None;
         for (rule, count) in inner.iter_mut() {
-            if !rule_matches(rule, method, path, query) {
+            if !rule_matches(rule, method, path, query) || !body_matches(rule, body, &mut json) {
                 continue;
             }
             *count += 1;
@@ -203,6 +223,26 @@ fn rule_matches(rule: &FaultRule, method: &str, path: &str, query: Option<&str>)
         return false;
     }
     path_matches(&rule.path, path)
+}
+
+/// Whether the body names the rule's snapshot and target (parsed once, on first need).
+fn body_matches(
+    rule: &FaultRule,
+    body: Option<&[u8]>,
+    json: &mut Option<serde_json::Value>,
+) -> bool {
+    let wanted = [("snapshot", &rule.snapshot), ("target", &rule.target)];
+    if wanted.iter().all(|(_, w)| w.is_none()) {
+        return true;
+    }
+    let v = json.get_or_insert_with(|| {
+        body.and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or(serde_json::Value::Null)
+    });
+    wanted.iter().all(|(field, w)| match w {
+        Some(w) => v.get(field).and_then(|f| f.as_str()) == Some(w.as_str()),
+        None => true,
+    })
 }
 
 /// A prefix, `$` for "ends here", `*` for any run of characters:
@@ -257,6 +297,8 @@ mod tests {
             nth: 2,
             times: 2,
             query: None,
+            snapshot: None,
+            target: None,
             rate: None,
             action: FaultAction::Reset,
         }]);
@@ -309,5 +351,34 @@ mod tests {
         let f = Faults::seeded(parse_spec(script).unwrap(), 7);
         assert!(f.check_query("GET", "/w", Some("outpost=o")).is_none());
         assert!(f.check("GET", "/w").is_none());
+    }
+
+    #[test]
+    fn creates_from_a_named_snapshot_or_target() {
+        let f = Faults::new(
+            parse_spec(
+                r#"[{"method":"POST","path":"/daytona/api/sandbox$","snapshot":"bad","times":0,"action":{"kind":"status","status":400}},
+                    {"method":"POST","path":"/daytona/api/sandbox$","target":"eu","times":0,"action":{"kind":"delay","ms":5}}]"#,
+            )
+            .unwrap(),
+        );
+        let create = |body: &str| {
+            f.check_request("POST", "/daytona/api/sandbox", None, Some(body.as_bytes()))
+        };
+        assert!(matches!(
+            create(r#"{"snapshot":"bad","target":"us"}"#),
+            Some(FaultAction::Status { status: 400, .. })
+        ));
+        assert!(create(r#"{"snapshot":"good","target":"us"}"#).is_none());
+        assert!(create(r#"{"snapshot":"bad-2"}"#).is_none());
+        assert!(matches!(
+            create(r#"{"snapshot":"good","target":"eu"}"#),
+            Some(FaultAction::Delay { ms: 5 })
+        ));
+        assert!(create("not json").is_none());
+        assert!(
+            f.check_query("POST", "/daytona/api/sandbox", None)
+                .is_none()
+        );
     }
 }

@@ -559,6 +559,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
     });
     // gRPC bodies are streams and binary; log them without reading — except a CoreWeave
     // create (unary, small), whose network options are logged as JSON for tests to assert on.
+    let mut body_bytes = None;
     let (req, body_text) = if is_grpc && path == coreweave::CREATE_PATH {
         let (parts, body) = req.into_parts();
         let bytes = axum::body::to_bytes(body, MAX_REQUEST_BODY)
@@ -585,12 +586,14 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
             );
         }
         let text = text.map(|t| devin::connect::scrub_logged_body(&path, t));
+        body_bytes = Some(bytes.clone());
         (Request::from_parts(parts, Body::from(bytes)), text)
     };
     let action = if api == Api::Admin {
         None
     } else {
-        s.faults.check_query(&method, &path, query.as_deref())
+        s.faults
+            .check_request(&method, &path, query.as_deref(), body_bytes.as_deref())
     };
     let fault_name = action.as_ref().map(|a| format!("{a:?}"));
     let response = with_fault(action, req, next).await;

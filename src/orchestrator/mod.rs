@@ -19,6 +19,7 @@ mod liveness;
 pub mod metrics;
 mod narrate;
 mod observe;
+mod placing;
 pub mod plan;
 mod provision;
 pub mod remote;
@@ -30,6 +31,7 @@ pub mod state;
 mod sweep;
 
 pub use failures::FailedRow;
+pub use placing::{PlacementReport, PlacementRow};
 pub use provision::repo_dir_name;
 pub use report::{
     EndedRow, GivenUpRow, NotServedRow, RefusedRow, SessionRow, SleepingRow, StatusFile,

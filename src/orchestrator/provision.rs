@@ -261,8 +261,8 @@ impl Orchestrator {
         let (session, platform) = (&view.id, view.platform);
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
-        let sb = match self.existing(&name).await? {
-            Some(sb) => sb,
+        let (sb, placed) = match self.existing(&name).await? {
+            Some(sb) => (sb, None),
             None => {
                 self.create_sandbox(session, platform, &name, &labels, egress)
                     .await?
@@ -277,7 +277,15 @@ impl Orchestrator {
             session: session.clone(),
             id: Some(sb.id.clone()),
         })]);
-        Ok(self.wait_started(view, sb).await?)
+        let started = self.wait_started(view, sb).await;
+        // Create→ready of a sandbox we placed scores its snapshot (`placing.rs`).
+        if let Some(p) = &placed {
+            self.placed(
+                p,
+                started.as_ref().map(|_| ()).map_err(|e| format!("{e:#}")),
+            );
+        }
+        Ok(started?)
     }
 
     /// The sandbox under `name`, unless it is finished for good: one being deleted (CoreWeave
@@ -309,7 +317,7 @@ impl Orchestrator {
         name: &str,
         labels: &std::collections::BTreeMap<String, String>,
         egress: &Egress,
-    ) -> Result<SandboxInfo, ProvisionError> {
+    ) -> Result<(SandboxInfo, Option<super::placing::Placed>), ProvisionError> {
         // Read fresh, not from the dispatch view: a watch event may have ended the session
         // while this attempt ran, and nothing would serve an ended session.
         let status = self.book().entry(session).map(|e| e.session_status);
@@ -320,11 +328,9 @@ impl Orchestrator {
             )
             .into());
         }
-        let source = match (platform, &self.opts.windows_source) {
-            (Platform::Windows, Some(w)) => w.clone(),
-            _ => self.opts.source.clone(),
-        };
-        let mut spec = SandboxSpec::new(name, source);
+        // A snapshot (or image) not quarantined, or due a probe (`placing.rs`).
+        let placed = self.place(platform)?;
+        let mut spec = SandboxSpec::new(name, placed.source.clone());
         spec.labels = labels.clone();
         spec.resources = self.opts.resources.clone();
         spec.archive_after = self.opts.archive_after;
@@ -349,15 +355,20 @@ impl Orchestrator {
                     sandbox: sb.id.clone(),
                     warm: crate::provider::served_warm(&sb, sent),
                 });
-                Ok(sb)
+                Ok((sb, Some(placed)))
             }
             // Created by a call whose answer we lost, or by another replica: adopt it.
-            Err(ProviderError::AlreadyExists(_)) => Ok(self
-                .provider
-                .get(name)
-                .await?
-                .with_context(|| format!("sandbox {name} exists but cannot be read"))?),
-            Err(e) => Err(e.into()),
+            Err(ProviderError::AlreadyExists(_)) => Ok((
+                self.provider
+                    .get(name)
+                    .await?
+                    .with_context(|| format!("sandbox {name} exists but cannot be read"))?,
+                None,
+            )),
+            Err(e) => {
+                self.placed(&placed, Err(format!("create refused: {e}")));
+                Err(e.into())
+            }
         }
     }
 

@@ -93,6 +93,7 @@ impl Orchestrator {
                 self.opts.failed_keep.as_secs_f64(),
             ),
             failed_keep_seconds: Some(self.opts.failed_keep.as_secs_f64()),
+            placement: self.placement_report(),
         }
     }
 }
@@ -129,6 +130,8 @@ pub struct StatusFile {
     pub failed: Vec<super::failures::FailedRow>,
     /// `FAILED_KEEP`, seconds.
     pub failed_keep_seconds: Option<f64>,
+    /// The snapshots sessions are placed on; quarantines; whether new sessions are claimed.
+    pub placement: Option<super::placing::PlacementReport>,
 }
 
 /// A session this instance holds.

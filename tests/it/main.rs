@@ -55,6 +55,7 @@ mod orchestrator_integrity;
 mod orchestrator_local;
 mod orchestrator_model;
 mod orchestrator_network;
+mod orchestrator_quarantine;
 mod orchestrator_sleep;
 mod orchestrator_switch;
 mod outpost_crud;

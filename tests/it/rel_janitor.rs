@@ -268,6 +268,8 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         sleep_retention: None,
         integrity: Default::default(),
         failed_keep: Duration::from_secs(86_400),
+        placement: Default::default(),
+        snapshot_fallback: Vec::new(),
     }
 }
 

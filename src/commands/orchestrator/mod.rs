@@ -4,6 +4,7 @@ pub(crate) mod failures;
 pub(crate) mod run;
 pub(crate) mod status;
 mod status_integrity;
+mod status_placement;
 mod switch;
 pub(crate) mod watch;
 
@@ -268,6 +269,22 @@ pub fn run_options(
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
         integrity: crate::orchestrator::integrity::bounds(&config)?,
         failed_keep: config.duration(&env::FAILED_KEEP)?.unwrap_or_default(),
+        placement: crate::orchestrator::plan::placement::Policy::new(
+            config.positive(&env::QUARANTINE_AFTER)?.unwrap_or_default(),
+            config
+                .duration(&env::QUARANTINE_COOL_OFF)?
+                .unwrap_or_default()
+                .as_secs_f64(),
+        ),
+        snapshot_fallback: config
+            .value(&env::SNAPSHOT_FALLBACK)
+            .map(|r| {
+                r.split([',', ' ', '\n'])
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| s.trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 

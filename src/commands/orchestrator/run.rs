@@ -181,6 +181,14 @@ pub(super) async fn run_cmd(ctx: &Ctx, a: RunArgs) -> Result<ExitStatus> {
     // outpost cannot be read, the Linux one; that failure shows at the first list anyway).
     let platform = found.as_ref().and_then(|o| o.platform);
     preflight(provider.as_ref(), platform, &opts, kind).await?;
+    // A fallback that cannot be used would only show when it is needed: say so now.
+    for f in &opts.snapshot_fallback {
+        let source = provider::Source::Snapshot(f.clone());
+        if let Err(e) = provider.preflight(&source).await {
+            ctx.printer
+                .warn(&format!("SNAPSHOT_FALLBACK {f} cannot be used: {e:#}"));
+        }
+    }
     // Before reattaching: sessions this state dir holds on another provider (or endpoint) are
     // refused or handed over, never served a second time.
     switch::Switch {

@@ -77,6 +77,9 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
             out.push_str(&cooling_off_line("not served", "tried again", row));
         }
         out.push_str(&super::failures::kept_lines(&typed.failed));
+        if let Some(p) = &typed.placement {
+            out.push_str(&super::status_placement::lines(p, crate::time::now()));
+        }
         out
     });
     Ok(ExitStatus::Success)
@@ -119,6 +122,9 @@ pub struct OrchStatusDoc {
     /// failures SESSION` shows the whole record).
     pub failed: Vec<FailedRow>,
     pub failed_keep_seconds: Option<f64>,
+    /// The snapshots sessions are placed on, which are quarantined, and whether new sessions
+    /// are claimed (`null` before the first create on a snapshot).
+    pub placement: Option<crate::orchestrator::PlacementReport>,
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
@@ -168,6 +174,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         wake_integrity: file.wake_integrity,
         failed: file.failed,
         failed_keep_seconds: file.failed_keep_seconds,
+        placement: file.placement,
         stale,
         status_age_seconds,
     })

@@ -188,6 +188,18 @@ pub const RELISTS: Def = def(
     &["result: ok|failed"],
     "Full listings of the queue.",
 );
+pub const PLACEMENT_QUARANTINED: Def = def(
+    "placement_quarantined",
+    Gauge,
+    &["kind: snapshot|image|target|profile", "name"],
+    "1 while new sandboxes are kept off this snapshot or image (failed creates in a row, or far slower than usual); 0 while it is used.",
+);
+pub const CLAIMING_STOPPED: Def = def(
+    "claiming_stopped",
+    Gauge,
+    &[],
+    "1 while no new session is claimed because every snapshot sessions could be placed on is quarantined; 0 otherwise.",
+);
 pub const JANITOR_RUNS: Def = def(
     "janitor_runs",
     Counter,
@@ -258,6 +270,8 @@ pub const ALL: &[Def] = &[
     SANDBOX_CREATES,
     WATCH_RECONNECTS,
     RELISTS,
+    PLACEMENT_QUARANTINED,
+    CLAIMING_STOPPED,
     JANITOR_RUNS,
     JANITOR_SUCCESS,
     JANITOR_VERDICTS,

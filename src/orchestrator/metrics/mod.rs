@@ -84,6 +84,8 @@ pub struct Metrics {
     sandbox_creates: Family<Labels, Counter>,
     watch_reconnects: Counter,
     relists: Family<Labels, Counter>,
+    placement_quarantined: Family<Labels, Gauge>,
+    claiming_stopped: Gauge,
     janitor_runs: Family<Labels, Counter>,
     janitor_success: Seconds,
     janitor_verdicts: Family<Labels, Counter>,
@@ -159,6 +161,8 @@ impl Metrics {
             sandbox_creates: reg(&mut r, &c::SANDBOX_CREATES, Family::default()),
             watch_reconnects: reg(&mut r, &c::WATCH_RECONNECTS, Counter::default()),
             relists: reg(&mut r, &c::RELISTS, Family::default()),
+            placement_quarantined: reg(&mut r, &c::PLACEMENT_QUARANTINED, Family::default()),
+            claiming_stopped: reg(&mut r, &c::CLAIMING_STOPPED, Gauge::default()),
             janitor_runs: reg(&mut r, &c::JANITOR_RUNS, Family::default()),
             janitor_success: reg(&mut r, &c::JANITOR_SUCCESS, Seconds::default()),
             janitor_verdicts: reg(&mut r, &c::JANITOR_VERDICTS, Family::default()),
@@ -224,6 +228,22 @@ impl Metrics {
         self.reconcile.observe(took.as_secs_f64());
         self.reconciled_at.set(crate::time::now());
         self.health.passed();
+    }
+
+    /// Whether new sandboxes are kept off this placement.
+    pub fn placement_quarantined(
+        &self,
+        key: &crate::orchestrator::plan::placement::Key,
+        quarantined: bool,
+    ) {
+        self.placement_quarantined
+            .get_or_create(&labels(&[("kind", key.kind.as_str()), ("name", &key.name)]))
+            .set(i64::from(quarantined));
+    }
+
+    /// Whether new sessions are claimed (`false`: every placement is quarantined).
+    pub fn claiming_stopped(&self, stopped: bool) {
+        self.claiming_stopped.set(i64::from(stopped));
     }
 
     /// An operation failed on an API error after retries (`None`: no HTTP status).

@@ -28,12 +28,15 @@
 pub mod failed;
 pub mod janitor;
 pub mod network;
+pub mod placement;
 pub mod retention;
 pub mod schedule;
 mod track;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_placement;
 #[cfg(test)]
 mod tests_schedule;
 

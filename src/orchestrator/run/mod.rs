@@ -57,6 +57,8 @@ pub struct Orchestrator {
     pub(super) wake_checks: super::integrity::WakeChecks,
     /// The failure records (`failures.json`) and each session's last events.
     pub(super) failures: super::failures::FailureStore,
+    /// Which snapshots are quarantined (`placing.rs`).
+    pub(super) placing: super::placing::Placing,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -88,6 +90,7 @@ impl Orchestrator {
         let failures = super::failures::FailureStore::open(state.dir());
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
+        let placing = super::placing::Placing::load(&state);
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -102,6 +105,7 @@ impl Orchestrator {
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
             wake_checks: Default::default(),
             failures,
+            placing,
         })
     }
 
@@ -197,6 +201,7 @@ impl Orchestrator {
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
     /// and return, leaving sandboxes and remotes running for the next start.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) -> Result<()> {
+        self.init_placement_metrics();
         self.reattach()
             .await
             .context("cannot read the claims this instance holds")?;
@@ -232,7 +237,8 @@ impl Orchestrator {
             }
             self.chores(&mut chores).await;
             let started = Instant::now();
-            for action in self.plan_now() {
+            // No new claim while every snapshot is quarantined (`plan/placement.rs`).
+            for action in plan::placement::gate(self.plan_now(), self.may_claim()) {
                 if !self.mark(&action) {
                     continue;
                 }

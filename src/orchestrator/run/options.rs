@@ -43,6 +43,10 @@ pub struct RunOptions {
     pub integrity: crate::orchestrator::integrity::Bounds,
     /// A failed sandbox is kept this long, then reaped (`FAILED_KEEP`).
     pub failed_keep: Duration,
+    /// When a snapshot is quarantined (`QUARANTINE_AFTER`, `QUARANTINE_COOL_OFF`).
+    pub placement: crate::orchestrator::plan::placement::Policy,
+    /// Snapshots to place new sandboxes on while `source`'s is quarantined, in order.
+    pub snapshot_fallback: Vec<String>,
 }
 
 impl RunOptions {
@@ -78,6 +82,8 @@ impl RunOptions {
             sleep_retention: None,
             integrity: crate::orchestrator::integrity::Bounds::default(),
             failed_keep: env::FAILED_KEEP.default_duration(),
+            placement: Default::default(),
+            snapshot_fallback: Vec::new(),
         }
     }
 }
