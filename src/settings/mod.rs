@@ -10,6 +10,7 @@
 mod devin;
 mod http;
 mod output;
+mod prices;
 mod provider;
 #[cfg(test)]
 mod tests;
@@ -17,6 +18,7 @@ mod tests;
 pub use devin::{DevinSettings, V3Settings};
 pub use http::HttpSettings;
 pub use output::OutputSettings;
+pub use prices::PriceSettings;
 pub use provider::{
     CoreweaveSettings, DaytonaApiSettings, DaytonaSettings, LocalSettings, ProviderSettings,
 };
