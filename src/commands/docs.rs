@@ -128,6 +128,10 @@ fn setup_and_orchestrator() -> Vec<Documented> {
             "orchestrator status",
             "The state dir's view of one outpost.",
         ),
+        doc::<crate::cost::report::CostDoc>(
+            "cost",
+            "What sandboxes cost per session, outpost or day, from the cost ledger (`--csv` prints the same rows as CSV).",
+        ),
         doc::<orchestrator::watch::WatchDoc>(
             "orchestrator status --watch",
             "NDJSON: one status document per refresh, with the rows the table shows.",

@@ -7,4 +7,5 @@
 
 pub mod ledger;
 pub mod prices;
+pub mod report;
 pub mod tally;

@@ -38,6 +38,17 @@ impl PriceSettings {
         }
         Ok(prices)
     }
+
+    /// `COST_ALERT_HOURLY`: a number of USD per hour above 0, or unset.
+    pub fn alert(config: &Config) -> Result<Option<f64>, ConfigError> {
+        config.parse(&env::COST_ALERT_HOURLY, |s| {
+            s.trim_start_matches('$')
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .ok_or_else(|| format!("`{s}` is not an amount of USD per hour above 0 (e.g. 2.5)"))
+        })
+    }
 }
 
 #[cfg(test)]

@@ -266,6 +266,8 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         ready_timeout: Duration::from_secs(5),
         archive_after: None,
         sleep_retention: None,
+        prices: Default::default(),
+        cost_alert_hourly: None,
     }
 }
 

@@ -235,6 +235,8 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
+        prices: crate::settings::PriceSettings::resolve(&config, kind)?,
+        cost_alert_hourly: crate::settings::PriceSettings::alert(&config)?,
     })
 }
 

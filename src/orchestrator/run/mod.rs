@@ -53,6 +53,8 @@ pub struct Orchestrator {
     last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
     /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
     pub(super) fleet_changed: std::sync::atomic::AtomicBool,
+    /// The outpost's cost ledger.
+    pub(super) cost: super::cost::CostHook,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -83,6 +85,8 @@ impl Orchestrator {
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
+        let cost = super::cost::CostHook::open(&state, &opts, provider.kind());
+        metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(0.0));
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -95,6 +99,7 @@ impl Orchestrator {
             events,
             last_events: Mutex::new(BTreeMap::new()),
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
+            cost,
         })
     }
 
@@ -123,6 +128,7 @@ impl Orchestrator {
                 .insert(session.to_string(), (ev.clone(), now()));
         }
         self.metrics.on_event(&ev);
+        self.cost_on_event(&ev);
         if let OrchEvent::SandboxCreated { session, warm, .. } = &ev {
             self.record([Change::Record(RecordChange::ServedWarm {
                 session: session.clone(),
@@ -184,6 +190,9 @@ impl Orchestrator {
         {
             tracing::warn!("cannot save the sleeping sessions: {e:#}");
         }
+        if persist.sleepers {
+            self.cost_on_sleepers(&book.sleepers_map());
+        }
     }
 
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
@@ -238,6 +247,7 @@ impl Orchestrator {
             }
             self.metrics.reconciled(started.elapsed());
             self.note_capacity();
+            self.note_cost();
             self.save_status();
         }
         watcher.abort();

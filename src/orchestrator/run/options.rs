@@ -39,6 +39,10 @@ pub struct RunOptions {
     pub archive_after: Option<Duration>,
     /// Delete the sandbox of a session absent from the queue this long (off: `None`).
     pub sleep_retention: Option<Duration>,
+    /// The provider's price table (the cost ledger's rates).
+    pub prices: crate::cost::prices::Prices,
+    /// `COST_ALERT_HOURLY`: the spend rate the alert compares with.
+    pub cost_alert_hourly: Option<f64>,
 }
 
 impl RunOptions {
@@ -72,6 +76,8 @@ impl RunOptions {
             ready_timeout: Duration::from_secs(300),
             archive_after: Some(env::ARCHIVE_AFTER.default_duration()),
             sleep_retention: None,
+            prices: crate::cost::prices::Prices::default(),
+            cost_alert_hourly: None,
         }
     }
 }
