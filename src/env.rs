@@ -177,7 +177,8 @@ env_vars! {
     SLEEP_RETENTION: Orchestrator;
     /// Spend ceiling in USD per hour for the alert `OutpostsSpendOverCeiling`: it fires while the
     /// outpost's sandboxes (running, stopped, archived, at the price table's rates) cost more
-    /// per hour than this. Unset: no alert. Exported as `outposts_spend_ceiling_usd_per_hour`.
+    /// per hour than this for 15 minutes. Unset: no alert. Exported as
+    /// `outposts_spend_ceiling_usd_per_hour` (+Inf when unset).
     COST_ALERT_HOURLY: Orchestrator;
     /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged

@@ -140,7 +140,8 @@ pub fn report(tally: &Tally, since: f64, until: f64, by: By) -> CostDoc {
         r.total_usd = r.usd.total();
     }
     rows.retain(|r| r.seconds.total() > 0.0 || r.acus.is_some());
-    let total_usd = providers.values().map(|p| p.usd.total()).sum();
+    // `+ 0.0`: an empty sum is -0.0, which would print as `-0`.
+    let total_usd = providers.values().map(|p| p.usd.total()).sum::<f64>() + 0.0;
     CostDoc {
         since,
         until,

@@ -237,7 +237,7 @@ pub const SPEND_CEILING: Def = def(
     "spend_ceiling_usd_per_hour",
     Gauge,
     &[],
-    "COST_ALERT_HOURLY (0 when unset): OutpostsSpendOverCeiling fires while the spend rate stays above it.",
+    "COST_ALERT_HOURLY (+Inf when unset): OutpostsSpendOverCeiling fires while the spend rate stays above it.",
 );
 pub const RECONCILED_AT: Def = def(
     "last_reconcile_timestamp_seconds",

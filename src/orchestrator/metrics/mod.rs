@@ -267,7 +267,7 @@ impl Metrics {
         }
     }
 
-    /// `COST_ALERT_HOURLY` (0: unset).
+    /// `COST_ALERT_HOURLY` (+Inf: unset, so the alert's ratio stays 0).
     pub fn set_spend_ceiling(&self, usd_per_hour: f64) {
         self.spend_ceiling.set(usd_per_hour);
     }

@@ -86,7 +86,7 @@ impl Orchestrator {
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
         let cost = super::cost::CostHook::open(&state, &opts, provider.kind());
-        metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(0.0));
+        metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(f64::INFINITY));
         Arc::new(Orchestrator {
             devin,
             provider,
