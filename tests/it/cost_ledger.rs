@@ -112,6 +112,9 @@ fn ledger_matches_the_emulators_transitions_across_a_kill_and_the_metrics() {
         .clone();
     let got_running = row["seconds"]["running"].as_f64().unwrap();
     let got_stopped = row["seconds"]["stopped"].as_f64().unwrap();
+    eprintln!(
+        "ledger {got_running:.3}/{got_stopped:.3} s, emulator {running:.3}/{stopped:.3} s (running/stopped)"
+    );
     assert!(
         (got_running - running).abs() <= 2.0 && (got_stopped - stopped).abs() <= 2.0,
         "ledger {got_running}/{got_stopped} s vs the emulator's {running}/{stopped} s\n{}",
