@@ -47,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Build, name, list and delete the Daytona snapshot sandboxes boot from')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Prove a Devin session runs on your compute (proof file written by Devin, read back)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'What sandboxes cost: per session, outpost or day, from the orchestrator''s cost ledger')
             [CompletionResult]::new('help-env', 'help-env', [CompletionResultType]::ParameterValue, 'Print every environment variable `outposts` reads, with its default and meaning')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions/ and man/ from the CLI definition (for maintainers)')
@@ -1541,6 +1542,27 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'outposts;cost' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only time since this long ago (e.g. 24h, 7d); default: everything the ledger holds')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'One row per session, outpost or UTC day')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Format of log lines on stderr')
+            [CompletionResult]::new('--csv', '--csv', [CompletionResultType]::ParameterName, 'CSV (RFC 4180) on stdout instead of a table')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (required for destructive commands without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'outposts;help-env' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour. NO_COLOR in the environment means never')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Read settings from this .env file instead of ./.env')
@@ -1609,6 +1631,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Build, name, list and delete the Daytona snapshot sandboxes boot from')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Prove a Devin session runs on your compute (proof file written by Devin, read back)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'What sandboxes cost: per session, outpost or day, from the orchestrator''s cost ledger')
             [CompletionResult]::new('help-env', 'help-env', [CompletionResultType]::ParameterValue, 'Print every environment variable `outposts` reads, with its default and meaning')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions/ and man/ from the CLI definition (for maintainers)')
@@ -1822,6 +1845,9 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             break
         }
         'outposts;help;doctor' {
+            break
+        }
+        'outposts;help;cost' {
             break
         }
         'outposts;help;help-env' {

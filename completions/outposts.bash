@@ -25,6 +25,9 @@ _outposts() {
             outposts,connect)
                 cmd="outposts__subcmd__connect"
                 ;;
+            outposts,cost)
+                cmd="outposts__subcmd__cost"
+                ;;
             outposts,demo)
                 cmd="outposts__subcmd__demo"
                 ;;
@@ -183,6 +186,9 @@ _outposts() {
                 ;;
             outposts__subcmd__help,connect)
                 cmd="outposts__subcmd__help__subcmd__connect"
+                ;;
+            outposts__subcmd__help,cost)
+                cmd="outposts__subcmd__help__subcmd__cost"
                 ;;
             outposts__subcmd__help,demo)
                 cmd="outposts__subcmd__help__subcmd__demo"
@@ -608,7 +614,7 @@ _outposts() {
 
     case "${cmd}" in
         outposts)
-            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help"
+            opts="-q -v -y -h -V --json --quiet --verbose --color --env-file --config --yes --log-format --help --version demo connect auth outpost queue orchestrator emulator worker snapshot session doctor cost help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,6 +892,44 @@ _outposts() {
                     ;;
                 --port)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__cost)
+            opts="-q -v -y -h -V --since --by --csv --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --by)
+                    COMPREPLY=($(compgen -W "session outpost day" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1756,7 +1800,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help)
-            opts="demo connect auth outpost queue orchestrator emulator worker snapshot session doctor help-env completions generate help"
+            opts="demo connect auth outpost queue orchestrator emulator worker snapshot session doctor cost help-env completions generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1870,6 +1914,20 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__help__subcmd__connect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        outposts__subcmd__help__subcmd__cost)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

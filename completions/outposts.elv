@@ -44,6 +44,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
             cand doctor 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes'
+            cand cost 'What sandboxes cost: per session, outpost or day, from the orchestrator''s cost ledger'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
@@ -1405,6 +1406,26 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'outposts;cost'= {
+            cand --since 'Only time since this long ago (e.g. 24h, 7d); default: everything the ledger holds'
+            cand --by 'One row per session, outpost or UTC day'
+            cand --color 'When to use colour. NO_COLOR in the environment means never'
+            cand --env-file 'Read settings from this .env file instead of ./.env'
+            cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'
+            cand --log-format 'Format of log lines on stderr'
+            cand --csv 'CSV (RFC 4180) on stdout instead of a table'
+            cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
+            cand -q 'Print only results and errors'
+            cand --quiet 'Print only results and errors'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG overrides'
+            cand -y 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand --yes 'Answer yes to confirmations (required for destructive commands without a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'outposts;help-env'= {
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
@@ -1470,6 +1491,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand snapshot 'Build, name, list and delete the Daytona snapshot sandboxes boot from'
             cand session 'Prove a Devin session runs on your compute (proof file written by Devin, read back)'
             cand doctor 'Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes'
+            cand cost 'What sandboxes cost: per session, outpost or day, from the orchestrator''s cost ledger'
             cand help-env 'Print every environment variable `outposts` reads, with its default and meaning'
             cand completions 'Print a shell completion script'
             cand generate 'Write completions/ and man/ from the CLI definition (for maintainers)'
@@ -1628,6 +1650,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
         &'outposts;help;session;end'= {
         }
         &'outposts;help;doctor'= {
+        }
+        &'outposts;help;cost'= {
         }
         &'outposts;help;help-env'= {
         }

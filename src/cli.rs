@@ -112,6 +112,8 @@ pub enum Command {
     Session(commands::session::Args),
     /// Check settings, tokens, outpost, snapshot, port, state dir and clock; print the fixes.
     Doctor(commands::doctor::Args),
+    /// What sandboxes cost: per session, outpost or day, from the orchestrator's cost ledger.
+    Cost(commands::cost::Args),
     /// Print every environment variable `outposts` reads, with its default and meaning.
     #[command(after_help = HELP_ENV_HELP)]
     HelpEnv,

@@ -119,6 +119,10 @@ env_vars! {
     /// How long to wait for a Daytona sandbox to reach `started` (create, start) or `stopped`
     /// (stop); a duration (e.g. 90s, 10m; bare numbers are seconds).
     DAYTONA_START_TIMEOUT: Daytona = "5m";
+    /// Daytona price overrides, e.g. `running.vcpu_second=0.000014,stopped.disk_gib_hour=0.000108`
+    /// (USD; states running, stopped, archived; rates vcpu_second, memory_gib_second,
+    /// disk_gib_hour). Unnamed entries keep the built-in defaults from daytona.io/pricing.
+    DAYTONA_PRICES: Daytona;
     /// CoreWeave Sandbox API key, sent as a bearer token.
     CWSANDBOX_API_KEY: CoreWeave [secret];
     /// CoreWeave Sandbox API base URL (scheme and host only).
@@ -131,6 +135,9 @@ env_vars! {
     WANDB_PROJECT: CoreWeave;
     /// W&B base URL; a non-W&B host is sent as `x-wandb-host`.
     WANDB_BASE_URL: CoreWeave;
+    /// CoreWeave price overrides, same form as `DAYTONA_PRICES`; defaults derive from
+    /// coreweave.com/pricing (CPU node per vCPU, file storage per GiB).
+    COREWEAVE_PRICES: CoreWeave;
     /// Sandbox provider the orchestrator, workers and verify use: `daytona`, `coreweave` or `local`.
     OUTPOSTS_PROVIDER: Orchestrator = "daytona";
     /// Most sessions one orchestrator holds at once.
@@ -196,6 +203,11 @@ env_vars! {
     /// record (`outposts orchestrator failures`) stays. Never applies to a sleeping session's
     /// sandbox. A duration (e.g. 1d; bare numbers are seconds).
     FAILED_KEEP: Orchestrator = "1d";
+    /// Spend ceiling in USD per hour for the alert `OutpostsSpendOverCeiling`: it fires while the
+    /// outpost's sandboxes (running, stopped, archived, at the price table's rates) cost more
+    /// per hour than this for 15 minutes. Unset: no alert. Exported as
+    /// `outposts_spend_ceiling_usd_per_hour` (+Inf when unset).
+    COST_ALERT_HOURLY: Orchestrator;
     /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
     /// once); a duration (e.g. 1m; bare numbers are seconds).
@@ -225,6 +237,8 @@ env_vars! {
     /// Set to `1` to let the local provider run sandboxes WITHOUT isolation when bubblewrap
     /// (`bwrap`) is missing: commands then run as host processes and absolute paths are host paths.
     OUTPOSTS_LOCAL_UNISOLATED: General;
+    /// Local provider prices, same form as `DAYTONA_PRICES` (all 0 by default: the machine is yours).
+    LOCAL_PRICES: General;
     /// Set by the local provider (never read from your environment) in every process of an
     /// unisolated sandbox: the host directory that sandbox sees as `/`. Its commands' paths are
     /// mapped there; a program handed sandbox paths some other way can place them with it.

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod connect;
+pub mod cost;
 pub(crate) mod doctor;
 pub mod emulator;
 pub mod env;

@@ -132,6 +132,10 @@ fn setup_and_orchestrator() -> Vec<Documented> {
             "orchestrator failures",
             "The failure records kept in the state dir, newest first.",
         ),
+        doc::<crate::cost::report::CostDoc>(
+            "cost",
+            "What sandboxes cost per session, outpost or day, from the cost ledger (`--csv` prints the same rows as CSV).",
+        ),
         doc::<orchestrator::watch::WatchDoc>(
             "orchestrator status --watch",
             "NDJSON: one status document per refresh, with the rows the table shows.",

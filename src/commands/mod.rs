@@ -16,6 +16,7 @@ use crate::settings::{DaytonaApiSettings, DevinSettings, HttpSettings, ProviderS
 
 pub mod auth;
 pub mod connect;
+pub mod cost;
 pub mod demo;
 pub mod docs;
 pub mod doctor;
@@ -158,6 +159,7 @@ pub async fn run(cli: Cli, printer: Printer) -> Result<ExitStatus> {
         Command::Snapshot(args) => snapshot::run(&ctx, args).await,
         Command::Session(args) => session::run(&ctx, args).await,
         Command::Doctor(args) => doctor::run(&ctx, args).await,
+        Command::Cost(args) => cost::run(&ctx, args).await,
         Command::HelpEnv => {
             ctx.printer.result(&env_json(), env::help_text);
             Ok(ExitStatus::Success)

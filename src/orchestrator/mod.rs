@@ -10,6 +10,7 @@
 use sha2::{Digest, Sha256};
 
 mod claim;
+mod cost;
 mod egress;
 mod end;
 pub mod failures;

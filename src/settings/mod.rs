@@ -11,6 +11,7 @@ pub mod advice;
 mod devin;
 mod http;
 mod output;
+mod prices;
 mod provider;
 #[cfg(test)]
 mod tests;
@@ -18,6 +19,7 @@ mod tests;
 pub use devin::{DevinSettings, V3Settings};
 pub use http::HttpSettings;
 pub use output::OutputSettings;
+pub use prices::PriceSettings;
 pub use provider::{
     CoreweaveSettings, DaytonaApiSettings, DaytonaSettings, LocalSettings, ProviderSettings,
 };

@@ -14,6 +14,7 @@ mod coreweave_emulator;
 mod coreweave_provider;
 mod coreweave_sdk;
 mod coreweave_sleep;
+mod cost_ledger;
 mod daytona_archive;
 mod daytona_bake;
 mod daytona_conformance;

@@ -285,6 +285,8 @@ pub fn run_options(
                     .collect()
             })
             .unwrap_or_default(),
+        prices: crate::settings::PriceSettings::resolve(&config, kind)?,
+        cost_alert_hourly: crate::settings::PriceSettings::alert(&config)?,
     })
 }
 

@@ -51,6 +51,14 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         ));
         out.push_str(&sleeping_table(&typed));
         out.push_str(&super::status_integrity::lines(&typed.wake_integrity));
+        if !typed.cost.sessions.is_empty() {
+            out.push_str(&format!(
+                "cost         ${:.4} for the {} session(s) shown, ${:.4}/h now (`outposts cost` for more)\n",
+                typed.cost.total_usd,
+                typed.cost.sessions.len(),
+                typed.cost.usd_per_hour
+            ));
+        }
         // Sessions not served because their network policy cannot be enforced, and sessions
         // given up (released, cooling off), each with why and when it may be tried again.
         for r in &typed.refused {
@@ -128,6 +136,8 @@ pub struct OrchStatusDoc {
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
+    /// What the sessions shown (held and sleeping) cost, from the cost ledger.
+    pub cost: crate::cost::report::StatusCost,
 }
 
 /// The state dir's view of the outpost, as `status --json` prints it (no network).
@@ -149,6 +159,14 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         .into());
     };
     let file = o.status().unwrap_or_default();
+    // What the sessions shown cost, from the ledger beside the status file.
+    let cost = {
+        let tally =
+            crate::cost::ledger::read(&o.dir().join(crate::cost::ledger::FILE)).unwrap_or_default();
+        let held = file.sessions.iter().map(|s| s.session_id.as_str());
+        let asleep = file.sleeping.iter().map(|s| s.session_id.as_str());
+        crate::cost::report::status_cost(&tally, outpost, held.chain(asleep), crate::time::now())
+    };
     let (stale, status_age_seconds) =
         super::watch::staleness(running, file.updated_at, crate::time::now());
     Ok(OrchStatusDoc {
@@ -177,6 +195,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         placement: file.placement,
         stale,
         status_age_seconds,
+        cost,
     })
 }
 

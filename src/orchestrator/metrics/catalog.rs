@@ -239,6 +239,24 @@ pub const RECONCILE: Def = def(
     &[],
     "Planning and dispatching time per reconcile pass.",
 );
+pub const SANDBOX_COST: Def = def(
+    "sandbox_cost_usd",
+    Gauge,
+    &["provider", "state: running|stopped|archived"],
+    "USD the outpost's sandboxes have cost, by state, summed from the cost ledger (every recorded session, open stretches up to now): what `outposts cost --json` sums.",
+);
+pub const SPEND_RATE: Def = def(
+    "sandbox_spend_usd_per_hour",
+    Gauge,
+    &["provider", "state: running|stopped|archived"],
+    "What the sessions' sandboxes cost per hour as they are now, at the price table's rates.",
+);
+pub const SPEND_CEILING: Def = def(
+    "spend_ceiling_usd_per_hour",
+    Gauge,
+    &[],
+    "COST_ALERT_HOURLY (+Inf when unset): OutpostsSpendOverCeiling fires while the spend rate stays above it.",
+);
 pub const RECONCILED_AT: Def = def(
     "last_reconcile_timestamp_seconds",
     Gauge,
@@ -279,6 +297,9 @@ pub const ALL: &[Def] = &[
     WAKE_INTEGRITY,
     RECONCILE,
     RECONCILED_AT,
+    SANDBOX_COST,
+    SPEND_RATE,
+    SPEND_CEILING,
 ];
 
 /// The README's metrics table.

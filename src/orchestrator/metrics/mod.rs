@@ -93,6 +93,9 @@ pub struct Metrics {
     wake_integrity: Family<Labels, Counter>,
     reconcile: Histogram,
     reconciled_at: Seconds,
+    sandbox_cost: Family<Labels, Seconds>,
+    spend_rate: Family<Labels, Seconds>,
+    spend_ceiling: Seconds,
     /// What the probes answer from.
     health: health::Health,
     /// Per session in flight: when its latencies started (ids stay here, never in labels).
@@ -170,6 +173,9 @@ impl Metrics {
             wake_integrity: reg(&mut r, &c::WAKE_INTEGRITY, Family::default()),
             reconcile: reg(&mut r, &c::RECONCILE, Histogram::new(RECONCILE)),
             reconciled_at: reg(&mut r, &c::RECONCILED_AT, Seconds::default()),
+            sandbox_cost: reg(&mut r, &c::SANDBOX_COST, Family::default()),
+            spend_rate: reg(&mut r, &c::SPEND_RATE, Family::default()),
+            spend_ceiling: reg(&mut r, &c::SPEND_CEILING, Seconds::default()),
             registry: r,
             health: health::Health::new(interval),
             timers: Mutex::new(HashMap::new()),
@@ -205,6 +211,11 @@ impl Metrics {
             &["created", "started", "stopped", "deleted", "lost"],
         );
         init(&self.sandbox_creates, "served", &["warm", "cold"]);
+        for state in crate::cost::prices::CostState::ALL {
+            let l = labels(&[("provider", provider.as_str()), ("state", state.as_str())]);
+            let _ = self.sandbox_cost.get_or_create(&l);
+            let _ = self.spend_rate.get_or_create(&l);
+        }
         init(&self.relists, "result", &["ok", "failed"]);
         let results = crate::orchestrator::integrity::WakeResult::ALL.map(|r| r.as_str());
         init(&self.wake_integrity, "result", &results);
@@ -244,6 +255,43 @@ impl Metrics {
     /// Whether new sessions are claimed (`false`: every placement is quarantined).
     pub fn claiming_stopped(&self, stopped: bool) {
         self.claiming_stopped.set(i64::from(stopped));
+    /// The cost ledger's sums (USD per provider and state) and spend rate now.
+    pub fn set_cost(
+        &self,
+        sums: &std::collections::BTreeMap<
+            String,
+            (crate::cost::tally::PerState, crate::cost::tally::PerState),
+        >,
+        rate: &std::collections::BTreeMap<(String, crate::cost::prices::CostState), f64>,
+    ) {
+        use crate::cost::prices::CostState;
+        for (provider, (_, usd)) in sums {
+            for state in CostState::ALL {
+                self.sandbox_cost
+                    .get_or_create(&labels(&[
+                        ("provider", provider),
+                        ("state", state.as_str()),
+                    ]))
+                    .set(usd.get(state));
+            }
+        }
+        // Every known series is set, so a state nothing is in any more reads 0.
+        for provider in sums.keys() {
+            for state in CostState::ALL {
+                let r = rate.get(&(provider.clone(), state)).copied().unwrap_or(0.0);
+                self.spend_rate
+                    .get_or_create(&labels(&[
+                        ("provider", provider),
+                        ("state", state.as_str()),
+                    ]))
+                    .set(r);
+            }
+        }
+    }
+
+    /// `COST_ALERT_HOURLY` (+Inf: unset, so the alert's ratio stays 0).
+    pub fn set_spend_ceiling(&self, usd_per_hour: f64) {
+        self.spend_ceiling.set(usd_per_hour);
     }
 
     /// An operation failed on an API error after retries (`None`: no HTTP status).

@@ -59,6 +59,8 @@ pub struct Orchestrator {
     pub(super) failures: super::failures::FailureStore,
     /// Which snapshots are quarantined (`placing.rs`).
     pub(super) placing: super::placing::Placing,
+    /// The outpost's cost ledger.
+    pub(super) cost: super::cost::CostHook,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -91,6 +93,8 @@ impl Orchestrator {
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
         let placing = super::placing::Placing::load(&state);
+        let cost = super::cost::CostHook::open(&state, &opts, provider.kind());
+        metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(f64::INFINITY));
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -106,6 +110,7 @@ impl Orchestrator {
             wake_checks: Default::default(),
             failures,
             placing,
+            cost,
         })
     }
 
@@ -135,6 +140,7 @@ impl Orchestrator {
                 .insert(session.to_string(), (ev.clone(), now()));
         }
         self.metrics.on_event(&ev);
+        self.cost_on_event(&ev);
         if let OrchEvent::SandboxCreated { session, warm, .. } = &ev {
             self.record([Change::Record(RecordChange::ServedWarm {
                 session: session.clone(),
@@ -196,6 +202,9 @@ impl Orchestrator {
         {
             tracing::warn!("cannot save the sleeping sessions: {e:#}");
         }
+        if persist.sleepers {
+            self.cost_on_sleepers(&book.sleepers_map());
+        }
     }
 
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
@@ -252,6 +261,7 @@ impl Orchestrator {
             }
             self.metrics.reconciled(started.elapsed());
             self.note_capacity();
+            self.note_cost();
             self.save_status();
         }
         watcher.abort();

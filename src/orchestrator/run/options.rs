@@ -47,6 +47,10 @@ pub struct RunOptions {
     pub placement: crate::orchestrator::plan::placement::Policy,
     /// Snapshots to place new sandboxes on while `source`'s is quarantined, in order.
     pub snapshot_fallback: Vec<String>,
+    /// The provider's price table (the cost ledger's rates).
+    pub prices: crate::cost::prices::Prices,
+    /// `COST_ALERT_HOURLY`: the spend rate the alert compares with.
+    pub cost_alert_hourly: Option<f64>,
 }
 
 impl RunOptions {
@@ -84,6 +88,8 @@ impl RunOptions {
             failed_keep: env::FAILED_KEEP.default_duration(),
             placement: Default::default(),
             snapshot_fallback: Vec::new(),
+            prices: crate::cost::prices::Prices::default(),
+            cost_alert_hourly: None,
         }
     }
 }

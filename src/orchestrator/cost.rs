@@ -1,0 +1,139 @@
+//! The cost ledger's hooks in the executor: each sandbox transition the orchestrator narrates
+//! (and each sleeper the janitor finds archived) becomes a ledger line, and every pass the
+//! cost metrics are set from the ledger. Deciding nothing: a ledger that cannot be written
+//! is logged and the orchestrator carries on (cost is reporting, never a reason to stop
+//! serving).
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use super::plan::janitor::JanitorAction;
+use super::plan::retention::{SleepState, Sleeper};
+use super::run::{OrchEvent, Orchestrator, RunOptions};
+use super::state::OutpostState;
+use crate::cost::ledger::Ledger;
+use crate::cost::prices::Resources;
+use crate::cost::tally::Mark;
+use crate::provider::ProviderKind;
+use crate::time::now;
+
+/// The ledger of this orchestrator's outpost (`None`: it could not be opened; logged once).
+#[derive(Debug)]
+pub(super) struct CostHook(Option<Mutex<Ledger>>);
+
+/// What a session's sandbox holds: the requested resources, else the provider's default
+/// (Daytona documents 1 vCPU, 1 GiB, 3 GiB; CoreWeave's profile default is assumed to be
+/// 1 vCPU with the node's 4 GiB per vCPU and a 10 GiB workspace; the local machine's
+/// figures only matter with `LOCAL_PRICES`).
+pub(super) fn resources(kind: ProviderKind, asked: &crate::provider::Resources) -> Resources {
+    let (cpu, memory_gib, disk_gib) = match kind {
+        ProviderKind::Daytona => (1.0, 1.0, 3.0),
+        ProviderKind::Coreweave => (1.0, 4.0, 10.0),
+        ProviderKind::Local => (1.0, 1.0, 3.0),
+    };
+    Resources {
+        cpu: asked.cpu.unwrap_or(cpu),
+        memory_gib: asked.memory_gib.unwrap_or(memory_gib),
+        disk_gib: asked.disk_gib.map_or(disk_gib, f64::from),
+    }
+}
+
+impl CostHook {
+    pub(super) fn open(state: &OutpostState, opts: &RunOptions, kind: ProviderKind) -> CostHook {
+        match Ledger::open(
+            state.dir(),
+            &opts.outpost_id,
+            kind.as_str(),
+            opts.prices,
+            resources(kind, &opts.resources),
+            now(),
+        ) {
+            Ok(l) => CostHook(Some(Mutex::new(l))),
+            Err(e) => {
+                tracing::warn!("no cost ledger this run: {e:#}");
+                CostHook(None)
+            }
+        }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Ledger) -> R) -> Option<R> {
+        let l = self.0.as_ref()?;
+        Some(f(&mut l.lock().unwrap_or_else(|e| e.into_inner())))
+    }
+}
+
+/// The ledger mark an event means, with its session and sandbox.
+fn mark_of(ev: &OrchEvent) -> Option<(&str, &str, Mark)> {
+    Some(match ev {
+        OrchEvent::SandboxCreated {
+            session, sandbox, ..
+        }
+        | OrchEvent::SandboxStarted {
+            session, sandbox, ..
+        } => (session.as_str(), sandbox.as_str(), Mark::Running),
+        OrchEvent::SandboxStopped { session, sandbox } => {
+            (session.as_str(), sandbox.as_str(), Mark::Stopped)
+        }
+        OrchEvent::SandboxDeleted { session, sandbox }
+        | OrchEvent::SandboxLost { session, sandbox } => {
+            (session.as_str(), sandbox.as_str(), Mark::Gone)
+        }
+        OrchEvent::Janitor {
+            session,
+            sandbox,
+            action,
+        } => (
+            session.as_str(),
+            sandbox.as_str(),
+            match action {
+                JanitorAction::Stopped => Mark::Stopped,
+                JanitorAction::Deleted | JanitorAction::RetentionDeleted => Mark::Gone,
+            },
+        ),
+        _ => return None,
+    })
+}
+
+impl Orchestrator {
+    /// A sandbox changed state: one ledger line.
+    pub(super) fn cost_on_event(&self, ev: &OrchEvent) {
+        let Some((session, sandbox, mark)) = mark_of(ev) else {
+            return;
+        };
+        if let Some(Err(e)) = self.cost.with(|l| l.mark(session, sandbox, mark, now())) {
+            tracing::warn!(session, "cannot record the sandbox's cost: {e:#}");
+        }
+    }
+
+    /// The sleepers as the janitor last read them: an archived disk (or a workspace kept only
+    /// as a snapshot) is billed as archived from now on.
+    pub(super) fn cost_on_sleepers(&self, sleepers: &BTreeMap<String, Sleeper>) {
+        self.cost.with(|l| {
+            for (session, s) in sleepers {
+                if !matches!(s.state, SleepState::Archived | SleepState::Snapshot) {
+                    continue;
+                }
+                // Only a sandbox the ledger shows stopped moves on to archived.
+                if l.billed_now(session) != Some(crate::cost::prices::CostState::Stopped) {
+                    continue;
+                }
+                let sandbox = s.sandbox_id.as_deref().unwrap_or(&s.sandbox);
+                if let Err(e) = l.mark(session, sandbox, Mark::Archived, now()) {
+                    tracing::warn!(
+                        session = session.as_str(),
+                        "cannot record the sandbox's cost: {e:#}"
+                    );
+                }
+            }
+        });
+    }
+
+    /// Set the cost metrics from the ledger (every pass).
+    pub(super) fn note_cost(&self) {
+        self.cost.with(|l| {
+            let t = now();
+            self.metrics
+                .set_cost(&l.tally().by_provider(0.0, t), &l.tally().rate_now());
+        });
+    }
+}
