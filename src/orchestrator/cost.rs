@@ -87,7 +87,9 @@ fn mark_of(ev: &OrchEvent) -> Option<(&str, &str, Mark)> {
             sandbox.as_str(),
             match action {
                 JanitorAction::Stopped => Mark::Stopped,
-                JanitorAction::Deleted | JanitorAction::RetentionDeleted => Mark::Gone,
+                JanitorAction::Deleted
+                | JanitorAction::RetentionDeleted
+                | JanitorAction::FailedReaped => Mark::Gone,
             },
         ),
         _ => return None,

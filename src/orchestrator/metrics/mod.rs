@@ -255,6 +255,8 @@ impl Metrics {
     /// Whether new sessions are claimed (`false`: every placement is quarantined).
     pub fn claiming_stopped(&self, stopped: bool) {
         self.claiming_stopped.set(i64::from(stopped));
+    }
+
     /// The cost ledger's sums (USD per provider and state) and spend rate now.
     pub fn set_cost(
         &self,
