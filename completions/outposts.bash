@@ -1646,7 +1646,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__start)
-            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --outpost-get-route --gateway-url --page-size --watch-replay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --windows-daemon --outpost-get-route --gateway-url --page-size --watch-replay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1690,6 +1690,10 @@ _outposts() {
                     ;;
                 --remote-form)
                     COMPREPLY=($(compgen -W "binary script" -- "${cur}"))
+                    return 0
+                    ;;
+                --windows-daemon)
+                    COMPREPLY=($(compgen -W "legacy newer" -- "${cur}"))
                     return 0
                     ;;
                 --outpost-get-route)

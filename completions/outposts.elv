@@ -580,6 +580,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --keepalive 'Interval of keepalive comments on idle watch streams'
             cand --sweep-delay 'How long a released suspended/terminated session''s row lingers before it is swept'
             cand --remote-form 'What `devin-remote` is for Linux: `binary` (a real executable, the running process is the file) or `script` (a POSIX shell script that behaves the same; its process is the shell)'
+            cand --windows-daemon 'Which Windows daemon Windows sandboxes follow: `legacy` (`cmd.exe /C`, an exec''s envs dropped, nothing killed on a timeout) or `newer` (`cmd.exe /S /C "…"`, envs applied, the process tree killed on a timeout)'
             cand --outpost-get-route 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition''s model of the server (`404` unknown path, `405` method not allowed)'
             cand --gateway-url 'The gateway URL claim answers carry (default: the emulator''s own). A URL the fake remote cannot use (e.g. `wss://…`) makes it exit 2 at once, with the reason in its log'
             cand --page-size 'Most rows one queue list page serves, whatever `first` asks (pages overlap by one row)'

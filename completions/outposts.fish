@@ -419,6 +419,8 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sweep-delay -d 'How long a released suspended/terminated session\'s row lingers before it is swept' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l remote-form -d 'What `devin-remote` is for Linux: `binary` (a real executable, the running process is the file) or `script` (a POSIX shell script that behaves the same; its process is the shell)' -r -f -a "binary\t'A real executable: the running process is the downloaded file'
 script\t'A `#!/bin/sh` script: the running process is the shell (`/proc/<pid>/exe` names `sh`)'"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l windows-daemon -d 'Which Windows daemon Windows sandboxes follow: `legacy` (`cmd.exe /C`, an exec\'s envs dropped, nothing killed on a timeout) or `newer` (`cmd.exe /S /C "…"`, envs applied, the process tree killed on a timeout)' -r -f -a "legacy\t'`apps/daemon-win`: `cmd.exe /C`, `envs` dropped, nothing killed on a timeout'
+newer\t'The newer daemon: `cmd.exe /S /C "…"`, `envs` applied, the tree killed on a timeout'"
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l outpost-get-route -d 'How `GET /opbeta/outposts/{id}` answers: `served`, or absent as in Cognition\'s model of the server (`404` unknown path, `405` method not allowed)' -r -f -a "served\t''
 404\t''
 405\t''"

@@ -25,10 +25,17 @@ const WAIT: Duration = Duration::from_secs(120);
 const CUT_EXECS: &str = r#"[{"method":"POST","path":"/daytona/toolbox/*/process/execute","times":0,
   "action":{"kind":"status","status":502,"body":"{\"message\":\"Bad Gateway\"}"}}]"#;
 
-#[test]
-fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps() {
+crate::windows_daemon::both_daemons!(
+    an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps
+);
+
+fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps(
+    d: crate::windows_daemon::Daemon,
+) {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let (emu, env) = orch_emulator(&["--faults", CUT_EXECS]);
+    let mut args = vec!["--faults", CUT_EXECS];
+    args.extend(d.args());
+    let (emu, env) = orch_emulator(&args);
     let mut orch = Orch::start(
         &env,
         &[

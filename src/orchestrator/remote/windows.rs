@@ -90,7 +90,7 @@ pub fn failure_detail(stderr: &str, stdout: &str) -> String {
         .lines()
         .chain(stderr.lines())
         .filter_map(|l| l.trim().strip_prefix(ERROR_TAG))
-        .last()
+        .next_back()
         .map(str::to_string)
         .unwrap_or_else(|| last_line(stderr, stdout))
 }

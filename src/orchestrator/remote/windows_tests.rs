@@ -388,3 +388,31 @@ fn a_failed_bootstrap_records_an_exit_and_reads_its_files_as_utf8() {
         "{b}"
     );
 }
+
+/// The provisioner checks each download before use, expands the CLI apart, runs natives under
+/// `Continue` with their exit codes checked, and reports a failure as one tagged line.
+#[test]
+fn the_provisioner_verifies_downloads_and_reports_one_line() {
+    let p = String::from_utf8(crate::provider::daytona::snapshot::WINDOWS_PROVISIONER.to_vec())
+        .unwrap();
+    for want in [
+        "$gitExe $GitSha256\nAssert-Signed $gitExe $GitSigner",
+        "$chromeZip $ChromeSha256",
+        "Assert-Signed $chromeExe $ChromeSigner",
+        "Fetch $entry.url $cliZip $entry.sha256",
+        "Expand-Archive -LiteralPath $cliZip -DestinationPath $cliStage",
+        "if ($sha256 -and ($actual -ne $sha256.ToLowerInvariant()))",
+        "Write-Output ('outposts-error: ' +",
+    ] {
+        assert!(p.contains(want), "{want}");
+    }
+    assert!(
+        !p.contains("-DestinationPath $DevinBin"),
+        "the CLI zip is not expanded flat"
+    );
+    // Every native call goes through Native/Check (a `{ & ` block), never bare under Stop.
+    for l in p.lines() {
+        let t = l.trim_start();
+        assert!(!t.starts_with("& "), "a bare native call: {l}");
+    }
+}
