@@ -158,6 +158,22 @@ impl Orchestrator {
         }
     }
 
+    /// A refused create that says nothing about where it was placed: a rate limit, a quota or
+    /// rejected credentials are the account's, not the snapshot's.
+    pub(super) fn refused(&self, placed: &Placed, e: &crate::provider::ProviderError) {
+        use crate::provider::ProviderError as E;
+        let account = match e {
+            E::Quota(_) | E::Busy { .. } => true,
+            E::Api(a) => matches!(a.status(), Some(401 | 403 | 429)),
+            _ => false,
+        };
+        if account {
+            self.placing.lock().placements.unplaced(&placed.key);
+        } else {
+            self.placed(placed, Err(format!("create refused: {e}")));
+        }
+    }
+
     /// What a create placed by [`Self::place`] came to.
     pub(super) fn placed(&self, placed: &Placed, outcome: Result<(), String>) {
         let attempt = match outcome {
