@@ -178,7 +178,8 @@ impl Orchestrator {
     pub(super) fn placed(&self, placed: &Placed, outcome: Result<(), String>) {
         let attempt = match outcome {
             Ok(()) => Attempt::Ready(placed.sent.elapsed().as_secs_f64()),
-            Err(why) => Attempt::Failed(why),
+            // Kept in the state dir and the status file: never a secret an error echoed.
+            Err(why) => Attempt::Failed(crate::secrets::redact(&why).into_owned()),
         };
         let policy = &self.opts.placement;
         let key = &placed.key;
