@@ -158,11 +158,28 @@ impl Orchestrator {
         }
     }
 
+    /// A refused create that says nothing about where it was placed: a rate limit, a quota or
+    /// rejected credentials are the account's, not the snapshot's.
+    pub(super) fn refused(&self, placed: &Placed, e: &crate::provider::ProviderError) {
+        use crate::provider::ProviderError as E;
+        let account = match e {
+            E::Quota(_) | E::Busy { .. } => true,
+            E::Api(a) => matches!(a.status(), Some(401 | 403 | 429)),
+            _ => false,
+        };
+        if account {
+            self.placing.lock().placements.unplaced(&placed.key);
+        } else {
+            self.placed(placed, Err(format!("create refused: {e}")));
+        }
+    }
+
     /// What a create placed by [`Self::place`] came to.
     pub(super) fn placed(&self, placed: &Placed, outcome: Result<(), String>) {
         let attempt = match outcome {
             Ok(()) => Attempt::Ready(placed.sent.elapsed().as_secs_f64()),
-            Err(why) => Attempt::Failed(why),
+            // Kept in the state dir and the status file: never a secret an error echoed.
+            Err(why) => Attempt::Failed(crate::secrets::redact(&why).into_owned()),
         };
         let policy = &self.opts.placement;
         let key = &placed.key;

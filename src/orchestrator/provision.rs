@@ -366,7 +366,7 @@ impl Orchestrator {
                 None,
             )),
             Err(e) => {
-                self.placed(&placed, Err(format!("create refused: {e}")));
+                self.refused(&placed, &e);
                 Err(e.into())
             }
         }

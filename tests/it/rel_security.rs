@@ -190,7 +190,9 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
                 "sleepers.json",
                 // The provider and endpoint holding the sessions (no credentials).
                 "provider.json",
-                "terminated.json"
+                "terminated.json",
+                // Placement scores: snapshot names and redacted create errors.
+                "placements.json"
             ]
             .contains(&name.as_str()),
             "unexpected file in the state dir: {}",

@@ -417,6 +417,10 @@ mod tests {
         });
         m.api_error(Some(503));
         m.provider_call(ProviderKind::Daytona, "get", true, 0.02);
+        m.placement_quarantined(
+            &crate::orchestrator::plan::placement::Key::snapshot("s"),
+            false,
+        );
         let text = m.render(true);
         assert!(text.ends_with("# EOF\n"), "{text}");
         let helps: Vec<&str> = text

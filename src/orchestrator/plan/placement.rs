@@ -264,6 +264,14 @@ impl Placements {
         }
     }
 
+    /// A create on `key` ended in a way that says nothing about it (rate limit, credentials):
+    /// only its probe mark goes.
+    pub fn unplaced(&mut self, key: &Key) {
+        if let Some(s) = self.scores.get_mut(key) {
+            s.probe_at = None;
+        }
+    }
+
     /// Fold what a create on `key` came to.
     pub fn record(&mut self, key: &Key, attempt: Attempt, now: f64, p: &Policy) -> Transition {
         let s = self.scores.entry(key.clone()).or_default();
