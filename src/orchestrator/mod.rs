@@ -26,6 +26,7 @@ mod session_id;
 mod sleep;
 pub mod state;
 mod sweep;
+pub mod warm;
 
 pub use provision::repo_dir_name;
 pub use report::{

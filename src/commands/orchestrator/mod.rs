@@ -3,6 +3,7 @@
 pub(crate) mod run;
 pub(crate) mod status;
 mod switch;
+mod warm_settings;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
@@ -235,6 +236,7 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
+        warm: warm_settings::warm_settings(&config)?,
     })
 }
 

@@ -53,6 +53,8 @@ pub struct Orchestrator {
     last_events: Mutex<BTreeMap<String, (OrchEvent, f64)>>,
     /// A sandbox was created, started, stopped or deleted since the sandboxes were last counted.
     pub(super) fleet_changed: std::sync::atomic::AtomicBool,
+    /// Warm capacity (`warm/`).
+    pub(super) warm: super::warm::Warm,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -83,6 +85,7 @@ impl Orchestrator {
         let remotes = super::remote::Resolver::new(http.clone(), &opts.static_base);
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
+        let warm = super::warm::Warm::new(opts.warm.clone(), super::warm::generation(&opts.source));
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -95,6 +98,7 @@ impl Orchestrator {
             events,
             last_events: Mutex::new(BTreeMap::new()),
             fleet_changed: std::sync::atomic::AtomicBool::new(false),
+            warm,
         })
     }
 
@@ -236,6 +240,7 @@ impl Orchestrator {
                     me.notify.notify_one();
                 });
             }
+            self.warm_tick(false);
             self.metrics.reconciled(started.elapsed());
             self.note_capacity();
             self.save_status();
@@ -243,6 +248,7 @@ impl Orchestrator {
         watcher.abort();
         chores.abort();
         tasks.abort_all();
+        self.warm_drain().await;
         self.record([Change::Loop(LoopChange::Dirty)]);
         self.save_status();
         Ok(())

@@ -39,6 +39,8 @@ pub struct RunOptions {
     pub archive_after: Option<Duration>,
     /// Delete the sandbox of a session absent from the queue this long (off: `None`).
     pub sleep_retention: Option<Duration>,
+    /// Warm capacity (`WARM_*`).
+    pub warm: crate::orchestrator::warm::WarmSettings,
 }
 
 impl RunOptions {
@@ -72,6 +74,7 @@ impl RunOptions {
             ready_timeout: Duration::from_secs(300),
             archive_after: Some(env::ARCHIVE_AFTER.default_duration()),
             sleep_retention: None,
+            warm: Default::default(),
         }
     }
 }
