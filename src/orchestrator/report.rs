@@ -87,6 +87,7 @@ impl Orchestrator {
             given_up: super::run::given_up(book),
             not_served: not_served_rows(book),
             sleep_keeps: Some(self.provider.kind().sleep_keeps().to_string()),
+            warm: self.warm_status(),
         }
     }
 }
@@ -117,6 +118,8 @@ pub struct StatusFile {
     pub not_served: Vec<NotServedRow>,
     /// What a sleeping session keeps on this provider.
     pub sleep_keeps: Option<String>,
+    /// The warm capacity (`WARM_IDLE`); `null` when off.
+    pub warm: Option<super::warm::WarmStatus>,
 }
 
 /// A session this instance holds.

@@ -55,6 +55,7 @@ mod orchestrator_model;
 mod orchestrator_network;
 mod orchestrator_sleep;
 mod orchestrator_switch;
+mod orchestrator_warm;
 mod outpost_crud;
 mod outpost_lookup;
 mod proc_leaks;

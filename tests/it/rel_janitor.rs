@@ -266,6 +266,7 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         ready_timeout: Duration::from_secs(5),
         archive_after: None,
         sleep_retention: None,
+        warm: Default::default(),
     }
 }
 

@@ -3,7 +3,7 @@
 pub(crate) mod run;
 pub(crate) mod status;
 mod switch;
-mod warm_settings;
+mod warm;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
@@ -236,7 +236,7 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
-        warm: warm_settings::warm_settings(&config)?,
+        warm: warm::warm_settings(&config)?,
     })
 }
 

@@ -43,6 +43,9 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
                 .map(view::age)
                 .unwrap_or_else(|| "no cursor".into())
         );
+        if let Some(w) = &typed.warm {
+            out.push_str(&super::warm::warm_line(w));
+        }
         // The same table `status --watch` draws.
         out.push_str(&view::table(
             &view::advance(&Default::default(), &doc, t),
@@ -114,6 +117,8 @@ pub struct OrchStatusDoc {
     /// The status file is older than a running orchestrator would leave it.
     pub stale: bool,
     pub status_age_seconds: Option<f64>,
+    /// The warm capacity (`WARM_IDLE`); `null` when off.
+    pub warm: Option<crate::orchestrator::warm::WarmStatus>,
 }
 
 /// The state dir's view of the outpost, as `status --json` prints it (no network).
@@ -159,6 +164,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         ended: file.ended,
         stale,
         status_age_seconds,
+        warm: file.warm,
     })
 }
 

@@ -155,6 +155,12 @@ fn warm_state(sb: &SandboxInfo) -> Option<WarmState> {
 }
 
 impl Orchestrator {
+    /// The warm capacity for the status file; `None` when it is off and nothing is left.
+    pub(in crate::orchestrator) fn warm_status(&self) -> Option<WarmStatus> {
+        let on = self.warm.active(&self.warm.lock());
+        on.then(|| self.warm.status())
+    }
+
     /// One warm pass, run by the loop after each plan: list when due, then carry out what the
     /// warm plan says. Never waits: the acts run as their own tasks.
     pub(in crate::orchestrator) fn warm_tick(self: &Arc<Self>, draining: bool) {

@@ -1,8 +1,10 @@
-//! `WARM_*` resolved from the configuration (a bad value is an error naming the variable).
+//! `WARM_*` resolved from the configuration (a bad value is an error naming the variable), and
+//! the warm capacity line of `orchestrator status`.
 
 use crate::config::{Config, ConfigError};
 use crate::env;
-use crate::orchestrator::warm::{WarmIdle, WarmSettings};
+use crate::orchestrator::warm::plan::Cap;
+use crate::orchestrator::warm::{WarmIdle, WarmSettings, WarmStatus};
 
 /// Dollars per hour: a number ≥ 0.
 fn dollars(s: &str) -> Result<f64, String> {
@@ -40,4 +42,17 @@ pub(super) fn warm_settings(config: &Config) -> Result<WarmSettings, ConfigError
         sandbox_hourly_cost: config.parse(&env::WARM_SANDBOX_HOURLY_COST, dollars)?,
         delete_on_exit,
     })
+}
+
+/// `warm  2 idle of 3 (WARM_IDLE=auto), 1 creating; served 12 warm, 1 cold; idle 340 sandbox-s`
+pub(super) fn warm_line(w: &WarmStatus) -> String {
+    let capped = match w.capped_by {
+        Some(Cap::Max) => ", capped by WARM_MAX",
+        Some(Cap::Spend) => ", capped by WARM_MAX_HOURLY_COST",
+        None => "",
+    };
+    format!(
+        "warm         {} idle of {} (WARM_IDLE={}{capped}), {} creating; served {} warm, {} cold; idle {:.0} sandbox-seconds\n",
+        w.idle, w.target, w.setting, w.creating, w.hits, w.misses, w.idle_seconds
+    )
 }
