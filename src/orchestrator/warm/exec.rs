@@ -470,6 +470,21 @@ impl Orchestrator {
         }))
     }
 
+    /// The session's sandbox: under its name, else (served from warm capacity) by its labels.
+    pub(in crate::orchestrator) async fn session_sandbox(
+        &self,
+        session: &SessionId,
+    ) -> Result<Option<SandboxInfo>, ProviderError> {
+        match self
+            .provider
+            .get(&crate::orchestrator::sandbox_name(session))
+            .await?
+        {
+            Some(sb) => Ok(Some(sb)),
+            None => self.labelled_sandbox(session).await,
+        }
+    }
+
     /// The orchestrator stops: with `WARM_ON_EXIT=delete` delete every warm sandbox (waiting
     /// for the deletes, bounded); with `keep` leave them for the next start to adopt.
     pub(in crate::orchestrator) async fn warm_drain(self: &Arc<Self>) {
