@@ -182,6 +182,12 @@ impl Orchestrator {
                 let p = warm.plan(&inner, draining);
                 inner.auto = p.auto;
                 let actions = self.claim_actions(&mut inner, &p);
+                let idle = inner
+                    .pool
+                    .values()
+                    .filter(|e| e.sb.state == WarmState::Ready)
+                    .count();
+                self.metrics.warm_capacity(idle, inner.creating, p.target);
                 inner.last = Some(p);
                 (actions, list)
             }
