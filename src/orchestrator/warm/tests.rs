@@ -118,7 +118,8 @@ fn a_snapshot_change_replaces_the_whole_capacity() {
 #[test]
 fn caps_warm_max_and_the_spend_ceiling() {
     // (WARM_IDLE, WARM_MAX, ceiling $/h, one sandbox $/h) → (target, capped by)
-    let table: &[(usize, usize, Option<f64>, Option<f64>, usize, Option<Cap>)] = &[
+    type Row = (usize, usize, Option<f64>, Option<f64>, usize, Option<Cap>);
+    let table: &[Row] = &[
         (5, 20, None, None, 5, None),
         (5, 3, None, None, 3, Some(Cap::Max)),
         (5, 20, Some(1.0), Some(0.30), 3, Some(Cap::Spend)),
