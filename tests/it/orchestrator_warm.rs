@@ -109,6 +109,13 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
     block_on(emu.client().resume(s)).unwrap();
     wait_until(WAIT, "the wake", || connected_at(&emu, s, 2), || orch.log());
     assert_eq!(session_sandbox(&local, s).unwrap().id, sb.id);
+    // … and only that one: a wake that missed it would have been handed another.
+    let carrying: Vec<String> = all(&local)
+        .into_iter()
+        .filter(|x| x.labels.get(LABEL_SESSION) == Some(s) && x.state != SandboxState::Deleted)
+        .map(|x| x.id)
+        .collect();
+    assert_eq!(carrying, [sb.id.clone()], "{}", orch.log());
     assert_eq!(
         served
             .iter()
