@@ -115,7 +115,7 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
         .filter(|x| x.labels.get(LABEL_SESSION) == Some(s) && x.state != SandboxState::Deleted)
         .map(|x| x.id)
         .collect();
-    assert_eq!(carrying, [sb.id.clone()], "{}", orch.log());
+    assert_eq!(carrying, vec![sb.id.clone()], "{}", orch.log());
     assert_eq!(
         served
             .iter()
