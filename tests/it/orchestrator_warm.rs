@@ -249,3 +249,27 @@ fn a_bad_warm_setting_names_the_variable() {
         run.stderr
     );
 }
+
+#[test]
+fn session_new_rate_enqueues_a_poisson_stream() {
+    let (emu, env) = orch_emulator(&[]);
+    let run = env.run(&[
+        "emulator", "session", "new", "--rate", "20/s", "--for", "1s", "--seed", "34",
+    ]);
+    let ids: Vec<&str> = run.ok().stdout.lines().collect();
+    // 20 expected; the seed makes the count the same on every run.
+    assert!((8..=35).contains(&ids.len()), "{}", run.stdout);
+    let known: BTreeSet<String> = block_on(emu.client().sessions())
+        .expect("sessions")
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert!(ids.iter().all(|id| known.contains(*id)), "{ids:?}");
+    let again = env.run(&[
+        "emulator", "session", "new", "--rate", "20/s", "--for", "1s", "--seed", "34",
+    ]);
+    assert_eq!(again.ok().stdout.lines().count(), ids.len());
+    // A rate needs a span.
+    env.run(&["emulator", "session", "new", "--rate", "1/s"])
+        .code(2);
+}
