@@ -1436,7 +1436,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__session__subcmd__new)
-            opts="-q -v -y -h -V --outpost --platform --kind --sha --status --task --count --id --network-policy --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --outpost --platform --kind --sha --status --task --count --id --network-policy --rate --for --seed --port --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1475,6 +1475,18 @@ _outposts() {
                     return 0
                     ;;
                 --network-policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1647,6 +1659,7 @@ _outposts() {
             ;;
         outposts__subcmd__emulator__subcmd__start)
             opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --windows-daemon --outpost-get-route --gateway-url --page-size --watch-replay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --outpost-get-route --gateway-url --page-size --watch-replay --daytona-create-delay --daytona-start-delay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1709,6 +1722,14 @@ _outposts() {
                     return 0
                     ;;
                 --watch-replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --daytona-create-delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --daytona-start-delay)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

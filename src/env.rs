@@ -208,6 +208,23 @@ env_vars! {
     /// per hour than this for 15 minutes. Unset: no alert. Exported as
     /// `outposts_spend_ceiling_usd_per_hour` (+Inf when unset).
     COST_ALERT_HOURLY: Orchestrator;
+    /// Warm capacity: ready sandboxes kept above the active ones, each handed to the next new
+    /// session (relabelled to it) so serving it needs no create. A whole number, `auto` (sized
+    /// from the observed arrival rate and create time, recomputed every minute), or `0` (off).
+    /// Served on Daytona and the local provider; see README "Warm capacity".
+    WARM_IDLE: Orchestrator = "0";
+    /// Most warm sandboxes kept idle at once, whatever `WARM_IDLE` asks.
+    WARM_MAX: Orchestrator = "20";
+    /// Spend ceiling of the warm capacity, in dollars per hour: at most this divided by one
+    /// warm sandbox's hourly cost (`WARM_SANDBOX_HOURLY_COST`) are kept. Unset: no ceiling.
+    WARM_MAX_HOURLY_COST: Orchestrator;
+    /// What one idle warm sandbox costs per hour, in dollars (its running price); the spend
+    /// ceiling divides by it. Unset: the ceiling cannot be applied and no warm sandbox is kept
+    /// while `WARM_MAX_HOURLY_COST` is set.
+    WARM_SANDBOX_HOURLY_COST: Orchestrator;
+    /// What `orchestrator run` does with its warm sandboxes when it stops (Ctrl-C, SIGTERM):
+    /// `delete` them (no idle spend while it is down) or `keep` them for the next start to adopt.
+    WARM_ON_EXIT: Orchestrator = "delete";
     /// How long before `claim_deadline` a held claim is renewed (but no sooner than half the TTL
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
     /// once); a duration (e.g. 1m; bare numbers are seconds).

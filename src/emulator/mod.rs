@@ -65,6 +65,10 @@ pub struct EmulatorOptions {
     pub page_size: Option<usize>,
     /// A watch replays rows changed this long before its cursor (the model: 50 ms).
     pub watch_replay: Duration,
+    /// Daytona `creating` → `started` (`None`: the settings' default).
+    pub daytona_create_delay: Option<Duration>,
+    /// Daytona `starting` → `started` (`None`: the settings' default).
+    pub daytona_start_delay: Option<Duration>,
 }
 
 /// The get-one outpost route: served, or absent as a FastAPI server answers for a path it does
@@ -95,6 +99,8 @@ impl Default for EmulatorOptions {
             gateway_url: None,
             page_size: None,
             watch_replay: Duration::from_millis(50),
+            daytona_create_delay: None,
+            daytona_start_delay: None,
         }
     }
 }

@@ -94,7 +94,7 @@ impl Orchestrator {
         let session = &view.id;
         let id = match view.sandbox.clone() {
             Some(id) => id,
-            None => match self.provider.get(&sandbox_name(session)).await {
+            None => match self.session_sandbox(session).await {
                 Ok(Some(sb)) => sb.id,
                 Ok(None) => return true,
                 Err(e) => {

@@ -30,6 +30,7 @@ mod session_id;
 mod sleep;
 pub mod state;
 mod sweep;
+pub mod warm;
 
 pub use failures::FailedRow;
 pub use placing::{PlacementReport, PlacementRow};

@@ -263,10 +263,17 @@ impl Orchestrator {
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let (sb, placed) = match self.existing(&name).await? {
             Some(sb) => (sb, None),
-            None => {
-                self.create_sandbox(session, platform, &name, &labels, egress)
-                    .await?
-            }
+            // Served from warm capacity earlier (found by its labels), or now; else cold.
+            None => match self.labelled_sandbox(session).await? {
+                Some(sb) => (sb, None),
+                None => match self.take_warm(view, egress).await {
+                    Some(sb) => (sb, None),
+                    None => {
+                        self.create_sandbox(session, platform, &name, &labels, egress)
+                            .await?
+                    }
+                },
+            },
         };
         if sb.labels.get(LABEL_SESSION) != labels.get(LABEL_SESSION)
             || sb.labels.get(LABEL_OUTPOST) != labels.get(LABEL_OUTPOST)

@@ -94,6 +94,7 @@ impl Orchestrator {
             ),
             failed_keep_seconds: Some(self.opts.failed_keep.as_secs_f64()),
             placement: self.placement_report(),
+            warm: self.warm_status(),
         }
     }
 }
@@ -132,6 +133,8 @@ pub struct StatusFile {
     pub failed_keep_seconds: Option<f64>,
     /// The snapshots sessions are placed on; quarantines; whether new sessions are claimed.
     pub placement: Option<super::placing::PlacementReport>,
+    /// The warm capacity (`WARM_IDLE`); `null` when off.
+    pub warm: Option<super::warm::WarmStatus>,
 }
 
 /// A session this instance holds.

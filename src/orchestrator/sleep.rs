@@ -87,7 +87,8 @@ impl Orchestrator {
     /// left of its sandbox — a stopped one, or (CoreWeave) only its workspace snapshot.
     pub(super) async fn remember_sleep(&self, session: &SessionId) {
         let name = super::sandbox_name(session);
-        let read = self.provider.get(&name).await;
+        // A sandbox served from warm capacity keeps its own name: found by its labels.
+        let read = self.session_sandbox(session).await;
         if let Err(e) = &read {
             tracing::debug!(
                 session = session.as_str(),
@@ -102,7 +103,10 @@ impl Orchestrator {
         self.record([Change::Record(RecordChange::Sleeper {
             session: session.clone(),
             sleeper: Some(Sleeper {
-                sandbox: name,
+                sandbox: match &read {
+                    Ok(Some(sb)) => sb.name.clone(),
+                    _ => name,
+                },
                 sandbox_id,
                 state,
                 slept_since: now(),

@@ -59,6 +59,7 @@ mod orchestrator_network;
 mod orchestrator_quarantine;
 mod orchestrator_sleep;
 mod orchestrator_switch;
+mod orchestrator_warm;
 mod outpost_crud;
 mod outpost_lookup;
 mod proc_leaks;

@@ -272,6 +272,7 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         snapshot_fallback: Vec::new(),
         prices: Default::default(),
         cost_alert_hourly: None,
+        warm: Default::default(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! `outposts emulator start|env|…`: run the built-in emulator and drive it.
 
+mod arrivals;
 pub(crate) mod session;
 
 use std::path::PathBuf;
@@ -149,6 +150,14 @@ pub struct StartArgs {
     /// is sent again.
     #[arg(long, value_parser = parse_duration, default_value = "50ms", value_name = "DURATION")]
     pub watch_replay: Duration,
+    /// How long an emulated Daytona sandbox takes from `creating` to `started` (a real one
+    /// takes seconds; warm capacity is worth measuring only when it does here too) [default:
+    /// 200ms]. Also `PUT /_emulator/daytona/settings` `create_ms`.
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub daytona_create_delay: Option<Duration>,
+    /// How long an emulated Daytona sandbox takes from `starting` to `started` [default: 150ms].
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub daytona_start_delay: Option<Duration>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -232,6 +241,8 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         gateway_url: a.gateway_url,
         page_size: a.page_size.map(usize::from),
         watch_replay: a.watch_replay,
+        daytona_create_delay: a.daytona_create_delay,
+        daytona_start_delay: a.daytona_start_delay,
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {

@@ -64,6 +64,7 @@ Examples:
   outposts emulator session new --task \"sh: uname -a\"
   outposts emulator session new --network-policy '{\"enabled\": true, \"allow\": [{\"hostname\": \"allowed.test\"}]}'
   id=$(outposts emulator session new)                      # one id per line on stdout
+  outposts emulator session new --rate 1/s --for 5m        # Poisson arrivals, ids as they come
 
 Scripting: --json prints a JSON array of the created sessions.";
 
@@ -140,6 +141,16 @@ pub struct NewArgs {
     /// tried too) [default: none].
     #[arg(long, value_name = "JSON")]
     pub network_policy: Option<String>,
+    /// Enqueue one session at a time as a Poisson stream of this rate (`1/s`, `30/m`, `120/h`)
+    /// for `--for`, printing each id as it is enqueued.
+    #[arg(long, value_name = "R", value_parser = super::arrivals::parse_rate, requires = "span", conflicts_with_all = ["count", "id"])]
+    pub rate: Option<f64>,
+    /// How long `--rate` keeps enqueuing (e.g. 5m).
+    #[arg(long = "for", id = "span", value_name = "D", value_parser = crate::config::parse_duration, requires = "rate")]
+    pub span: Option<std::time::Duration>,
+    /// Seed of `--rate`'s random gaps (the same seed, the same stream).
+    #[arg(long, value_name = "N", requires = "rate")]
+    pub seed: Option<u64>,
     #[command(flatten)]
     pub port: PortArgs,
 }
@@ -223,6 +234,9 @@ async fn new(ctx: &Ctx, a: NewArgs) -> Result<ExitStatus> {
         network_policy: policy_arg(a.network_policy.as_deref())?,
         count: Some(a.count),
     };
+    if let (Some(rate), Some(span)) = (a.rate, a.span) {
+        return stream(ctx, &client, spec, rate, span, a.seed).await;
+    }
     let created = client.new_sessions(&spec).await?;
     if let Some(first) = created.first() {
         // Say where they went: the name the user knows, and the id the orchestrator logs.
@@ -251,6 +265,43 @@ async fn new(ctx: &Ctx, a: NewArgs) -> Result<ExitStatus> {
             .map(|s| format!("{}\n", s.session_id))
             .collect()
     });
+    Ok(ExitStatus::Success)
+}
+
+/// `--rate R --for D`: one session at each arrival of a Poisson stream; each id is printed as
+/// it is enqueued (one JSON document per line with --json), a summary goes to stderr.
+async fn stream(
+    ctx: &Ctx,
+    client: &crate::emulator::client::EmulatorClient,
+    spec: NewSession,
+    rate: f64,
+    span: std::time::Duration,
+    seed: Option<u64>,
+) -> Result<ExitStatus> {
+    use super::arrivals;
+    let seed = seed.unwrap_or_else(rand::random);
+    let offsets = arrivals::arrival_offsets(rate, span, seed);
+    ctx.printer.note(&format!(
+        "enqueuing {} sessions over {} (Poisson, {rate:.3}/s, seed {seed})",
+        offsets.len(),
+        humantime::format_duration(span)
+    ));
+    let start = std::time::Instant::now();
+    let spec = NewSession {
+        count: Some(1),
+        ..spec
+    };
+    for (k, offset) in offsets.iter().enumerate() {
+        arrivals::wait_for(start, *offset).await;
+        let created = client.new_sessions(&spec).await?;
+        for s in &created {
+            ctx.printer.result(s, || format!("{}\n", s.session_id));
+        }
+        if (k + 1) % 60 == 0 {
+            ctx.printer
+                .note(&format!("{} of {} enqueued", k + 1, offsets.len()));
+        }
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod status;
 mod status_integrity;
 mod status_placement;
 mod switch;
+mod warm;
 pub(crate) mod watch;
 
 use std::net::SocketAddr;
@@ -287,6 +288,7 @@ pub fn run_options(
             .unwrap_or_default(),
         prices: crate::settings::PriceSettings::resolve(&config, kind)?,
         cost_alert_hourly: crate::settings::PriceSettings::alert(&config)?,
+        warm: warm::warm_settings(&config)?,
     })
 }
 

@@ -43,6 +43,9 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
                 .map(view::age)
                 .unwrap_or_else(|| "no cursor".into())
         );
+        if let Some(w) = &typed.warm {
+            out.push_str(&super::warm::warm_line(w));
+        }
         // The same table `status --watch` draws.
         out.push_str(&view::table(
             &view::advance(&Default::default(), &doc, t),
@@ -138,6 +141,8 @@ pub struct OrchStatusDoc {
     pub status_age_seconds: Option<f64>,
     /// What the sessions shown (held and sleeping) cost, from the cost ledger.
     pub cost: crate::cost::report::StatusCost,
+    /// The warm capacity (`WARM_IDLE`); `null` when off.
+    pub warm: Option<crate::orchestrator::warm::WarmStatus>,
 }
 
 /// The state dir's view of the outpost, as `status --json` prints it (no network).
@@ -196,6 +201,7 @@ pub(super) fn status_doc(ctx: &Ctx, outpost: &str) -> Result<OrchStatusDoc> {
         stale,
         status_age_seconds,
         cost,
+        warm: file.warm,
     })
 }
 

@@ -96,7 +96,14 @@ pub(crate) struct Org {
 }
 
 impl DaytonaEmu {
-    pub fn new(_opts: &EmulatorOptions, base_url: &str) -> anyhow::Result<Self> {
+    pub fn new(opts: &EmulatorOptions, base_url: &str) -> anyhow::Result<Self> {
+        let mut settings = Settings::default();
+        if let Some(d) = opts.daytona_create_delay {
+            settings.create_ms = d.as_millis() as u64;
+        }
+        if let Some(d) = opts.daytona_start_delay {
+            settings.start_ms = d.as_millis() as u64;
+        }
         let mut org = Org::default();
         let general = snapshot::general_snapshot(model::DEFAULT_SNAPSHOT);
         org.snapshots.insert(general.id.clone(), general);
@@ -106,7 +113,7 @@ impl DaytonaEmu {
         Ok(DaytonaEmu {
             api_key: format!("dtn_emu{}", uuid::Uuid::new_v4().simple()),
             state: Mutex::new(org),
-            settings: Mutex::new(Settings::default()),
+            settings: Mutex::new(settings),
             extra_keys: Mutex::new(BTreeMap::new()),
             events: events::channel(),
             toolbox_url: Self::toolbox_url(base_url),

@@ -176,6 +176,12 @@ pub const SANDBOX_CREATES: Def = def(
     &["served: warm|cold"],
     "Sandboxes the orchestrator created, by whether the provider served the create from a started warm-pool sandbox (Daytona warm pools) or created it cold.",
 );
+pub const WARM_SANDBOXES: Def = def(
+    "warm_sandboxes",
+    Gauge,
+    &["state: idle|creating|target"],
+    "Warm capacity (WARM_IDLE): started sandboxes waiting for a session, those being created, and the target the planner keeps (after WARM_MAX and WARM_MAX_HOURLY_COST). Hits and misses are sandbox_creates_total{served}.",
+);
 pub const WATCH_RECONNECTS: Def = def(
     "watch_reconnects",
     Counter,
@@ -286,6 +292,7 @@ pub const ALL: &[Def] = &[
     PROVISION_FAILURES,
     TRANSITIONS,
     SANDBOX_CREATES,
+    WARM_SANDBOXES,
     WATCH_RECONNECTS,
     RELISTS,
     PLACEMENT_QUARANTINED,

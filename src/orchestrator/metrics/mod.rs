@@ -27,6 +27,7 @@ pub mod catalog;
 mod health;
 mod hooks;
 mod provider;
+mod warm;
 
 pub use provider::instrument;
 
@@ -70,6 +71,7 @@ pub struct Metrics {
     oldest_waiting: Seconds,
     sandboxes: Family<Labels, Gauge>,
     terminated_left: Gauge,
+    warm: Family<Labels, Gauge>,
     claim_wait: Histogram,
     connect: Histogram,
     wake: Histogram,
@@ -142,6 +144,7 @@ impl Metrics {
             oldest_waiting: reg(&mut r, &c::OLDEST_WAITING, Seconds::default()),
             sandboxes: reg(&mut r, &c::SANDBOXES, Family::default()),
             terminated_left: reg(&mut r, &c::TERMINATED_LEFT, Gauge::default()),
+            warm: reg(&mut r, &c::WARM_SANDBOXES, Family::default()),
             claim_wait: reg(&mut r, &c::CLAIM_WAIT, Histogram::new(LATENCY)),
             connect: reg(&mut r, &c::CONNECT, Histogram::new(LATENCY)),
             wake: reg(&mut r, &c::WAKE, Histogram::new(LATENCY)),

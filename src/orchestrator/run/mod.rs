@@ -61,6 +61,8 @@ pub struct Orchestrator {
     pub(super) placing: super::placing::Placing,
     /// The outpost's cost ledger.
     pub(super) cost: super::cost::CostHook,
+    /// Warm capacity (`warm/`).
+    pub(super) warm: super::warm::Warm,
 }
 
 /// A read of the state; the lock is held while it lives, so keep it short and never across an
@@ -95,6 +97,7 @@ impl Orchestrator {
         let placing = super::placing::Placing::load(&state);
         let cost = super::cost::CostHook::open(&state, &opts, provider.kind());
         metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(f64::INFINITY));
+        let warm = super::warm::Warm::new(opts.warm.clone(), super::warm::generation(&opts.source));
         Arc::new(Orchestrator {
             devin,
             provider,
@@ -111,6 +114,7 @@ impl Orchestrator {
             failures,
             placing,
             cost,
+            warm,
         })
     }
 
@@ -259,6 +263,7 @@ impl Orchestrator {
                     me.notify.notify_one();
                 });
             }
+            self.warm_tick(false);
             self.metrics.reconciled(started.elapsed());
             self.note_capacity();
             self.note_cost();
@@ -267,6 +272,7 @@ impl Orchestrator {
         watcher.abort();
         chores.abort();
         tasks.abort_all();
+        self.warm_drain().await;
         self.record([Change::Loop(LoopChange::Dirty)]);
         self.save_status();
         Ok(())

@@ -51,6 +51,8 @@ pub struct RunOptions {
     pub prices: crate::cost::prices::Prices,
     /// `COST_ALERT_HOURLY`: the spend rate the alert compares with.
     pub cost_alert_hourly: Option<f64>,
+    /// Warm capacity (`WARM_*`).
+    pub warm: crate::orchestrator::warm::WarmSettings,
 }
 
 impl RunOptions {
@@ -90,6 +92,7 @@ impl RunOptions {
             snapshot_fallback: Vec::new(),
             prices: crate::cost::prices::Prices::default(),
             cost_alert_hourly: None,
+            warm: Default::default(),
         }
     }
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Issue 34's warm-capacity benchmark on the emulator: sessions arrive as a Poisson stream
+# (`emulator session new --rate`), each ends LIFE seconds after it was enqueued, and the
+# orchestrator serves them cold (WARM_IDLE=0), from a static warm capacity sized for the peak
+# (WARM_IDLE=$STATIC) and with WARM_IDLE=auto. Emulated Daytona sandboxes take CREATE to
+# start (`emulator start --daytona-create-delay`); local ones take what they take on this host.
+# One Markdown table row per run: claim→served p50/p95 (the emulator's claim and connect
+# records), the share of new sessions served warm and the idle warm sandbox-seconds (the warm
+# capacity's cost), both from `orchestrator status --json` as the stream ends.
+#
+#   scripts/bench-warm-auto.sh                              # 1/s for 5 min, 3 s creates
+#   FOR=2m PROVIDERS=daytona scripts/bench-warm-auto.sh     # shorter, one provider
+#   BIN=target/release/outposts OUT=/tmp/w scripts/bench-warm-auto.sh
+#
+# Needs bubblewrap (sandboxes), curl, jq and python3; builds nothing (BIN defaults to the
+# debug binary, `cargo build` first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=$(realpath "${BIN:-target/debug/outposts}")
+RATE=${RATE:-1/s}
+FOR=${FOR:-5m}
+LIFE=${LIFE:-10}
+CREATE=${CREATE:-3s}
+STATIC=${STATIC:-10}
+MODES=${MODES:-"cold static auto"}
+PROVIDERS=${PROVIDERS:-"daytona local"}
+if [ -n "${OUT:-}" ]; then
+  out=$OUT
+  mkdir -p "$out"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# p50 and p95 of claim→connect (seconds) of each session's first claim.
+latency() {
+  curl -fsS "http://127.0.0.1:$1/_emulator/history" | jq -r '
+    (if type == "array" then . else .history end)
+    | map(select(.generation == 1 and (.event == "claim" or .event == "connect")))
+    | group_by(.session_id)
+    | map({c: (map(select(.event == "claim")) | .[0].at_ms), s: (map(select(.event == "connect")) | .[0].at_ms)})
+    | map(select(.c != null and .s != null) | (.s - .c) / 1000) | sort
+    | if length == 0 then "- / -" else
+        "\(.[(length * 0.5 | floor)] * 100 | round / 100) s / \(.[(length * 0.95 | floor)] * 100 | round / 100) s (n=\(length))"
+      end'
+}
+
+run() {
+  local provider=$1 mode=$2 dir port idle emu orch
+  dir=$out/$provider-$mode
+  rm -rf "$dir" && mkdir -p "$dir/home"
+  port=$(free_port)
+  case $mode in cold) idle=0 ;; static) idle=$STATIC ;; auto) idle=auto ;; esac
+  (
+    export HOME=$dir/home XDG_CONFIG_HOME=$dir/home/.config XDG_DATA_HOME=$dir/home/.local/share
+    export STATE_DIR=$dir/state OUTPOSTS_NO_KEYRING=1 OUTPOSTS_LOCAL_ROOT=$dir/sandboxes
+    export OUTPOSTS_EMULATOR_PORT=$port
+    "$BIN" emulator start --port "$port" --data-dir "$dir/emu" --sweep-delay 1s \
+      --daytona-create-delay "$CREATE" >"$dir/emulator.out" 2>"$dir/emulator.err" &
+    emu=$!
+    for _ in $(seq 100); do "$BIN" emulator env >/dev/null 2>&1 && break; sleep 0.2; done
+    eval "$("$BIN" emulator env)"
+    [ "$provider" = daytona ] && "$BIN" snapshot build >/dev/null 2>&1
+    WARM_IDLE=$idle MAX_CONCURRENT_SESSIONS=60 RECONCILE_INTERVAL=5 JANITOR_INTERVAL=30 \
+      "$BIN" -v orchestrator run --provider "$provider" >/dev/null 2>"$dir/orchestrator.log" &
+    orch=$!
+    # Let a warm capacity fill before the stream (auto starts from nothing either way).
+    sleep 8
+    "$BIN" emulator session new --rate "$RATE" --for "$FOR" --seed 34 2>/dev/null |
+      while read -r id; do
+        (sleep "$LIFE"; "$BIN" emulator session terminate "$id" >/dev/null 2>&1 || true) &
+      done
+    "$BIN" --json orchestrator status >"$dir/status.json" 2>/dev/null || true
+    sleep "$((LIFE + 3))"
+    lat=$(latency "$port")
+    kill -INT "$orch"; wait "$orch" || true
+    kill -INT "$emu"; wait "$emu" || true
+    jq -r --arg p "$provider" --arg m "$mode ($idle)" --arg lat "$lat" '
+      .warm as $w
+      | ($w.hits // 0) as $h | ($w.misses // 0) as $x
+      | "| \($p) | \($m) | \($lat) | \(if ($h + $x) > 0 then ($h * 100 / ($h + $x) | round) else 0 end) % (\($h) of \($h + $x)) | \(($w.idle_seconds // 0) | round) |"' \
+      "$dir/status.json"
+  )
+}
+
+echo "Host: $(uname -m), $(nproc) CPUs, $(basename "$BIN") $("$BIN" --version | cut -d' ' -f2); Poisson $RATE for $FOR, sessions live ${LIFE}s, Daytona create ${CREATE}"
+echo
+echo "| provider | WARM_IDLE | claim→served p50 / p95 | served warm | idle warm sandbox-seconds |"
+echo "|---|---|---|---|---|"
+for provider in $PROVIDERS; do
+  for mode in $MODES; do
+    echo "== $provider $mode" >&2
+    run "$provider" "$mode" || echo "| $provider | $mode | failed | | |"
+  done
+done

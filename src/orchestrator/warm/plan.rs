@@ -1,0 +1,310 @@
+//! The warm planner: PURE. What the warm capacity should be (its target) and what to do about
+//! it (create, hand one over, delete extra or stale ones). The executor (`exec.rs`) observes,
+//! asks, and carries the answer out; it decides nothing.
+//!
+//! Rules:
+//! - The target is `WARM_IDLE` (a number), or with `auto` the demand expected while one
+//!   sandbox is being created (Little's law: arrival rate × create time) plus two standard
+//!   deviations of a Poisson stream (`2·√m`), so about 19 in 20 arrivals find one ready. Auto
+//!   raises the target at once and lowers it at most once a minute (a lull of a few seconds
+//!   must not delete what the next burst needs).
+//! - Then capped by `WARM_MAX` and by the spend ceiling (`WARM_MAX_HOURLY_COST` divided by one
+//!   warm sandbox's hourly cost; an unknown cost under a ceiling keeps none: unknown is not
+//!   free).
+//! - Warm sandboxes from another source (snapshot/image changed) or in an error state are
+//!   deleted; ready ones above the target are deleted, newest first (creates in flight are
+//!   counted, never cancelled). Missing ones are created.
+//! - Draining (the orchestrator stops): create nothing; with `WARM_ON_EXIT=delete` delete all.
+//! - Hand-over: a ready sandbox of the current source, oldest first; one already handed over
+//!   is never offered again (the executor removes it from the pool under the same lock).
+
+/// `WARM_IDLE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarmIdle {
+    Fixed(usize),
+    Auto,
+}
+
+impl WarmIdle {
+    /// `3`, `auto`, `0` (off).
+    pub fn parse(s: &str) -> Result<WarmIdle, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(WarmIdle::Auto);
+        }
+        s.parse::<usize>()
+            .map(WarmIdle::Fixed)
+            .map_err(|_| format!("`{s}` is neither a whole number nor `auto`"))
+    }
+
+    pub fn is_off(self) -> bool {
+        self == WarmIdle::Fixed(0)
+    }
+}
+
+/// The warm settings, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WarmSettings {
+    pub idle: WarmIdle,
+    pub max: usize,
+    /// Dollars per hour for the whole warm capacity.
+    pub max_hourly_cost: Option<f64>,
+    /// Dollars per hour one idle warm sandbox costs.
+    pub sandbox_hourly_cost: Option<f64>,
+    /// Delete the warm sandboxes when the orchestrator stops.
+    pub delete_on_exit: bool,
+}
+
+impl Default for WarmSettings {
+    fn default() -> Self {
+        WarmSettings {
+            idle: WarmIdle::Fixed(0),
+            max: 20,
+            max_hourly_cost: None,
+            sandbox_hourly_cost: None,
+            delete_on_exit: true,
+        }
+    }
+}
+
+/// Seconds of arrivals auto sizing looks back over.
+pub const ARRIVAL_WINDOW: f64 = 300.0;
+/// Auto lowers its target at most this often (seconds).
+pub const AUTO_EVERY: f64 = 60.0;
+/// Create time assumed until one was observed (seconds).
+pub const DEFAULT_CREATE_SECONDS: f64 = 10.0;
+
+/// One warm sandbox of ours as the executor knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WarmSandbox {
+    pub id: String,
+    /// The source it booted from (`generation` of the current source when it is current).
+    pub generation: String,
+    pub state: WarmState,
+    /// When it became ready (or was first seen), unix seconds.
+    pub since: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarmState {
+    /// Started: can be handed over.
+    Ready,
+    /// Still coming up.
+    Coming,
+    /// Stopped, errored or otherwise useless as it is.
+    Broken,
+}
+
+/// The last auto decision: when, and what.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AutoTarget {
+    pub at: f64,
+    pub target: usize,
+}
+
+/// What the planner sees.
+#[derive(Debug, Clone)]
+pub struct WarmInputs<'a> {
+    pub settings: &'a WarmSettings,
+    pub now: f64,
+    /// The current source's generation.
+    pub generation: &'a str,
+    pub pool: &'a [WarmSandbox],
+    /// Creates in flight.
+    pub creating: usize,
+    /// When new sessions needed a sandbox (unix seconds), any order.
+    pub arrivals: &'a [f64],
+    /// When the arrivals began to be observed (the process start).
+    pub observed_since: f64,
+    /// Seconds a warm create took to be ready, as last observed.
+    pub create_seconds: Option<f64>,
+    pub previous: Option<AutoTarget>,
+    pub draining: bool,
+}
+
+/// Why a warm sandbox goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeleteWhy {
+    /// Booted from another snapshot or image than the current one.
+    Stale,
+    /// Above the target.
+    Extra,
+    Broken,
+    /// The orchestrator stops, `WARM_ON_EXIT=delete`.
+    Exit,
+}
+
+impl DeleteWhy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeleteWhy::Stale => "its snapshot or image is no longer the current one",
+            DeleteWhy::Extra => "more are idle than the target",
+            DeleteWhy::Broken => "it is not usable (stopped or in an error state)",
+            DeleteWhy::Exit => "the orchestrator stops (WARM_ON_EXIT=delete)",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum WarmAction {
+    Create { count: usize },
+    Delete { id: String, why: DeleteWhy },
+}
+
+/// What bounded the target below what demand asked.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Cap {
+    /// `WARM_MAX`.
+    Max,
+    /// `WARM_MAX_HOURLY_COST`.
+    Spend,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct WarmPlan {
+    pub target: usize,
+    /// What demand alone asked for.
+    pub wanted: usize,
+    pub capped_by: Option<Cap>,
+    /// The auto decision to remember (unchanged when not auto).
+    pub auto: Option<AutoTarget>,
+    pub actions: Vec<WarmAction>,
+}
+
+/// Arrivals per second over the window (0 without any).
+pub fn arrival_rate(arrivals: &[f64], now: f64, observed_since: f64) -> f64 {
+    let n = arrivals
+        .iter()
+        .filter(|&&t| t <= now && now - t <= ARRIVAL_WINDOW)
+        .count();
+    // Over less than 10 s a single arrival would read as a storm.
+    let span = (now - observed_since).clamp(10.0, ARRIVAL_WINDOW);
+    n as f64 / span
+}
+
+/// Little's law with a Poisson margin: `⌈m + 2√m⌉`, `m` = rate × create seconds.
+pub fn auto_size(rate: f64, create_seconds: f64) -> usize {
+    let m = rate * create_seconds;
+    if m <= 0.0 {
+        return 0;
+    }
+    (m + 2.0 * m.sqrt()).ceil() as usize
+}
+
+/// The target before the caps, and the auto decision to remember.
+fn wanted(i: &WarmInputs) -> (usize, Option<AutoTarget>) {
+    match i.settings.idle {
+        WarmIdle::Fixed(n) => (n, i.previous),
+        WarmIdle::Auto => {
+            let rate = arrival_rate(i.arrivals, i.now, i.observed_since);
+            let now_size = auto_size(rate, i.create_seconds.unwrap_or(DEFAULT_CREATE_SECONDS));
+            let keep = match i.previous {
+                Some(p) if now_size < p.target && i.now - p.at < AUTO_EVERY => p,
+                _ => AutoTarget {
+                    at: i.now,
+                    target: now_size,
+                },
+            };
+            (keep.target, Some(keep))
+        }
+    }
+}
+
+/// The target after `WARM_MAX` and the spend ceiling.
+fn capped(wanted: usize, s: &WarmSettings) -> (usize, Option<Cap>) {
+    let mut target = wanted;
+    let mut why = None;
+    if target > s.max {
+        target = s.max;
+        why = Some(Cap::Max);
+    }
+    if let Some(ceiling) = s.max_hourly_cost {
+        let afford = match s.sandbox_hourly_cost {
+            Some(c) if c > 0.0 => (ceiling / c).floor().max(0.0) as usize,
+            Some(_) => usize::MAX,
+            None => 0,
+        };
+        if target > afford {
+            target = afford;
+            why = Some(Cap::Spend);
+        }
+    }
+    (target, why)
+}
+
+pub fn plan(i: &WarmInputs) -> WarmPlan {
+    let (wanted, auto) = wanted(i);
+    let (target, capped_by) = capped(wanted, i.settings);
+    let mut actions = Vec::new();
+    if i.draining {
+        if i.settings.delete_on_exit {
+            actions.extend(i.pool.iter().map(|w| WarmAction::Delete {
+                id: w.id.clone(),
+                why: DeleteWhy::Exit,
+            }));
+        }
+        return WarmPlan {
+            target,
+            wanted,
+            capped_by,
+            auto,
+            actions,
+        };
+    }
+    let mut usable: Vec<&WarmSandbox> = Vec::new();
+    for w in i.pool {
+        if w.generation != i.generation {
+            actions.push(WarmAction::Delete {
+                id: w.id.clone(),
+                why: DeleteWhy::Stale,
+            });
+        } else if w.state == WarmState::Broken {
+            actions.push(WarmAction::Delete {
+                id: w.id.clone(),
+                why: DeleteWhy::Broken,
+            });
+        } else {
+            usable.push(w);
+        }
+    }
+    let coming = usable
+        .iter()
+        .filter(|w| w.state == WarmState::Coming)
+        .count()
+        + i.creating;
+    let mut ready: Vec<&WarmSandbox> = usable
+        .into_iter()
+        .filter(|w| w.state == WarmState::Ready)
+        .collect();
+    let have = ready.len() + coming;
+    if have < target {
+        actions.push(WarmAction::Create {
+            count: target - have,
+        });
+    } else {
+        // Extra ready ones go, newest first; those still coming up count and stay.
+        let extra = (have - target).min(ready.len());
+        ready.sort_by(|a, b| b.since.total_cmp(&a.since).then_with(|| a.id.cmp(&b.id)));
+        actions.extend(ready.iter().take(extra).map(|w| WarmAction::Delete {
+            id: w.id.clone(),
+            why: DeleteWhy::Extra,
+        }));
+    }
+    WarmPlan {
+        target,
+        wanted,
+        capped_by,
+        auto,
+        actions,
+    }
+}
+
+/// The warm sandbox to hand to a new session: ready, of the current source, oldest first.
+pub fn hand_over<'a>(pool: &'a [WarmSandbox], generation: &str) -> Option<&'a WarmSandbox> {
+    pool.iter()
+        .filter(|w| w.state == WarmState::Ready && w.generation == generation)
+        .min_by(|a, b| a.since.total_cmp(&b.since).then_with(|| a.id.cmp(&b.id)))
+}

@@ -1,0 +1,275 @@
+//! The warm planner, table-tested.
+
+use super::plan::*;
+
+fn sb(id: &str, generation: &str, state: WarmState, since: f64) -> WarmSandbox {
+    WarmSandbox {
+        id: id.into(),
+        generation: generation.into(),
+        state,
+        since,
+    }
+}
+
+fn inputs<'a>(
+    settings: &'a WarmSettings,
+    pool: &'a [WarmSandbox],
+    creating: usize,
+    arrivals: &'a [f64],
+) -> WarmInputs<'a> {
+    WarmInputs {
+        settings,
+        now: 1000.0,
+        generation: "g1",
+        pool,
+        creating,
+        arrivals,
+        observed_since: 0.0,
+        create_seconds: Some(3.0),
+        previous: None,
+        draining: false,
+    }
+}
+
+fn fixed(n: usize) -> WarmSettings {
+    WarmSettings {
+        idle: WarmIdle::Fixed(n),
+        ..WarmSettings::default()
+    }
+}
+
+use WarmState::{Broken, Coming, Ready};
+
+#[test]
+fn fixed_target_creates_what_is_missing_counting_creates_in_flight() {
+    let s = fixed(3);
+    let pool = [sb("a", "g1", Ready, 1.0), sb("b", "g1", Coming, 2.0)];
+    // (creating in flight, expected actions)
+    let table: &[(usize, Vec<WarmAction>)] = &[
+        (0, vec![WarmAction::Create { count: 1 }]),
+        (1, vec![]),
+        // Over the target by a create in flight: the ready one goes (creates are never cancelled).
+        (
+            2,
+            vec![WarmAction::Delete {
+                id: "a".into(),
+                why: DeleteWhy::Extra,
+            }],
+        ),
+    ];
+    for (creating, want) in table {
+        let p = plan(&inputs(&s, &pool, *creating, &[]));
+        assert_eq!(p.target, 3);
+        assert_eq!(&p.actions, want, "creating {creating}");
+    }
+}
+
+#[test]
+fn extras_go_newest_first_and_stale_or_broken_ones_always_go() {
+    let s = fixed(1);
+    let pool = [
+        sb("old", "g1", Ready, 1.0),
+        sb("new", "g1", Ready, 5.0),
+        sb("mid", "g1", Ready, 3.0),
+        sb("prev-snapshot", "g0", Ready, 0.5),
+        sb("errored", "g1", Broken, 0.7),
+    ];
+    let p = plan(&inputs(&s, &pool, 0, &[]));
+    let deleted: Vec<(&str, DeleteWhy)> = p
+        .actions
+        .iter()
+        .map(|a| match a {
+            WarmAction::Delete { id, why } => (id.as_str(), *why),
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        deleted,
+        [
+            ("prev-snapshot", DeleteWhy::Stale),
+            ("errored", DeleteWhy::Broken),
+            ("new", DeleteWhy::Extra),
+            ("mid", DeleteWhy::Extra),
+        ]
+    );
+}
+
+#[test]
+fn a_snapshot_change_replaces_the_whole_capacity() {
+    let s = fixed(2);
+    let pool = [sb("a", "g0", Ready, 1.0), sb("b", "g0", Coming, 2.0)];
+    let p = plan(&inputs(&s, &pool, 0, &[]));
+    assert_eq!(
+        p.actions,
+        [
+            WarmAction::Delete {
+                id: "a".into(),
+                why: DeleteWhy::Stale
+            },
+            WarmAction::Delete {
+                id: "b".into(),
+                why: DeleteWhy::Stale
+            },
+            WarmAction::Create { count: 2 },
+        ]
+    );
+}
+
+#[test]
+fn caps_warm_max_and_the_spend_ceiling() {
+    // (WARM_IDLE, WARM_MAX, ceiling $/h, one sandbox $/h) → (target, capped by)
+    type Row = (usize, usize, Option<f64>, Option<f64>, usize, Option<Cap>);
+    let table: &[Row] = &[
+        (5, 20, None, None, 5, None),
+        (5, 3, None, None, 3, Some(Cap::Max)),
+        (5, 20, Some(1.0), Some(0.30), 3, Some(Cap::Spend)),
+        (2, 20, Some(1.0), Some(0.30), 2, None),
+        (5, 2, Some(1.0), Some(0.30), 2, Some(Cap::Max)),
+        // A ceiling with an unknown price keeps none: unknown is not free.
+        (5, 20, Some(1.0), None, 0, Some(Cap::Spend)),
+        (5, 20, Some(0.1), Some(0.30), 0, Some(Cap::Spend)),
+        (5, 20, Some(1.0), Some(0.0), 5, None),
+    ];
+    for &(idle, max, ceiling, cost, target, cap) in table {
+        let s = WarmSettings {
+            idle: WarmIdle::Fixed(idle),
+            max,
+            max_hourly_cost: ceiling,
+            sandbox_hourly_cost: cost,
+            delete_on_exit: true,
+        };
+        let p = plan(&inputs(&s, &[], 0, &[]));
+        assert_eq!(
+            (p.target, p.capped_by),
+            (target, cap),
+            "{idle} {max} {ceiling:?} {cost:?}"
+        );
+        assert_eq!(p.wanted, idle);
+    }
+}
+
+#[test]
+fn auto_follows_littles_law_with_a_poisson_margin() {
+    // (arrivals per second, create seconds) → target
+    let table: &[(f64, f64, usize)] = &[
+        (0.0, 3.0, 0),
+        (1.0, 3.0, 7),   // m = 3: 3 + 2·1.73 = 6.46
+        (0.1, 3.0, 2),   // m = 0.3: 0.3 + 1.10
+        (1.0, 30.0, 41), // m = 30: 30 + 10.95
+        (2.0, 0.5, 3),   // m = 1: 1 + 2
+    ];
+    for &(rate, secs, want) in table {
+        assert_eq!(auto_size(rate, secs), want, "{rate}/s × {secs}s");
+    }
+    // A rate over the window: 300 arrivals in the last 300 s.
+    let arrivals: Vec<f64> = (0..300).map(|k| 700.0 + k as f64 + 0.5).collect();
+    let s = WarmSettings {
+        idle: WarmIdle::Auto,
+        ..WarmSettings::default()
+    };
+    let p = plan(&inputs(&s, &[], 0, &arrivals));
+    assert_eq!(p.target, 7);
+    assert_eq!(p.actions, [WarmAction::Create { count: 7 }]);
+    assert_eq!(
+        p.auto,
+        Some(AutoTarget {
+            at: 1000.0,
+            target: 7
+        })
+    );
+    // Arrivals older than the window do not count; a young process is not read as a storm.
+    assert_eq!(arrival_rate(&[1.0, 2.0], 1000.0, 0.0), 0.0);
+    assert_eq!(arrival_rate(&[999.0], 1000.0, 999.5), 0.1);
+}
+
+#[test]
+fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
+    let s = WarmSettings {
+        idle: WarmIdle::Auto,
+        ..WarmSettings::default()
+    };
+    let busy: Vec<f64> = (0..300).map(|k| 700.0 + k as f64 + 0.5).collect();
+    // (previous decision, arrivals) → target
+    let table: &[(Option<AutoTarget>, &[f64], usize)] = &[
+        // A lull 30 s after the last decision keeps the target …
+        (
+            Some(AutoTarget {
+                at: 970.0,
+                target: 7,
+            }),
+            &[],
+            7,
+        ),
+        // … a minute after it, it lowers.
+        (
+            Some(AutoTarget {
+                at: 940.0,
+                target: 7,
+            }),
+            &[],
+            0,
+        ),
+        // A burst raises it even a second after a decision.
+        (
+            Some(AutoTarget {
+                at: 999.0,
+                target: 1,
+            }),
+            &busy,
+            7,
+        ),
+    ];
+    for (previous, arrivals, want) in table {
+        let mut i = inputs(&s, &[], 0, arrivals);
+        i.previous = *previous;
+        assert_eq!(plan(&i).target, *want, "{previous:?}");
+    }
+}
+
+#[test]
+fn draining_creates_nothing_and_deletes_all_or_keeps_all() {
+    let pool = [sb("a", "g1", Ready, 1.0), sb("b", "g0", Coming, 2.0)];
+    for delete_on_exit in [true, false] {
+        let s = WarmSettings {
+            delete_on_exit,
+            ..fixed(4)
+        };
+        let mut i = inputs(&s, &pool, 0, &[]);
+        i.draining = true;
+        let p = plan(&i);
+        let want: Vec<WarmAction> = if delete_on_exit {
+            ["a", "b"]
+                .iter()
+                .map(|id| WarmAction::Delete {
+                    id: id.to_string(),
+                    why: DeleteWhy::Exit,
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        assert_eq!(p.actions, want);
+    }
+}
+
+#[test]
+fn hand_over_picks_a_ready_current_one_oldest_first() {
+    let pool = [
+        sb("coming", "g1", Coming, 0.0),
+        sb("stale", "g0", Ready, 0.5),
+        sb("young", "g1", Ready, 9.0),
+        sb("old", "g1", Ready, 2.0),
+    ];
+    assert_eq!(hand_over(&pool, "g1").map(|w| w.id.as_str()), Some("old"));
+    assert_eq!(hand_over(&pool[..2], "g1"), None);
+    assert_eq!(hand_over(&[], "g1"), None);
+}
+
+#[test]
+fn warm_idle_parses() {
+    assert_eq!(WarmIdle::parse("auto"), Ok(WarmIdle::Auto));
+    assert_eq!(WarmIdle::parse(" AUTO "), Ok(WarmIdle::Auto));
+    assert_eq!(WarmIdle::parse("3"), Ok(WarmIdle::Fixed(3)));
+    assert!(WarmIdle::parse("0").unwrap().is_off());
+    assert!(WarmIdle::parse("-1").unwrap_err().contains("`-1`"));
+}
