@@ -219,8 +219,9 @@ env_vars! {
     /// warm sandbox's hourly cost (`WARM_SANDBOX_HOURLY_COST`) are kept. Unset: no ceiling.
     WARM_MAX_HOURLY_COST: Orchestrator;
     /// What one idle warm sandbox costs per hour, in dollars (its running price); the spend
-    /// ceiling divides by it. Unset: the ceiling cannot be applied and no warm sandbox is kept
-    /// while `WARM_MAX_HOURLY_COST` is set.
+    /// ceiling divides by it. Unset: the price table's running rate for the sessions' sandbox
+    /// size (`DAYTONA_PRICES`, `COREWEAVE_PRICES`, `LOCAL_PRICES`; 0 on the local provider, so
+    /// there the ceiling binds only with this set).
     WARM_SANDBOX_HOURLY_COST: Orchestrator;
     /// What `orchestrator run` does with its warm sandboxes when it stops (Ctrl-C, SIGTERM):
     /// `delete` them (no idle spend while it is down) or `keep` them for the next start to adopt.

@@ -205,9 +205,11 @@ fn the_spend_ceiling_caps_the_warm_capacity() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     let (_emu, mut env) = orch_emulator(&[]);
     env.set("WARM_IDLE", "5");
-    // $1.00/h over $0.40/h per sandbox: two fit, the third would pass the ceiling.
+    // A price table that makes the ceiling bind: 1 vCPU at $0.0001/s is $0.36/h per sandbox,
+    // so two fit under $1.00/h and the third would pass it (no WARM_SANDBOX_HOURLY_COST: the
+    // price comes from the table).
     env.set("WARM_MAX_HOURLY_COST", "1.00");
-    env.set("WARM_SANDBOX_HOURLY_COST", "0.40");
+    env.set("LOCAL_PRICES", "running.vcpu_second=0.0001");
     let mut orch = Orch::start(&env, &["--provider", "local"]);
     let local = local(&env);
     wait_until(

@@ -97,7 +97,15 @@ impl Orchestrator {
         let placing = super::placing::Placing::load(&state);
         let cost = super::cost::CostHook::open(&state, &opts, provider.kind());
         metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(f64::INFINITY));
-        let warm = super::warm::Warm::new(opts.warm.clone(), super::warm::generation(&opts.source));
+        // One warm sandbox's hourly cost: the operator's figure, else the price table's running
+        // rate for the sandbox size sessions get (what the spend ceiling divides by).
+        let mut warm_settings = opts.warm.clone();
+        if warm_settings.sandbox_hourly_cost.is_none() {
+            let size = super::cost::resources(provider.kind(), &opts.resources);
+            warm_settings.sandbox_hourly_cost =
+                Some(opts.prices.hourly(&size, crate::cost::prices::CostState::Running));
+        }
+        let warm = super::warm::Warm::new(warm_settings, super::warm::generation(&opts.source));
         Arc::new(Orchestrator {
             devin,
             provider,
