@@ -28,6 +28,7 @@ pub mod devin_cli;
 pub mod faults;
 pub mod journal;
 pub mod sandboxes;
+pub mod simulated;
 
 use faults::{FaultAction, FaultRule, Faults};
 
@@ -62,6 +63,8 @@ pub struct EmulatorOptions {
     pub page_size: Option<usize>,
     /// A watch replays rows changed this long before its cursor (the model: 50 ms).
     pub watch_replay: Duration,
+    /// Simulated sandboxes (records only, no process per sandbox); `None`: process-backed.
+    pub simulated: Option<simulated::SimOptions>,
 }
 
 /// The get-one outpost route: served, or absent as a FastAPI server answers for a path it does
@@ -91,6 +94,7 @@ impl Default for EmulatorOptions {
             gateway_url: None,
             page_size: None,
             watch_replay: Duration::from_millis(50),
+            simulated: None,
         }
     }
 }
@@ -253,7 +257,10 @@ impl Emulator {
             }
         };
         let devin = devin::DevinEmu::new(&opts, &base_url)?;
-        let sandboxes = sandboxes::Sandboxes::new(&data_dir.join("sandboxes"))?;
+        let mut sandboxes = sandboxes::Sandboxes::new(&data_dir.join("sandboxes"))?;
+        if let Some(sim) = &opts.simulated {
+            sandboxes = sandboxes.simulate(sim.clone());
+        }
         let daytona = daytona::DaytonaEmu::new(&opts, &base_url)?;
         let coreweave = coreweave::CoreweaveEmu::new(&opts, &base_url)?;
         let devin_cli = devin_cli::install(&data_dir)
@@ -272,6 +279,9 @@ impl Emulator {
             data_dir,
             opts,
         });
+        if shared.sandboxes.sim().is_some() {
+            tokio::spawn(simulated::run_gateway(Arc::downgrade(&shared)));
+        }
         let app = router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {

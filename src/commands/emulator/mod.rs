@@ -14,6 +14,7 @@ use super::Ctx;
 use crate::config::parse_duration;
 use crate::emulator::client::EmulatorClient;
 use crate::emulator::devin::remote::RemoteForm;
+use crate::emulator::simulated::SimOptions;
 use crate::emulator::{Emulator, EmulatorOptions, OutpostGetRoute, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
@@ -32,6 +33,7 @@ Examples:
   outposts emulator start                             # 127.0.0.1:8790 until Ctrl-C
   outposts emulator start --port 0 --json             # any free port; first stdout line is JSON
   outposts emulator start --state queue.json --seed 7 # keep the queue across restarts
+  outposts emulator start --sandboxes simulated      # sandboxes as records: fleets of 10,000+
   outposts emulator start --faults '[{\"path\":\"/opbeta/outposts/devins\",\"action\":{\"kind\":\"status\",\"status\":503}}]'
 
 Serves the Devin, Daytona and CoreWeave APIs on one loopback port until SIGINT/SIGTERM; its
@@ -143,6 +145,20 @@ pub struct StartArgs {
     /// is sent again.
     #[arg(long, value_parser = parse_duration, default_value = "50ms", value_name = "DURATION")]
     pub watch_replay: Duration,
+    /// What a Daytona or CoreWeave sandbox is: `process` (a real local sandbox running the fake
+    /// remote) or `simulated` (a record only; the remote is simulated inside the emulator, so
+    /// tens of thousands of sessions fit on one machine).
+    #[arg(long, value_enum, default_value_t = SandboxKind::Process, value_name = "KIND")]
+    pub sandboxes: SandboxKind,
+    /// With `--sandboxes simulated`: how long each exec and each create, start and stop takes.
+    #[arg(long, value_parser = parse_duration, default_value = "0s", value_name = "DURATION")]
+    pub sim_delay: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SandboxKind {
+    Process,
+    Simulated,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -225,6 +241,8 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         gateway_url: a.gateway_url,
         page_size: a.page_size.map(usize::from),
         watch_replay: a.watch_replay,
+        simulated: (a.sandboxes == SandboxKind::Simulated)
+            .then(|| SimOptions { delay: a.sim_delay }),
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {
