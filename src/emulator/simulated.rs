@@ -12,7 +12,8 @@
 //!   when Devin ends the session it exits 0, when the gateway refuses its token it exits 1 (as
 //!   the fake remote does); file-writing tasks are kept in memory, shell tasks fail (no shell);
 //! - stopping or deleting a sandbox ends its remotes without an exit code (a killed process);
-//! - any other command answers exit 1 and says it ran nowhere.
+//! - any other command succeeds silently without running (setup steps such as seeding a home
+//!   or probing for a clone find an image that already has what they look for).
 //!
 //! The answers follow the output lines of the orchestrator's launch and check scripts (the one
 //! contract between a sandbox and the orchestrator that no API spec covers). Configurable
@@ -110,11 +111,14 @@ impl Sim {
             tokio::time::sleep(self.opts.delay).await;
         }
         let Some(safe) = env.get("OUTPOSTS_SAFE_ID") else {
-            let first = command.split_whitespace().next().unwrap_or("");
-            return out(
-                1,
-                format!("simulated sandbox: `{first}` runs nowhere (no processes here)\n"),
+            // Nothing runs, and nothing fails: setup steps (seeding a home, probing for a
+            // clone) succeed silently, as on an image that already has what they look for.
+            tracing::debug!(
+                sandbox,
+                "simulated exec: {}",
+                command.chars().take(60).collect::<String>()
             );
+            return out(0, "");
         };
         let key = (sandbox.to_string(), safe.clone());
         let token = env
