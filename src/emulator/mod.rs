@@ -26,6 +26,7 @@ pub mod daytona;
 pub mod devin;
 pub mod devin_cli;
 pub mod faults;
+pub mod fleet_stats;
 pub mod journal;
 pub mod sandboxes;
 pub mod simulated;
@@ -189,6 +190,17 @@ impl RequestLog {
             let _ = writeln!(f, "{line}");
         }
         records.push(rec);
+    }
+
+    /// The newest record's sequence number (0: none yet).
+    pub fn last_seq(&self) -> u64 {
+        self.records.lock().unwrap_or_else(|e| e.into_inner()).len() as u64
+    }
+
+    /// Visit the records with `seq > since` without copying them.
+    pub fn each_since(&self, since: u64, mut f: impl FnMut(&RequestRecord)) {
+        let records = self.records.lock().unwrap_or_else(|e| e.into_inner());
+        records.iter().skip(since as usize).for_each(&mut f);
     }
 
     /// Records with `seq > since`.
@@ -363,6 +375,7 @@ fn router(shared: AppState) -> Router {
         )
         .route("/_emulator/mutations", get(mutations_handler))
         .route("/_emulator/secrets", get(secrets_handler))
+        .route("/_emulator/fleet", get(fleet_stats::handler))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             shared.clone(),
