@@ -24,7 +24,7 @@ STEADY=${STEADY:-240}
 RUNS=${RUNS:-"1000:1 10000:1 30000:3"}
 SETTLE=${SETTLE:-30}
 root=$(pwd)
-bin=$root/target/release/outposts
+bin=${BIN:-$root/target/release/outposts}
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   echo "== release build" >&2
   cargo build --release --locked >&2

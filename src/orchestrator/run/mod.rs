@@ -201,6 +201,7 @@ impl Orchestrator {
         let mut tasks: JoinSet<()> = JoinSet::new();
         let mut chores = Chores::new(self.opts.janitor_interval);
         let mut drain_deadline: Option<Instant> = None;
+        let mut last_pass = Instant::now();
 
         loop {
             wedge_point();
@@ -222,6 +223,13 @@ impl Orchestrator {
                 }
                 continue;
             }
+            // Passes at most every `cap × 10 µs` (100 ms at 10,000): each completed action wakes
+            // the loop, so passes grew with N and each costs O(N) — O(N²) in all.
+            let gap = min_pass_gap(self.opts.limits.cap).saturating_sub(last_pass.elapsed());
+            if !gap.is_zero() {
+                tokio::time::sleep(gap).await;
+            }
+            last_pass = Instant::now();
             self.chores(&mut chores).await;
             let started = Instant::now();
             for action in self.plan_now() {
@@ -393,6 +401,11 @@ fn wedge_point() {
             crate::failpoint!("reconcile.pass");
         }
     }
+}
+
+/// Least time between two reconcile passes for a cap of `cap` sessions (0 for small fleets).
+fn min_pass_gap(cap: usize) -> Duration {
+    Duration::from_micros(10 * cap as u64).min(Duration::from_millis(100))
 }
 
 /// The loop's background chores and when they last ran.
