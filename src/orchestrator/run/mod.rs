@@ -197,7 +197,12 @@ impl Orchestrator {
             .await
             .context("cannot list the session queue")?;
         let watcher = tokio::spawn(self.clone().watch_loop(cursor));
-        let permits = Arc::new(Semaphore::new(self.opts.limits.cap.max(1) + 2));
+        // At most MAX_IN_FLIGHT actions talk to the APIs at once: with one permit per session, a
+        // burst of 10,000 claims opened 10,000 connections at once (their buffers were most of
+        // the peak RSS); the others wait their turn, still marked in flight.
+        let permits = Arc::new(Semaphore::new(
+            (self.opts.limits.cap.max(1) + 2).min(MAX_IN_FLIGHT),
+        ));
         let mut tasks: JoinSet<()> = JoinSet::new();
         let mut chores = Chores::new(self.opts.janitor_interval);
         let mut drain_deadline: Option<Instant> = None;
@@ -402,6 +407,9 @@ fn wedge_point() {
         }
     }
 }
+
+/// Most actions executing at once, whatever the cap.
+const MAX_IN_FLIGHT: usize = 256;
 
 /// Least time between two reconcile passes for a cap of `cap` sessions (0 for small fleets).
 fn min_pass_gap(cap: usize) -> Duration {
