@@ -1593,7 +1593,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__start)
-            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --outpost-get-route --gateway-url --page-size --watch-replay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --outpost-get-route --gateway-url --page-size --watch-replay --sandboxes --sim-delay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1652,6 +1652,14 @@ _outposts() {
                     return 0
                     ;;
                 --watch-replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandboxes)
+                    COMPREPLY=($(compgen -W "process simulated" -- "${cur}"))
+                    return 0
+                    ;;
+                --sim-delay)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -61,7 +61,7 @@ run() {
     >"$dir/emu.out" 2>"$dir/emu.log" &
   pids+=($!)
   local emu=$!
-  for _ in $(seq 100); do [ -s "$dir/emu.out" ] && break; sleep 0.1; done
+  for _ in $(seq 600); do [ -s "$dir/emu.out" ] && break; sleep 0.1; done
   port=$(field "['port']" <"$dir/emu.out")
   eval "$("$bin" emulator env --port "$port")"
   "$bin" snapshot build >/dev/null 2>"$dir/snapshot.log"

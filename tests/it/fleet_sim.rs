@@ -4,7 +4,7 @@
 //! window after the burst, resident memory per held session, no double claim or serve.
 //! `scripts/bench-fleet.sh` measures the same at 10,000 and 30,000.
 //!
-//! The window starts 20 s after the last session was served, when the launch-time liveness
+//! The window starts 18 s after the last session was served, when the launch-time liveness
 //! checks (1, 5 and 15 s) are over and the periodic ones (120 s) and renewals (240 s) not yet
 //! due: any per-session traffic faster than every two minutes shows in it.
 
@@ -17,9 +17,10 @@ use crate::support::rel::*;
 
 /// The steady-state budget (issue 35): API calls per session-minute, Devin and provider.
 const CALLS_PER_SESSION_MINUTE: f64 = 0.5;
-/// Resident memory per held session (peak minus idle, debug build): 19 KiB measured before the
-/// hot-path fixes; the release build's bound at 10,000 is 100 MiB in all.
-const KIB_PER_SESSION: f64 = 24.0;
+/// Resident memory per held session (peak minus idle, debug build): 22 KiB measured; 42 KiB
+/// while every claim of the burst had a connection of its own. The release build's bound at
+/// 10,000 is 100 MiB in all (`scripts/bench-fleet.sh`).
+const KIB_PER_SESSION: f64 = 30.0;
 const WINDOW: Duration = Duration::from_secs(30);
 
 fn kib(pid: u32, key: &str) -> f64 {
@@ -49,6 +50,8 @@ fn two_thousand_simulated_sessions_stay_within_the_per_session_bounds() {
             extra_env: vec![
                 ("RECONCILE_INTERVAL".into(), "30".into()),
                 ("JANITOR_INTERVAL".into(), "60".into()),
+                // Launches are the emulator's create delay each: more at once keeps the test short.
+                ("MAX_PARALLEL_LAUNCHES".into(), "128".into()),
             ],
             ..ClusterOpts::default()
         },
@@ -72,7 +75,7 @@ fn two_thousand_simulated_sessions_stay_within_the_per_session_bounds() {
     }
     eprintln!("{n} simulated sessions served after {:?}", t0.elapsed());
     let peak = kib(pid, "VmHWM:");
-    std::thread::sleep(Duration::from_secs(20));
+    std::thread::sleep(Duration::from_secs(18));
     let seq0 = fleet(&c, u64::MAX).last_seq;
     std::thread::sleep(WINDOW);
     let f = fleet(&c, seq0);
