@@ -242,7 +242,7 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         page_size: a.page_size.map(usize::from),
         watch_replay: a.watch_replay,
         simulated: (a.sandboxes == SandboxKind::Simulated)
-            .then(|| SimOptions { delay: a.sim_delay }),
+            .then_some(SimOptions { delay: a.sim_delay }),
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {
