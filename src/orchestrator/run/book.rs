@@ -92,11 +92,6 @@ pub(in crate::orchestrator) struct Book {
     status_saved_at: f64,
     /// The short-claim-TTL warning was logged (once per run).
     ttl_warned: bool,
-    /// Records changed since the last [`Book::prune`]: only they can have emptied. Pruning
-    /// every record after every batch of changes cost O(N) per change, O(N²) per burst.
-    touched: Vec<String>,
-    /// A change went through every record (a listing, the sleepers): prune them all.
-    prune_all: bool,
 }
 
 impl Book {
@@ -119,8 +114,6 @@ impl Book {
             status_dirty: false,
             status_saved_at: 0.0,
             ttl_warned: false,
-            touched: Vec::new(),
-            prune_all: false,
         };
         book.set_sleepers(sleepers);
         book
@@ -420,25 +413,14 @@ impl Book {
 
     /// Drop records with nothing left in them (after a batch of changes).
     pub(super) fn prune(&mut self) {
-        let touched = std::mem::take(&mut self.touched);
-        if std::mem::take(&mut self.prune_all) {
-            self.sessions.retain(|_, r| !r.is_empty());
-            return;
-        }
-        for s in touched {
-            if self.sessions.get(&s).is_some_and(Record::is_empty) {
-                self.sessions.remove(&s);
-            }
-        }
+        self.sessions.retain(|_, r| !r.is_empty());
     }
 
     fn record(&mut self, session: &str) -> &mut Record {
-        self.touched.push(session.to_string());
         self.sessions.entry(session.to_string()).or_default()
     }
 
     fn set_sleepers(&mut self, mut all: BTreeMap<String, Sleeper>) {
-        self.prune_all = true;
         for (id, r) in self.sessions.iter_mut() {
             r.sleeper = all.remove(id);
         }
@@ -448,7 +430,6 @@ impl Book {
     }
 
     fn listed(&mut self, rows: BTreeMap<String, QueueEntry>, complete: bool) {
-        self.prune_all = true;
         self.view_complete = complete;
         let t = now();
         let in_flight = &self.in_flight;
