@@ -54,11 +54,14 @@ impl Orchestrator {
             if !book.status_dirty() && t - book.status_saved_at() < REFRESH {
                 return (None, vec![]);
             }
-            // A changed file is written at once while small; a big one at most every
+            // A changed file is written at once below 1,000 rows; a bigger one at most every
             // `rows × 0.5 ms` (5 s at 10,000 sessions): every pass changes something at that
             // size, and rewriting O(N) bytes per pass made the writes grow with N².
             let rows = book.queue().len() as f64;
-            if !book.draining() && t - book.status_saved_at() < (rows * 0.0005).min(REFRESH) {
+            if rows >= 1000.0
+                && !book.draining()
+                && t - book.status_saved_at() < (rows * 0.0005).min(REFRESH)
+            {
                 return (None, vec![]);
             }
             (

@@ -411,8 +411,11 @@ fn wedge_point() {
 /// Most actions executing at once, whatever the cap.
 const MAX_IN_FLIGHT: usize = 256;
 
-/// Least time between two reconcile passes for a cap of `cap` sessions (0 for small fleets).
+/// Least time between two reconcile passes for a cap of `cap` sessions (none below 1,000).
 fn min_pass_gap(cap: usize) -> Duration {
+    if cap < 1000 {
+        return Duration::ZERO;
+    }
     Duration::from_micros(10 * cap as u64).min(Duration::from_millis(100))
 }
 
