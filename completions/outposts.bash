@@ -1658,7 +1658,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__emulator__subcmd__start)
-            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --windows-daemon --outpost-get-route --gateway-url --page-size --watch-replay --daytona-create-delay --daytona-start-delay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --port --data-dir --state --faults --seed --claim-ttl --max-stream --keepalive --sweep-delay --remote-form --windows-daemon --outpost-get-route --gateway-url --page-size --watch-replay --daytona-create-delay --daytona-start-delay --sandboxes --sim-delay --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1729,6 +1729,14 @@ _outposts() {
                     return 0
                     ;;
                 --daytona-start-delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandboxes)
+                    COMPREPLY=($(compgen -W "process simulated" -- "${cur}"))
+                    return 0
+                    ;;
+                --sim-delay)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

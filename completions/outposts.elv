@@ -587,6 +587,8 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --watch-replay 'How far before its cursor a watch replays rows (at-least-once delivery): it sends every row changed at or after the cursor minus this; with 0s only the row at the cursor itself is sent again'
             cand --daytona-create-delay 'How long an emulated Daytona sandbox takes from `creating` to `started` (a real one takes seconds; warm capacity is worth measuring only when it does here too) [default: 200ms]. Also `PUT /_emulator/daytona/settings` `create_ms`'
             cand --daytona-start-delay 'How long an emulated Daytona sandbox takes from `starting` to `started` [default: 150ms]'
+            cand --sandboxes 'What a Daytona or CoreWeave sandbox is: `process` (a real local sandbox running the fake remote) or `simulated` (a record only; the remote is simulated inside the emulator, so tens of thousands of sessions fit on one machine)'
+            cand --sim-delay 'With `--sandboxes simulated`: how long each exec and each create, start and stop takes'
             cand --color 'When to use colour. NO_COLOR in the environment means never'
             cand --env-file 'Read settings from this .env file instead of ./.env'
             cand --config 'Read settings from this outposts.toml instead of the default ($XDG_CONFIG_HOME/outposts/outposts.toml)'

@@ -429,6 +429,9 @@ complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_s
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l watch-replay -d 'How far before its cursor a watch replays rows (at-least-once delivery): it sends every row changed at or after the cursor minus this; with 0s only the row at the cursor itself is sent again' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l daytona-create-delay -d 'How long an emulated Daytona sandbox takes from `creating` to `started` (a real one takes seconds; warm capacity is worth measuring only when it does here too) [default: 200ms]. Also `PUT /_emulator/daytona/settings` `create_ms`' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l daytona-start-delay -d 'How long an emulated Daytona sandbox takes from `starting` to `started` [default: 150ms]' -r
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sandboxes -d 'What a Daytona or CoreWeave sandbox is: `process` (a real local sandbox running the fake remote) or `simulated` (a record only; the remote is simulated inside the emulator, so tens of thousands of sessions fit on one machine)' -r -f -a "process\t''
+simulated\t''"
+complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l sim-delay -d 'With `--sandboxes simulated`: how long each exec and each create, start and stop takes' -r
 complete -c outposts -n "__fish_outposts_using_subcommand emulator; and __fish_seen_subcommand_from start" -l color -d 'When to use colour. NO_COLOR in the environment means never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -230,6 +230,10 @@ env_vars! {
     /// the server granted, never twice within 2 s; a TTL too short for the margin is logged
     /// once); a duration (e.g. 1m; bare numbers are seconds).
     CLAIM_RENEW_MARGIN: Orchestrator = "1m";
+    /// Time between liveness checks of a running remote (one toolbox exec each): how soon a
+    /// remote that died is noticed and relaunched. The default costs 0.5 API calls per session
+    /// per minute; 4m halves that. A duration (e.g. 2m; bare numbers are seconds).
+    LIVENESS_INTERVAL: Orchestrator = "2m";
     /// Path of `outposts.toml`; default `$XDG_CONFIG_HOME/outposts/outposts.toml`.
     OUTPOSTS_CONFIG: General;
     /// Most attempts for one HTTP request (1 turns retries off).

@@ -57,6 +57,15 @@ impl EmulatorClient {
             .await
     }
 
+    /// Fleet figures, with the API calls logged after request `since` (`/_emulator/fleet`).
+    pub async fn fleet(&self, since: u64) -> Result<super::fleet_stats::FleetStats, ApiError> {
+        self.http
+            .send_json(
+                ApiRequest::get(http::EMULATOR, self.url("/_emulator/fleet")).query("since", since),
+            )
+            .await
+    }
+
     /// Add fault rules (JSON text: one rule or a list).
     pub async fn add_faults(&self, script: &str) -> Result<(), ApiError> {
         self.http

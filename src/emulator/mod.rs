@@ -27,8 +27,10 @@ pub mod devin;
 pub mod devin_cli;
 pub mod faults;
 pub mod file_faults;
+pub mod fleet_stats;
 pub mod journal;
 pub mod sandboxes;
+pub mod simulated;
 
 use faults::{FaultAction, FaultRule, Faults};
 
@@ -69,6 +71,8 @@ pub struct EmulatorOptions {
     pub daytona_create_delay: Option<Duration>,
     /// Daytona `starting` → `started` (`None`: the settings' default).
     pub daytona_start_delay: Option<Duration>,
+    /// Simulated sandboxes (records only, no process per sandbox); `None`: process-backed.
+    pub simulated: Option<simulated::SimOptions>,
 }
 
 /// The get-one outpost route: served, or absent as a FastAPI server answers for a path it does
@@ -101,6 +105,7 @@ impl Default for EmulatorOptions {
             watch_replay: Duration::from_millis(50),
             daytona_create_delay: None,
             daytona_start_delay: None,
+            simulated: None,
         }
     }
 }
@@ -197,6 +202,17 @@ impl RequestLog {
         records.push(rec);
     }
 
+    /// The newest record's sequence number (0: none yet).
+    pub fn last_seq(&self) -> u64 {
+        self.records.lock().unwrap_or_else(|e| e.into_inner()).len() as u64
+    }
+
+    /// Visit the records with `seq > since` without copying them.
+    pub fn each_since(&self, since: u64, mut f: impl FnMut(&RequestRecord)) {
+        let records = self.records.lock().unwrap_or_else(|e| e.into_inner());
+        records.iter().skip(since as usize).for_each(&mut f);
+    }
+
     /// Records with `seq > since`.
     pub fn since(&self, since: u64) -> Vec<RequestRecord> {
         let records = self.records.lock().unwrap_or_else(|e| e.into_inner());
@@ -265,7 +281,10 @@ impl Emulator {
             }
         };
         let devin = devin::DevinEmu::new(&opts, &base_url)?;
-        let sandboxes = sandboxes::Sandboxes::new(&data_dir.join("sandboxes"))?;
+        let mut sandboxes = sandboxes::Sandboxes::new(&data_dir.join("sandboxes"))?;
+        if let Some(sim) = &opts.simulated {
+            sandboxes = sandboxes.simulate(sim.clone());
+        }
         let daytona = daytona::DaytonaEmu::new(&opts, &base_url)?;
         let coreweave = coreweave::CoreweaveEmu::new(&opts, &base_url)?;
         let devin_cli = devin_cli::install(&data_dir)
@@ -285,6 +304,9 @@ impl Emulator {
             data_dir,
             opts,
         });
+        if shared.sandboxes.sim().is_some() {
+            tokio::spawn(simulated::run_gateway(Arc::downgrade(&shared)));
+        }
         let app = router(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
@@ -372,6 +394,7 @@ fn router(shared: AppState) -> Router {
         )
         .route("/_emulator/mutations", get(mutations_handler))
         .route("/_emulator/secrets", get(secrets_handler))
+        .route("/_emulator/fleet", get(fleet_stats::handler))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             shared.clone(),

@@ -12,6 +12,8 @@ use crate::provider::local::{LocalOptions, LocalProvider};
 pub struct Sandboxes {
     pub root: PathBuf,
     provider: LocalProvider,
+    /// Simulated mode (`--sandboxes simulated`): records only, nothing local is created.
+    sim: Option<super::simulated::Sim>,
 }
 
 impl Sandboxes {
@@ -34,12 +36,61 @@ impl Sandboxes {
         Ok(Sandboxes {
             root: provider.root().to_path_buf(),
             provider,
+            sim: None,
         })
+    }
+
+    /// Simulate every sandbox instead (see [`super::simulated`]).
+    pub fn simulate(mut self, opts: super::simulated::SimOptions) -> Self {
+        self.sim = Some(super::simulated::Sim::new(opts));
+        self
+    }
+
+    /// The simulation, in simulated mode.
+    pub fn sim(&self) -> Option<&super::simulated::Sim> {
+        self.sim.as_ref()
     }
 
     /// The provider every emulated sandbox lives in.
     pub fn provider(&self) -> &LocalProvider {
         &self.provider
+    }
+
+    /// Start a sandbox (simulated: after the delay).
+    pub async fn start(&self, id: &str) -> crate::provider::Result<()> {
+        use crate::provider::Provider;
+        match &self.sim {
+            Some(sim) => {
+                tokio::time::sleep(sim.delay()).await;
+                Ok(())
+            }
+            None => self.provider.start(id).await,
+        }
+    }
+
+    /// Stop a sandbox: its processes end, its files stay.
+    pub async fn stop(&self, id: &str) -> crate::provider::Result<()> {
+        use crate::provider::Provider;
+        match &self.sim {
+            Some(sim) => {
+                tokio::time::sleep(sim.delay()).await;
+                sim.stopped(id);
+                Ok(())
+            }
+            None => self.provider.stop(id).await,
+        }
+    }
+
+    /// Delete a sandbox with its files.
+    pub async fn delete(&self, id: &str) -> crate::provider::Result<()> {
+        use crate::provider::Provider;
+        match &self.sim {
+            Some(sim) => {
+                sim.deleted(id);
+                Ok(())
+            }
+            None => self.provider.delete(id).await,
+        }
     }
 
     /// End every sandbox process (the emulator is exiting): all at once, so that even a

@@ -16,6 +16,7 @@ use crate::config::parse_duration;
 use crate::emulator::client::EmulatorClient;
 use crate::emulator::daytona::windows_daemon::WindowsDaemon;
 use crate::emulator::devin::remote::RemoteForm;
+use crate::emulator::simulated::SimOptions;
 use crate::emulator::{Emulator, EmulatorOptions, OutpostGetRoute, faults};
 use crate::env;
 use crate::error::{CliError, ExitStatus};
@@ -34,6 +35,7 @@ Examples:
   outposts emulator start                             # 127.0.0.1:8790 until Ctrl-C
   outposts emulator start --port 0 --json             # any free port; first stdout line is JSON
   outposts emulator start --state queue.json --seed 7 # keep the queue across restarts
+  outposts emulator start --sandboxes simulated      # sandboxes as records: fleets of 10,000+
   outposts emulator start --faults '[{\"path\":\"/opbeta/outposts/devins\",\"action\":{\"kind\":\"status\",\"status\":503}}]'
 
 Serves the Devin, Daytona and CoreWeave APIs on one loopback port until SIGINT/SIGTERM; its
@@ -158,6 +160,20 @@ pub struct StartArgs {
     /// How long an emulated Daytona sandbox takes from `starting` to `started` [default: 150ms].
     #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
     pub daytona_start_delay: Option<Duration>,
+    /// What a Daytona or CoreWeave sandbox is: `process` (a real local sandbox running the fake
+    /// remote) or `simulated` (a record only; the remote is simulated inside the emulator, so
+    /// tens of thousands of sessions fit on one machine).
+    #[arg(long, value_enum, default_value_t = SandboxKind::Process, value_name = "KIND")]
+    pub sandboxes: SandboxKind,
+    /// With `--sandboxes simulated`: how long each exec and each create, start and stop takes.
+    #[arg(long, value_parser = parse_duration, default_value = "0s", value_name = "DURATION")]
+    pub sim_delay: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SandboxKind {
+    Process,
+    Simulated,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -243,6 +259,8 @@ async fn start(ctx: &Ctx, a: StartArgs) -> Result<ExitStatus> {
         watch_replay: a.watch_replay,
         daytona_create_delay: a.daytona_create_delay,
         daytona_start_delay: a.daytona_start_delay,
+        simulated: (a.sandboxes == SandboxKind::Simulated)
+            .then_some(SimOptions { delay: a.sim_delay }),
     };
     let mut signals = Signals::new()?;
     let emulator = Emulator::start(opts).await.map_err(|e| {

@@ -302,6 +302,11 @@ fn limits(config: &crate::config::Config, cap: usize) -> Result<Limits> {
             .duration(&env::CLAIM_RENEW_MARGIN)?
             .unwrap_or_default()
             .as_secs_f64(),
+        liveness_every: config
+            .duration(&env::LIVENESS_INTERVAL)?
+            .unwrap_or_default()
+            .as_secs_f64()
+            .max(1.0),
         ..Limits::default()
     })
 }

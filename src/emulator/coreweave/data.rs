@@ -92,6 +92,13 @@ async fn run(
     if argv.is_empty() || argv[0].is_empty() {
         return Err(invalid("command", "must not be empty"));
     }
+    if let Some(sim) = shared.sandboxes.sim() {
+        let env = env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.expose().to_string()))
+            .collect();
+        return Ok(sim.exec(shared, local_id, &argv.join(" "), &env).await);
+    }
     let req = ExecRequest {
         cmd: Cmd::Argv(argv),
         cwd: None,

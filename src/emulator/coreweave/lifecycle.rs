@@ -263,7 +263,10 @@ pub(super) async fn observe(shared: &AppState, id: &str) -> Result<pb::Sandbox, 
         let e = st.sandboxes.get(id).ok_or_else(|| not_found(id))?;
         (e.phase.clone(), e.local_id.clone())
     };
-    if let (Phase::Running, Some(local_id)) = (&phase, local_id) {
+    // A simulated sandbox has no local one to observe: it runs until deleted.
+    if let (Phase::Running, Some(local_id)) = (&phase, local_id)
+        && shared.sandboxes.sim().is_none()
+    {
         let observed = local(shared).get(&local_id).await;
         let mut st = shared.coreweave.lock();
         if let Some(e) = st.sandboxes.get_mut(id)
@@ -386,9 +389,21 @@ pub(super) fn spawn_create(
 ) {
     tokio::spawn(async move {
         let provider = local(&shared);
-        let result = provider.create_with(&boot.spec, &boot.extra).await;
+        // Simulated (`emulator::simulated`): a record only, "running" after the delay.
+        let simulated = shared.sandboxes.sim().map(|sim| sim.delay());
+        let result = match simulated {
+            Some(delay) => {
+                tokio::time::sleep(delay).await;
+                Ok(None)
+            }
+            None => provider
+                .create_with(&boot.spec, &boot.extra)
+                .await
+                .map(Some),
+        };
         let outcome = match result {
-            Ok(info) => match furnish(provider, &info.id, &boot).await {
+            Ok(None) => Ok(id.clone()),
+            Ok(Some(info)) => match furnish(provider, &info.id, &boot).await {
                 Ok(()) => {
                     // Its id, name and tags (`key=value`: the value is a label's).
                     let mut keys = vec![id.clone(), boot.spec.name.clone()];
@@ -492,8 +507,11 @@ pub(super) async fn finish_delete(shared: &AppState, id: &str, grace: Duration, 
             }
             observed = Some(c.restart_count);
         }
-        if let Err(e) = provider.stop(local_id).await {
+        if let Err(e) = shared.sandboxes.stop(local_id).await {
             tracing::warn!("stopping the local sandbox of CoreWeave sandbox {id}: {e}");
+        }
+        if let Some(sim) = shared.sandboxes.sim() {
+            sim.deleted(local_id);
         }
     }
     let mut st = shared.coreweave.lock();

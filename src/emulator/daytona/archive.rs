@@ -23,7 +23,6 @@ use super::model::{d, now_ms};
 use super::sandbox::{bad, change, in_progress, journal, lock_of, ok_dto, update};
 use crate::api::daytona_types::{SandboxDesiredState as Desired, SandboxState as St};
 use crate::emulator::AppState;
-use crate::provider::Provider;
 
 /// What `autoArchiveInterval: 0` means: the deployment's maximum (`GET /config` →
 /// `maxAutoArchiveInterval`; the OpenAPI file's example value, 30 days).
@@ -141,11 +140,14 @@ pub async fn run_restore(s: AppState, id: String) {
     if !still {
         return;
     }
-    match s.sandboxes.provider().start(&id).await {
+    match s.sandboxes.start(&id).await {
         Ok(()) => {
-            let local = s.sandboxes.provider();
-            let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
-            crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
+            // File faults act on a real sandbox's files; a simulated one has none.
+            if s.sandboxes.sim().is_none() {
+                let local = s.sandboxes.provider();
+                let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
+                crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
+            }
             update(&s, &id, |r| r.stored = St::Started)
         }
         Err(e) => update(&s, &id, |r| {

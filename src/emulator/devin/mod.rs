@@ -38,6 +38,7 @@ mod lifecycle;
 mod outposts;
 mod queue;
 pub mod remote;
+mod sim_gateway;
 mod state;
 mod tasks;
 mod v3;
@@ -46,6 +47,7 @@ mod v3_state;
 mod watch;
 
 pub use lifecycle::{NewSession, SessionInfo, SessionView};
+pub use sim_gateway::SimPoll;
 pub use state::{HistoryRecord, Micros, Queue, Refusal, Scope, Status};
 pub use tasks::{Plan, TaskInfo, plan_task};
 

@@ -231,10 +231,16 @@ impl Orchestrator {
             .await
             .context("cannot list the session queue")?;
         let watcher = tokio::spawn(self.clone().watch_loop(cursor));
-        let permits = Arc::new(Semaphore::new(self.opts.limits.cap.max(1) + 2));
+        // At most MAX_IN_FLIGHT actions talk to the APIs at once: with one permit per session, a
+        // burst of 10,000 claims opened 10,000 connections at once (their buffers were most of
+        // the peak RSS); the others wait their turn, still marked in flight.
+        let permits = Arc::new(Semaphore::new(
+            (self.opts.limits.cap.max(1) + 2).min(MAX_IN_FLIGHT),
+        ));
         let mut tasks: JoinSet<()> = JoinSet::new();
         let mut chores = Chores::new(self.opts.janitor_interval);
         let mut drain_deadline: Option<Instant> = None;
+        let mut last_pass = Instant::now();
 
         loop {
             wedge_point();
@@ -256,6 +262,13 @@ impl Orchestrator {
                 }
                 continue;
             }
+            // Passes at most every `cap × 10 µs` (100 ms at 10,000): each completed action wakes
+            // the loop, so passes grew with N and each costs O(N) — O(N²) in all.
+            let gap = min_pass_gap(self.opts.limits.cap).saturating_sub(last_pass.elapsed());
+            if !gap.is_zero() {
+                tokio::time::sleep(gap).await;
+            }
+            last_pass = Instant::now();
             self.chores(&mut chores).await;
             let started = Instant::now();
             // No new claim while every snapshot is quarantined (`plan/placement.rs`).
@@ -431,6 +444,17 @@ fn wedge_point() {
             crate::failpoint!("reconcile.pass");
         }
     }
+}
+
+/// Most actions executing at once, whatever the cap.
+const MAX_IN_FLIGHT: usize = 256;
+
+/// Least time between two reconcile passes for a cap of `cap` sessions (none below 1,000).
+fn min_pass_gap(cap: usize) -> Duration {
+    if cap < 1000 {
+        return Duration::ZERO;
+    }
+    Duration::from_micros(10 * cap as u64).min(Duration::from_millis(100))
 }
 
 /// The loop's background chores and when they last ran.

@@ -333,6 +333,12 @@ pub(crate) async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
     if rec.desired != Desired::Started {
         return;
     }
+    // Simulated: a record only (`emulator::simulated`).
+    if let Some(sim) = s.sandboxes.sim() {
+        tokio::time::sleep(sim.delay()).await;
+        update(&s, &id, |r| r.stored = St::Started);
+        return;
+    }
     let mut spec = SandboxSpec::new(id.clone(), Source::Default);
     spec.labels = BTreeMap::from([("daytona.emulator/sandbox".to_string(), rec.name.clone())]);
     spec.env = rec

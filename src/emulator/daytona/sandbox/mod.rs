@@ -23,7 +23,6 @@ use crate::emulator::AppState;
 /// The label orchestrators put the session id in (devin-outposts-api.md, sandbox naming): the
 /// mutation journal uses it to say which session a sandbox change touched.
 const SESSION_LABEL: &str = "devin.session_id";
-use crate::provider::Provider;
 
 mod create;
 mod transitions;

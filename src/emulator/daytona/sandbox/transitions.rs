@@ -53,11 +53,14 @@ async fn run_start(s: AppState, id: String) {
     if desired_of(&s, &id) != Some(Desired::Started) {
         return;
     }
-    match s.sandboxes.provider().start(&id).await {
+    match s.sandboxes.start(&id).await {
         Ok(()) => {
-            let local = s.sandboxes.provider();
-            let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
-            crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
+            // File faults act on a real sandbox's files; a simulated one has none.
+            if s.sandboxes.sim().is_none() {
+                let local = s.sandboxes.provider();
+                let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
+                crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
+            }
             update(&s, &id, |r| r.stored = St::Started)
         }
         Err(e) => update(&s, &id, |r| {
@@ -105,10 +108,9 @@ async fn run_stop(s: AppState, id: String) {
         .sandboxes
         .get(&id)
         .is_some_and(|r| r.auto_delete == 0);
-    let provider = s.sandboxes.provider();
-    let result = provider.stop(&id).await;
+    let result = s.sandboxes.stop(&id).await;
     if ephemeral {
-        let _ = provider.delete(&id).await;
+        let _ = s.sandboxes.delete(&id).await;
         destroyed(&s, &id);
         return;
     }
@@ -181,7 +183,10 @@ pub(crate) async fn run_delete(s: AppState, id: String) {
     let _guard = lock.lock().await;
     tokio::time::sleep(d(s.daytona.settings().delete_ms)).await;
     let local = s.daytona.org().sandboxes.get(&id).is_some_and(|r| r.local);
-    if local && let Err(e) = s.sandboxes.provider().delete(&id).await {
+    let simulated = s.sandboxes.sim().is_some();
+    if (local || simulated)
+        && let Err(e) = s.sandboxes.delete(&id).await
+    {
         tracing::warn!("emulated Daytona: cannot delete local sandbox {id}: {e}");
     }
     destroyed(&s, &id);

@@ -222,6 +222,9 @@ async fn run(
     envs: BTreeMap<String, String>,
     timeout: Option<u64>,
 ) -> Result<crate::provider::ExecOutput, ProviderError> {
+    if let Some(sim) = s.sandboxes.sim() {
+        return Ok(sim.exec(s, &c.sid, command, &envs).await);
+    }
     let mut req = ExecRequest::shell(command);
     req.cwd = Some(cwd.unwrap_or_else(|| c.home()));
     req.env = envs.into_iter().map(|(k, v)| (k, Secret::new(v))).collect();

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Fleet benchmark (not a test): the orchestrator at internet scale against
+# `outposts emulator start --sandboxes simulated` (Daytona sandboxes as records, remotes
+# simulated inside the emulator, no process per sandbox), so the orchestrator's own costs show:
+#   N = 1,000 and 10,000 held sessions in one orchestrator, and 30,000 across three replicas
+#   sharing one outpost's queue. Per run it prints: time until all served, claims/s, idle / peak
+#   / held RSS per replica, API calls per session-minute in all and by endpoint (Devin and
+#   Daytona, counted by the emulator over STEADY seconds), CPU seconds per session-minute,
+#   double claims and double serves, the split between replicas, and log bytes per session.
+#
+#   scripts/bench-fleet.sh                          # 1000:1 10000:1 30000:3, 240 s windows
+#   RUNS="2000:1" STEADY=120 scripts/bench-fleet.sh  # a quick one
+#   SKIP_BUILD=1 scripts/bench-fleet.sh              # reuse target/release/outposts
+#
+# The steady window defaults to 240 s, one full period of the periodic traffic: each claim is
+# renewed once per 240 s (300 s TTL, 60 s margin) and each remote checked every 120 s; a window
+# that is not a multiple of that period under- or over-counts. The window starts 30 s after the
+# last session was served, when the launch-time checks (1, 5 and 15 s) are over.
+# Needs python3 (for reading the emulator's JSON). Instructions per reconcile: see
+# scripts/callgrind-reconcile.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+STEADY=${STEADY:-240}
+RUNS=${RUNS:-"1000:1 10000:1 30000:3"}
+SETTLE=${SETTLE:-30}
+root=$(pwd)
+bin=${BIN:-$root/target/release/outposts}
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  echo "== release build" >&2
+  cargo build --release --locked >&2
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  [ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# cpu_seconds peak_kib rss_kib of a pid
+usage() {
+  local tick
+  tick=$(getconf CLK_TCK)
+  awk -v t="$tick" '{ sub(/^.*\) /, ""); printf "%.2f ", ($12 + $13) / t }' "/proc/$1/stat"
+  awk '/^VmHWM:/ { h = $2 } /^VmRSS:/ { r = $2 } END { print h, r }' "/proc/$1/status"
+}
+
+fleet() { curl -sf "http://127.0.0.1:$port/_emulator/fleet?since=${1:-0}"; }
+field() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+
+run() {
+  local n=$1 r=$2 dir=$work/n$1
+  mkdir -p "$dir"
+  local cap=$(((n + r - 1) / r))
+  # Several replicas: room for a quarter more than an even share, so a fast one cannot take all.
+  [ "$r" -gt 1 ] && cap=$((cap + cap / 4))
+  echo "== N=$n, $r replica(s), cap $cap each" >&2
+  export HOME=$dir XDG_CONFIG_HOME=$dir/.config NO_COLOR=1 OUTPOSTS_NO_KEYRING=1
+  "$bin" emulator start --port 0 --json --sandboxes simulated --data-dir "$dir/emu" \
+    >"$dir/emu.out" 2>"$dir/emu.log" &
+  pids+=($!)
+  local emu=$!
+  for _ in $(seq 600); do [ -s "$dir/emu.out" ] && break; sleep 0.1; done
+  port=$(field "['port']" <"$dir/emu.out")
+  eval "$("$bin" emulator env --port "$port")"
+  "$bin" snapshot build >/dev/null 2>"$dir/snapshot.log"
+  local orch=()
+  for i in $(seq "$r"); do
+    mkdir -p "$dir/r$i"
+    STATE_DIR=$dir/r$i/state MAX_CONCURRENT_SESSIONS=$cap \
+      "$bin" orchestrator run --provider daytona >/dev/null 2>"$dir/r$i.log" &
+    pids+=($!)
+    orch+=($!)
+  done
+  for i in $(seq "$r"); do
+    for _ in $(seq 300); do grep -q "Ctrl-C to stop" "$dir/r$i.log" && break; sleep 0.1; done
+  done
+  sleep 1
+  local idle=()
+  for p in "${orch[@]}"; do idle+=("$(usage "$p" | awk '{ print $3 }')"); done
+  local t0 left k
+  t0=$(date +%s.%N)
+  left=$n
+  while [ "$left" -gt 0 ]; do
+    k=$((left < 500 ? left : 500))
+    "$bin" emulator session new --port "$port" --count "$k" >/dev/null
+    left=$((left - k))
+  done
+  local served=0 said=0
+  while [ "$served" -lt "$n" ]; do
+    sleep 2
+    served=$(fleet 999999999 | field "['served']")
+    if [ $(( $(date +%s) - said )) -ge 30 ]; then
+      echo "  served $served of $n" >&2
+      said=$(date +%s)
+    fi
+  done
+  local t1 all_served
+  t1=$(date +%s.%N)
+  all_served=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  local peak=()
+  for p in "${orch[@]}"; do peak+=("$(usage "$p" | awk '{ print $2 }')"); done
+  sleep "$SETTLE"
+  local seq0 cpu0=0 cpu1=0
+  seq0=$(fleet 999999999 | field "['last_seq']")
+  for p in "${orch[@]}"; do cpu0=$(awk -v a="$cpu0" -v b="$(usage "$p" | awk '{ print $1 }')" 'BEGIN { print a + b }'); done
+  echo "  steady window ${STEADY}s" >&2
+  sleep "$STEADY"
+  for p in "${orch[@]}"; do cpu1=$(awk -v a="$cpu1" -v b="$(usage "$p" | awk '{ print $1 }')" 'BEGIN { print a + b }'); done
+  local held=() hwm=()
+  for p in "${orch[@]}"; do
+    held+=("$(usage "$p" | awk '{ print $3 }')")
+    hwm+=("$(usage "$p" | awk '{ print $2 }')")
+  done
+  fleet "$seq0" >"$dir/fleet.json"
+  local logbytes
+  logbytes=$(cat "$dir"/r*.log | wc -c)
+  python3 - "$dir/fleet.json" "$n" "$r" "$STEADY" "$all_served" "$cpu0" "$cpu1" "$logbytes" \
+    "${idle[*]}" "${peak[*]}" "${held[*]}" "${hwm[*]}" <<'EOF'
+import json, sys
+f = json.load(open(sys.argv[1]))
+n, r, steady = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+served_s, cpu0, cpu1, logbytes = float(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7]), int(sys.argv[8])
+idle, peak, held, hwm = ([int(x) / 1024 for x in a.split()] for a in sys.argv[9:13])
+minutes = n * steady / 60
+calls = sum(f["calls_by_route"].values())
+span = ((f["last_claim_ms"] or 0) - (f["first_claim_ms"] or 0)) / 1000 or float("nan")
+mib = lambda xs: " / ".join(f"{x:.1f}" for x in xs)
+print(f"N = {n:,} sessions, {r} replica(s) (simulated Daytona sandboxes)")
+print(f"  all served after                {served_s:.1f} s ({f['served']:,} served)")
+print(f"  claims/s                        {n / span:.0f} (first to last claim {span:.1f} s)")
+print(f"  RSS idle / peak / held (MiB)    {mib(idle)} | {mib(peak)} | {mib(held)} (VmHWM at the end {mib(hwm)})")
+print(f"  RSS per held session            {1024 * (max(hwm) - min(idle)) / (n / r):.1f} KiB (peak - idle, per replica share)")
+print(f"  API calls per session-minute    {calls / minutes:.3f} ({calls:,} calls in {steady:.0f} s)")
+for k, v in sorted(f["calls_by_route"].items(), key=lambda kv: -kv[1]):
+    print(f"    {k:<58} {v / minutes:.3f}")
+print(f"  CPU per session-minute          {1000 * (cpu1 - cpu0) / minutes:.3f} ms ({cpu1 - cpu0:.1f} CPU s in the window, all replicas)")
+print(f"  log bytes per session           {logbytes / n:.0f}")
+print(f"  double claims / double serves   {f['double_claims']} / {f['double_serves']}")
+if r > 1:
+    split = sorted(f["claims_by_acceptor"].values())
+    print(f"  claims per replica              {split} (max/min {split[-1] / max(split[0], 1):.2f})")
+EOF
+  for p in "${orch[@]}"; do kill "$p" 2>/dev/null || true; done
+  kill "$emu" 2>/dev/null || true
+  wait 2>/dev/null || true
+  pids=()
+}
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+for spec in $RUNS; do
+  run "${spec%%:*}" "${spec##*:}"
+done
