@@ -102,8 +102,10 @@ impl Orchestrator {
         let mut warm_settings = opts.warm.clone();
         if warm_settings.sandbox_hourly_cost.is_none() {
             let size = super::cost::resources(provider.kind(), &opts.resources);
-            warm_settings.sandbox_hourly_cost =
-                Some(opts.prices.hourly(&size, crate::cost::prices::CostState::Running));
+            warm_settings.sandbox_hourly_cost = Some(
+                opts.prices
+                    .hourly(&size, crate::cost::prices::CostState::Running),
+            );
         }
         let warm = super::warm::Warm::new(warm_settings, super::warm::generation(&opts.source));
         Arc::new(Orchestrator {
