@@ -144,7 +144,6 @@ impl Metrics {
             oldest_waiting: reg(&mut r, &c::OLDEST_WAITING, Seconds::default()),
             sandboxes: reg(&mut r, &c::SANDBOXES, Family::default()),
             terminated_left: reg(&mut r, &c::TERMINATED_LEFT, Gauge::default()),
-            warm: reg(&mut r, &c::WARM_SANDBOXES, Family::default()),
             claim_wait: reg(&mut r, &c::CLAIM_WAIT, Histogram::new(LATENCY)),
             connect: reg(&mut r, &c::CONNECT, Histogram::new(LATENCY)),
             wake: reg(&mut r, &c::WAKE, Histogram::new(LATENCY)),
@@ -165,6 +164,7 @@ impl Metrics {
             provision_failures: reg(&mut r, &c::PROVISION_FAILURES, Family::default()),
             transitions: reg(&mut r, &c::TRANSITIONS, Family::default()),
             sandbox_creates: reg(&mut r, &c::SANDBOX_CREATES, Family::default()),
+            warm: reg(&mut r, &c::WARM_SANDBOXES, Family::default()),
             watch_reconnects: reg(&mut r, &c::WATCH_RECONNECTS, Counter::default()),
             relists: reg(&mut r, &c::RELISTS, Family::default()),
             placement_quarantined: reg(&mut r, &c::PLACEMENT_QUARANTINED, Family::default()),
@@ -424,6 +424,7 @@ mod tests {
             &crate::orchestrator::plan::placement::Key::snapshot("s"),
             false,
         );
+        m.warm_capacity(1, 0, 1);
         let text = m.render(true);
         assert!(text.ends_with("# EOF\n"), "{text}");
         let helps: Vec<&str> = text
