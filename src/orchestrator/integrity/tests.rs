@@ -76,11 +76,14 @@ fn record_answers() {
     }
 }
 
+/// (check output, result, lost, changed, paths named, more)
+type Case = (String, WakeResult, u64, u64, Vec<&'static str>, bool);
+
 #[test]
 fn verdicts() {
     let r = recorded(3);
     // (output, result, lost, changed, paths, more)
-    let cases: Vec<(String, WakeResult, u64, u64, Vec<&str>, bool)> = vec![
+    let cases: Vec<Case> = vec![
         (checked(0, D, &[]), WakeResult::Intact, 0, 0, vec![], false),
         (
             checked(1, D, &["-/w/a.txt\t5\t-rw-r--r--\t100\t-"]),
