@@ -76,12 +76,13 @@ fn record_answers() {
     }
 }
 
-/// (output, result, lost, changed, paths, more)
-type Case<'a> = (String, WakeResult, u64, u64, Vec<&'a str>, bool);
+/// (check output, result, lost, changed, paths named, more)
+type Case = (String, WakeResult, u64, u64, Vec<&'static str>, bool);
 
 #[test]
 fn verdicts() {
     let r = recorded(3);
+    // (output, result, lost, changed, paths, more)
     let cases: Vec<Case> = vec![
         (checked(0, D, &[]), WakeResult::Intact, 0, 0, vec![], false),
         (
