@@ -72,6 +72,8 @@ const WALK: &[(&str, Out)] = &[
     ("snapshot delete", Out::Doc),
     ("orchestrator run", Out::Stream),
     ("orchestrator status", Out::Doc),
+    ("orchestrator failures", Out::Doc),
+    ("cost", Out::Doc),
     ("session verify", Out::Doc),
     ("worker launch", Out::Doc),
     ("worker list", Out::Doc),
@@ -535,6 +537,8 @@ fn exercise(w: &mut World, leaf: &str) -> Vec<Run> {
             vec![r]
         }
         "orchestrator status" => vec![w.ok(&["orchestrator", "status"])],
+        "orchestrator failures" => vec![w.ok(&["orchestrator", "failures"])],
+        "cost" => vec![w.ok(&["cost"])],
         "session verify" => {
             // The orchestrator's sandbox of that session still runs, with the proof in it.
             let id = w.session.clone().unwrap();

@@ -192,9 +192,14 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
                 "provider.json",
                 "terminated.json",
                 // Placement scores: snapshot names and redacted create errors.
-                "placements.json"
+                "placements.json",
+                // Failure records (redacted), the cost ledger (seconds, sizes, prices).
+                "failures.json",
+                "cost-ledger.jsonl",
             ]
-            .contains(&name.as_str()),
+            .contains(&name.as_str())
+                // A sleeper's integrity summary (digest and counts), one per session.
+                || f.parent().and_then(|p| p.file_name()) == Some("integrity".as_ref()),
             "unexpected file in the state dir: {}",
             f.display()
         );

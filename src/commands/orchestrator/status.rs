@@ -56,10 +56,11 @@ pub(super) async fn status(ctx: &Ctx, a: StatusArgs) -> Result<ExitStatus> {
         out.push_str(&super::status_integrity::lines(&typed.wake_integrity));
         if !typed.cost.sessions.is_empty() {
             out.push_str(&format!(
-                "cost         ${:.4} for the {} session(s) shown, ${:.4}/h now (`outposts cost` for more)\n",
+                // Kept under 80 columns (the status table's width); `outposts cost` has more.
+                "cost         ${:.4} so far, ${:.4}/h now, {} session(s) shown\n",
                 typed.cost.total_usd,
-                typed.cost.sessions.len(),
-                typed.cost.usd_per_hour
+                typed.cost.usd_per_hour,
+                typed.cost.sessions.len()
             ));
         }
         // Sessions not served because their network policy cannot be enforced, and sessions
