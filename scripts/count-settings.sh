@@ -30,11 +30,11 @@ for my $f (@files) {
     for (@lines) { last if /^\s*#\[cfg\(test\)\]/; push @prod, $_ }
     $text{$f} = \@prod;
     for (@prod) { $hinted{$1} = 1 if /impl\s+(?:[\w:]+::)?HasHint\s+for\s+(?:[\w:]+::)?(\w+)/ }
-    # And the types listed in src/error.rs's `no_hint!(..)` / `own_hint!(..)` invocations.
+    # And the types listed in src/error.rs's `no_hint!(..)`, `own_hint!(..)` or `advised!(..)` invocations.
     my $all = join "", @prod;
-    while ($all =~ /\b(?:no_hint|own_hint)!\((.*?)\);/sg) {
+    while ($all =~ /\b(?:no_hint|own_hint|advised)!\((.*?)\);/sg) {
         my $list = $1;
-        $hinted{$1} = 1 while $list =~ /(\w+)\s*,/g;
+        $hinted{$1} = 1 while $list =~ /(\w+)\s*(?:,|=>)/g;
     }
 }
 for my $f (@files) {

@@ -332,6 +332,22 @@ impl HasHint for crate::verify::unattended::FollowError {
     }
 }
 
+impl HasHint for crate::verify::outpost::ChoiceError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::verify::outpost::ChoiceError as C;
+        match self {
+            C::NoOutpost { .. } => Some(Hint::new(
+                "choose one: pass --outpost NAME (or set OUTPOST_ID), or make an outpost the organisation's default with `outposts outpost default set NAME`",
+            )),
+            C::UnknownId { .. } => Some(Hint::new(
+                "pass the outpost's name: --outpost NAME, or the name in OUTPOST_ID (a session's platform is an outpost's name); or set DEVIN_OUTPOSTS_TOKEN to look the id up",
+            )),
+            C::V3(e) => HasHint::hint(e),
+            C::Lookup(e) => HasHint::hint(e),
+        }
+    }
+}
+
 impl HasHint for crate::verify::ResolveError {
     fn hint(&self) -> Option<Hint> {
         match self {

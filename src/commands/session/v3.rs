@@ -16,7 +16,7 @@ use crate::api::devin_v3::{
 };
 use crate::commands::emulator::{Signal, Signals};
 use crate::env;
-use crate::error::{CliError, ExitStatus, InSession};
+use crate::error::{CliError, ExitStatus, HasHint, InSession};
 use crate::output::Progress;
 use crate::provider::{ProviderKind, SandboxInfo};
 use crate::settings::{V3Settings, advice};
@@ -171,20 +171,16 @@ pub(super) async fn choose_outpost(
 
 pub(super) fn choice_error(v3: &DevinV3Client, e: ChoiceError) -> anyhow::Error {
     match e {
-        ChoiceError::NoOutpost { .. } => CliError::usage(
-            e.to_string(),
-            "choose one: pass --outpost NAME (or set OUTPOST_ID), or make an outpost the organisation's default with `outposts outpost default set NAME`",
-        )
-        .into(),
-        ChoiceError::UnknownId { .. } => CliError::usage(
-            e.to_string(),
-            "pass the outpost's name: --outpost NAME, or the name in OUTPOST_ID (a session's platform is an outpost's name); or set DEVIN_OUTPOSTS_TOKEN to look the id up",
-        )
-        .into(),
+        ChoiceError::NoOutpost { .. } | ChoiceError::UnknownId { .. } => {
+            let hint = HasHint::hint(&e).map(|h| h.as_str().to_string());
+            CliError::usage(e.to_string(), hint).into()
+        }
         // Unwrapped, so main.rs sees the typed error itself.
         ChoiceError::V3(v) => org_error(v3, v),
         // A name or id the account lacks is a configuration error (exit 2), like everywhere.
-        ChoiceError::Lookup(l) if l.is_bad_input() => CliError::usage(l.to_string(), advice::outpost_lookup(&l)).into(),
+        ChoiceError::Lookup(l) if l.is_bad_input() => {
+            CliError::usage(l.to_string(), advice::outpost_lookup(&l)).into()
+        }
         ChoiceError::Lookup(l) => l.into(),
     }
 }
