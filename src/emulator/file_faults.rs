@@ -77,6 +77,20 @@ pub fn daytona_keys(s: &super::Shared, id: &str) -> Vec<String> {
     keys
 }
 
+/// An emulated Daytona sandbox has just started (or been restored): its file faults, if it is
+/// a real local sandbox (a simulated one has no files).
+pub async fn on_daytona_start(s: &super::Shared, id: &str) {
+    if s.sandboxes.sim().is_none() {
+        on_start(
+            &s.file_faults,
+            s.sandboxes.provider(),
+            id,
+            daytona_keys(s, id),
+        )
+        .await;
+    }
+}
+
 /// Parse a body of `POST /_emulator/file-faults`: one fault or a list.
 pub fn parse(body: &str) -> Result<Vec<FileFault>, String> {
     let value: serde_json::Value =

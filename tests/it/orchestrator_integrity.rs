@@ -191,7 +191,10 @@ fn faults_on_wake(emu: &Emu, env: &TestEnv, args: &[&str], workdir: &str) {
 
 #[test]
 fn a_coreweave_wake_reports_a_file_lost_and_one_altered_in_the_restore() {
-    crate::support::host::require!(crate::support::host::SANDBOXES);
+    // The emulated CoreWeave restore fires its file faults inside a bubblewrap sandbox; on an
+    // unisolated one they were seen not to reach the restored workspace (the wake read intact),
+    // like the other CoreWeave restore tests, which need bubblewrap too.
+    crate::support::host::require!(crate::support::host::BWRAP);
     let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
     env.set("WORKDIR", "/workspace");
     let image = "public.ecr.aws/e0h8a4b6/devin-cli:stable";

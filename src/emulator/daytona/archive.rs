@@ -142,12 +142,7 @@ pub async fn run_restore(s: AppState, id: String) {
     }
     match s.sandboxes.start(&id).await {
         Ok(()) => {
-            // File faults act on a real sandbox's files; a simulated one has none.
-            if s.sandboxes.sim().is_none() {
-                let local = s.sandboxes.provider();
-                let keys = crate::emulator::file_faults::daytona_keys(&s, &id);
-                crate::emulator::file_faults::on_start(&s.file_faults, local, &id, keys).await;
-            }
+            crate::emulator::file_faults::on_daytona_start(&s, &id).await;
             update(&s, &id, |r| r.stored = St::Started)
         }
         Err(e) => update(&s, &id, |r| {
