@@ -189,6 +189,16 @@ fn main() -> anyhow::Result<()> {
         let at = connected(&s, generation)?.unwrap_or(0) as f64 / 1000.0;
         times.entry(on).or_default().push(at - resumed);
     }
+    // End the session so the orchestrator deletes its sandbox: stopping the orchestrator keeps
+    // a served session's sandbox (a hand-over needs it), and its processes would outlive the
+    // temporary directory they run in.
+    rt.block_on(admin.terminate(&s))?;
+    let sandboxes = home.path().join("sandboxes");
+    wait_for("the sandbox deleted", || {
+        Ok(std::fs::read_dir(&sandboxes)?
+            .flatten()
+            .all(|e| e.file_name().to_string_lossy().starts_with('.')))
+    })?;
     drop(p);
     println!("files in the tree                      {files}");
     for (on, mut t) in times {
