@@ -36,6 +36,9 @@ impl Orchestrator {
             Err(e) => {
                 self.metrics.api_error(e.status());
                 tracing::warn!(session = session.as_str(), "claim failed: {e}");
+                // It may have committed: a fresh listing settles it, so the place it holds
+                // under the cap is not held for long.
+                self.record([Change::Loop(LoopChange::RelistDue(true))]);
                 ClaimResult::Failed
             }
         };

@@ -52,6 +52,7 @@ impl Orchestrator {
             outpost: Some(self.opts.outpost_id.clone()),
             ..ListQuery::default()
         };
+        let began = crate::time::now();
         let list = self.devin.list(&q).await?;
         self.metrics.relisted(true);
         let fresh: BTreeMap<String, QueueEntry> = list
@@ -68,7 +69,7 @@ impl Orchestrator {
             for (id, t) in book.tracks() {
                 changes.push(Change::View(ViewChange::Fold {
                     session: id.into(),
-                    outcome: Outcome::Relisted,
+                    outcome: Outcome::Relisted { began },
                 }));
                 let sighting = match fresh.get(id) {
                     Some(e) => plan::sighting(e, me, true),

@@ -8,7 +8,8 @@
 //!
 //! Rules (DESIGN.md "Orchestrator rules", specs §5, §7):
 //! - Claim `phase=pending` rows whose status is `pending` or `running`, oldest first, while
-//!   held + in-flight claims < cap. Never claim `suspended`/`terminated` rows. Never while
+//!   held + in-flight + unanswered claims < cap (an unanswered claim may have committed; a
+//!   relist begun after it settles it). Never claim `suspended`/`terminated` rows. Never while
 //!   draining (SIGTERM). Never a row that lost a race since the last relist or is backing off.
 //! - A held session is provisioned (sandbox + remote) until its remote runs; its claim is
 //!   renewed `renew_margin` before `claim_deadline`, but no sooner than half the granted TTL
@@ -233,10 +234,25 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
         .iter()
         .filter(|a| matches!(a, Action::Adopt { .. }))
         .count();
+    // A claim left unanswered may have committed: it holds a place until a relist settles it
+    // (one the view already shows as ours is being adopted, counted above).
+    let unsure = o
+        .tracks
+        .iter()
+        .filter(|(id, t)| {
+            !t.held
+                && t.claim_unsure_since.is_some()
+                && !o.claiming.contains(*id)
+                && !o
+                    .queue
+                    .get(*id)
+                    .is_some_and(|e| holder(e, o.acceptor_id) == Holder::Me)
+        })
+        .count();
     let room = o
         .limits
         .cap
-        .saturating_sub(held + adopting + o.claiming.len());
+        .saturating_sub(held + adopting + unsure + o.claiming.len());
     if room == 0 {
         return actions;
     }

@@ -259,6 +259,58 @@ fn held_and_in_flight_claims_count_against_the_cap() {
 }
 
 #[test]
+fn an_unanswered_claim_counts_against_the_cap_until_a_later_relist() {
+    let mut t = Track::default();
+    apply(&mut t, Outcome::Claimed(ClaimResult::Failed), 100.0);
+    let h = || held(RemoteState::Running { checked_at: 99.0 });
+    let queue = || vec![pending("a", 1.0), pending("b", 2.0), pending("c", 3.0)];
+    // Cap 2: one held, one unanswered: nothing more is claimed.
+    let full = run(Case {
+        queue: queue(),
+        tracks: vec![("h", h()), ("a", t.clone())],
+        cap: 2,
+        now: 200.0,
+        ..Case::default()
+    });
+    assert!(full.is_empty(), "{full:?}");
+    // A relist begun before the failure settles nothing; one begun after it does.
+    apply(&mut t, Outcome::Relisted { began: 99.0 }, 101.0);
+    assert_eq!(t.claim_unsure_since, Some(100.0));
+    apply(&mut t, Outcome::Relisted { began: 102.0 }, 103.0);
+    assert_eq!(t.claim_unsure_since, None);
+    let freed = run(Case {
+        queue: queue(),
+        tracks: vec![("h", h()), ("a", t.clone())],
+        cap: 2,
+        now: 200.0,
+        ..Case::default()
+    });
+    assert_eq!(freed, vec![claim("a")]);
+    // Shown as ours: adopted, and counted once, not twice.
+    let mut u = Track::default();
+    apply(&mut u, Outcome::Claimed(ClaimResult::Failed), 100.0);
+    let ours = run(Case {
+        queue: vec![
+            entry("a", 1.0, Phase::Claimed, SessionStatus::Pending, Some(ME)),
+            pending("b", 2.0),
+        ],
+        tracks: vec![("a", u)],
+        cap: 2,
+        now: 200.0,
+        ..Case::default()
+    });
+    assert_eq!(
+        ours,
+        vec![
+            Action::Adopt {
+                session: "a".into()
+            },
+            claim("b")
+        ]
+    );
+}
+
+#[test]
 fn draining_stops_claims_but_not_care_of_held_sessions() {
     let a = run(Case {
         queue: vec![pending("a", 1.0)],
@@ -574,7 +626,7 @@ fn claim_outcomes() {
     let mut t = Track::default();
     apply(&mut t, Outcome::Claimed(ClaimResult::Conflict), 100.0);
     assert!(t.lost_race && !t.held);
-    apply(&mut t, Outcome::Relisted, 101.0);
+    apply(&mut t, Outcome::Relisted { began: 100.5 }, 101.0);
     assert!(!t.lost_race);
     // An error: the claim may have committed; back off 5 s, 10 s, 20 s …
     let mut t = Track::default();

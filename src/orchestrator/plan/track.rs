@@ -156,8 +156,11 @@ pub enum CheckResult {
 pub enum Outcome {
     /// A list row or watch event.
     Seen(Sighting),
-    /// A full relist happened (claims that lost a race may be tried again).
-    Relisted,
+    /// A full relist begun at `began` happened (claims that lost a race may be tried again; a
+    /// claim left unanswered before `began` is settled by what the listing showed).
+    Relisted {
+        began: f64,
+    },
     /// At start-up the server listed this claim as ours.
     Reattached {
         deadline: Option<f64>,
@@ -203,6 +206,9 @@ pub struct Track {
     /// A claim attempt lost (409) since the last relist: leave it alone until the server view
     /// changes.
     pub lost_race: bool,
+    /// A claim sent then got no answer (an error or a timeout) at this time: it may have
+    /// committed, so it counts against the cap until a relist begun after it shows the truth.
+    pub claim_unsure_since: Option<f64>,
     /// When this instance last re-read the status (rate-limits re-reads).
     pub last_reread: Option<f64>,
     /// Provisioning failed: the session is to be ended this way.
@@ -243,9 +249,15 @@ impl Track {
                     self.claim_deadline = s.deadline.or(self.claim_deadline);
                 }
             }
-            Outcome::Relisted => self.lost_race = false,
+            Outcome::Relisted { began } => {
+                self.lost_race = false;
+                if self.claim_unsure_since.is_some_and(|t| t < began) {
+                    self.claim_unsure_since = None;
+                }
+            }
             Outcome::Reattached { deadline } => {
                 self.held = true;
+                self.claim_unsure_since = None;
                 self.claim_deadline = deadline;
             }
             Outcome::Claimed(r) => self.claimed(r, now),
@@ -297,6 +309,7 @@ impl Track {
                 // The claim may have committed: the next relist shows it as ours (→
                 // adopt) or not. A session whose claims keep failing backs off.
                 self.lost_race = true;
+                self.claim_unsure_since = Some(now);
                 self.claim_errors = self.claim_errors.saturating_add(1);
                 self.retry_at = Some(now + backoff(self.claim_errors));
             }
@@ -426,8 +439,9 @@ impl Track {
         self.has_token = token;
     }
 
-    /// The backoff was for claiming; the claim is ours now.
+    /// The backoff was for claiming; the claim is ours now (so no longer in doubt).
     fn forgive_claim_errors(&mut self) {
+        self.claim_unsure_since = None;
         if self.claim_errors > 0 {
             self.claim_errors = 0;
             self.retry_at = None;
