@@ -72,6 +72,8 @@ impl Orchestrator {
                     outcome: Outcome::Relisted { began },
                 }));
                 let sighting = match fresh.get(id) {
+                    // The listing was read before a change the view already has.
+                    Some(e) if book.queue().get(id).is_some_and(|v| plan::older(e, v)) => continue,
                     Some(e) => plan::sighting(e, me, true),
                     None if complete => Sighting::absent(),
                     None => {
@@ -140,6 +142,18 @@ impl Orchestrator {
             return;
         }
         let id = entry.session_id.clone();
+        if kind != EventType::Deleted
+            && self
+                .book()
+                .queue()
+                .get(&id)
+                .is_some_and(|v| plan::older(&entry, v))
+        {
+            // A replayed or late event (the watch replays from just before its cursor): the
+            // view already has a later change, e.g. our own claim's answer. Applied, it would
+            // undo that claim here while the server still counts it.
+            return;
+        }
         let mut changes = Vec::new();
         // A DELETED event carries the entry's last state: `terminated` is proof enough.
         if entry.session_status == SessionStatus::Terminated {

@@ -180,6 +180,13 @@ pub fn sighting(entry: &QueueEntry, me: &str, with_deadline: bool) -> Sighting {
     }
 }
 
+/// `row` is an older state of the session than `view` by the server's `updated_at` (the key the
+/// queue is ordered by): a replayed watch event, or a listing read before our own claim's
+/// answer. Unknown times are never called older.
+pub fn older(row: &QueueEntry, view: &QueueEntry) -> bool {
+    matches!((row.updated_at, view.updated_at), (Some(r), Some(v)) if r < v)
+}
+
 /// Is this row one we may claim?
 pub fn claimable(entry: &QueueEntry) -> bool {
     entry.phase == Phase::Pending

@@ -429,8 +429,17 @@ impl Book {
         }
     }
 
-    fn listed(&mut self, rows: BTreeMap<String, QueueEntry>, complete: bool) {
+    fn listed(&mut self, mut rows: BTreeMap<String, QueueEntry>, complete: bool) {
         self.view_complete = complete;
+        // A row the view already has in a later state (our claim's answer came after the
+        // listing was read) keeps that state.
+        for (id, r) in rows.iter_mut() {
+            if let Some(v) = self.queue.get(id)
+                && plan::older(r, v)
+            {
+                *r = v.clone();
+            }
+        }
         let t = now();
         let in_flight = &self.in_flight;
         for (id, r) in self.sessions.iter_mut() {
@@ -605,5 +614,30 @@ mod tests {
             !p.sleepers,
             "forgetting a sleeper that was not one writes nothing"
         );
+    }
+
+    fn row(updated: f64, acceptor: Option<&str>) -> QueueEntry {
+        let phase = if acceptor.is_some() { "claimed" } else { "pending" };
+        QueueEntry::from_value(&serde_json::json!({
+            "metadata": {"session_id": "s", "updated_at": updated},
+            "status": {"phase": phase, "acceptor_id": acceptor, "session_status": "running"},
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_listing_read_before_our_claim_does_not_undo_it() {
+        let mut b = book();
+        let listed = |r: QueueEntry| {
+            Change::View(ViewChange::Listed {
+                rows: [("s".to_string(), r)].into(),
+                complete: true,
+            })
+        };
+        apply(&mut b, [Change::View(ViewChange::Row(row(10.0, Some("me"))))]);
+        apply(&mut b, [listed(row(9.0, None))]);
+        assert_eq!(b.queue()["s"].acceptor_id.as_deref(), Some("me"));
+        apply(&mut b, [listed(row(11.0, None))]);
+        assert_eq!(b.queue()["s"].acceptor_id, None);
     }
 }
