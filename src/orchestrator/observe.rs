@@ -84,7 +84,7 @@ impl Orchestrator {
                     }
                 };
                 if t.held && sighting.holder == plan::Holder::Other {
-                    tracing::warn!(session = %id, "another acceptor holds this session now; leaving it");
+                    tracing::warn!(session = %id, "the listing shows another acceptor holding this session; confirming with an exact read");
                 }
                 changes.push(Change::View(ViewChange::Fold {
                     session: id.into(),

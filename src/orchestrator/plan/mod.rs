@@ -307,6 +307,13 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
     if t.end_retry_at.is_some_and(|r| r > now) {
         return None;
     }
+    let reread_due = t
+        .last_reread
+        .is_none_or(|at| now - at >= o.limits.reread_every);
+    // A view said someone else holds it: nothing is done to it until an exact read says whose.
+    if t.holder_doubt {
+        return reread_due.then_some(Action::Reread { session });
+    }
     if t.terminated {
         return end(EndKind::Terminate);
     }
@@ -319,9 +326,6 @@ pub fn plan_held(o: &Observed<'_>, id: &str, t: &Track) -> Option<Action> {
     if t.failures >= MAX_FAILURES || t.early_exits >= schedule::EARLY_EXIT_LIMIT {
         return end(EndKind::GiveUp);
     }
-    let reread_due = t
-        .last_reread
-        .is_none_or(|at| now - at >= o.limits.reread_every);
     if t.strikes > 0 {
         return match &t.remote {
             // The remote's clean exit is the documented end of the session: with the session

@@ -645,12 +645,28 @@ fn another_acceptor_holding_it_ends_our_hold_and_we_touch_nothing() {
         holder: Holder::Other,
         deadline: Some(999.0),
     };
-    // From a list row or watch event …
-    let mut t = held(RemoteState::Running { checked_at: 99.0 });
+    // A list row or watch event may be stale (a replay, a listing read before our claim's
+    // answer): the hold stays, nothing but an exact read is done, and that read decides …
+    let mut t = Track {
+        terminated: true,
+        ..held(RemoteState::Running { checked_at: 99.0 })
+    };
     apply(&mut t, Outcome::Seen(other.clone()), 100.0);
+    assert!(t.held && t.holder_doubt);
+    assert_eq!(step(&t, 100.0), vec![Action::Reread { session: sid() }]);
+    apply(&mut t, Outcome::Reread(Some(other.clone())), 100.0);
     assert!(!t.held);
     assert!(step(&t, 100.0).is_empty(), "no end, no stop: it is theirs");
-    // … an exact read …
+    // … or finds it still ours, and the work goes on.
+    let mut t = held(RemoteState::Running { checked_at: 99.0 });
+    apply(&mut t, Outcome::Seen(other.clone()), 100.0);
+    let mine = Sighting {
+        holder: Holder::Me,
+        ..other.clone()
+    };
+    apply(&mut t, Outcome::Reread(Some(mine)), 100.5);
+    assert!(t.held && !t.holder_doubt);
+    // An exact read …
     let mut t = held(RemoteState::Running { checked_at: 99.0 });
     apply(&mut t, Outcome::Reread(Some(other)), 100.0);
     assert!(!t.held);

@@ -209,6 +209,10 @@ pub struct Track {
     /// A claim sent then got no answer (an error or a timeout) at this time: it may have
     /// committed, so it counts against the cap until a relist begun after it shows the truth.
     pub claim_unsure_since: Option<f64>,
+    /// A list row or watch event said another acceptor holds it. Views lag (a replayed event,
+    /// a listing read before our claim's answer), so an exact read decides before we let go:
+    /// letting go on a stale row freed a place under the cap the server still counted.
+    pub holder_doubt: bool,
     /// When this instance last re-read the status (rate-limits re-reads).
     pub last_reread: Option<f64>,
     /// Provisioning failed: the session is to be ended this way.
@@ -241,7 +245,7 @@ impl Track {
                     return;
                 }
                 if s.holder == Holder::Other {
-                    self.held = false;
+                    self.holder_doubt = true;
                     return;
                 }
                 self.observe(s.status, now, spacing);
@@ -276,6 +280,7 @@ impl Track {
             Outcome::Reread(read) => {
                 self.last_reread = Some(now);
                 let Some(s) = read else { return };
+                self.holder_doubt = false;
                 if matches!(self.remote, RemoteState::Exited { code: 0, .. }) {
                     self.rereads = self.rereads.saturating_add(1);
                 }
@@ -429,6 +434,7 @@ impl Track {
 
     fn won(&mut self, deadline: Option<f64>, token: bool, now: f64) {
         self.held = true;
+        self.holder_doubt = false;
         self.last_renew = Some(now);
         // The window the server grants as this clock sees it (the deadline is the server's):
         // renewal times derived from it compare with the same clock, so a skew cancels out.
