@@ -8,6 +8,7 @@
 //! the providers decide *that* they are not ready and ask here *what to do about it*.
 
 use crate::config::{Config, ConfigError};
+use crate::cost::prices::Prices;
 use crate::env::{self, EnvVar};
 use crate::provider::ProviderKind;
 
@@ -40,6 +41,8 @@ pub struct Descriptor {
     pub default_resources: (f64, f64, f64),
     /// Its sandboxes run the worker as their main command (else through an exec).
     pub worker_is_main: bool,
+    /// The variable that overrides its price table, and the built-in table (`outposts cost`).
+    pub prices: (&'static EnvVar, fn() -> Prices),
 }
 
 /// Every provider, in `ProviderKind` order.
@@ -68,6 +71,7 @@ pub const ALL: [Descriptor; 3] = [
         // Daytona documents 1 vCPU, 1 GiB, 3 GiB.
         default_resources: (1.0, 1.0, 3.0),
         worker_is_main: false,
+        prices: (&env::DAYTONA_PRICES, Prices::daytona),
     },
     Descriptor {
         kind: ProviderKind::Coreweave,
@@ -93,6 +97,7 @@ pub const ALL: [Descriptor; 3] = [
         // workspace.
         default_resources: (1.0, 4.0, 10.0),
         worker_is_main: true,
+        prices: (&env::COREWEAVE_PRICES, Prices::coreweave),
     },
     Descriptor {
         kind: ProviderKind::Local,
@@ -114,6 +119,7 @@ pub const ALL: [Descriptor; 3] = [
         // The local machine's figures only matter with `LOCAL_PRICES`.
         default_resources: (1.0, 1.0, 3.0),
         worker_is_main: true,
+        prices: (&env::LOCAL_PRICES, Prices::local),
     },
 ];
 
