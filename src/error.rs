@@ -293,6 +293,23 @@ impl HasHint for crate::provider::ProviderError {
     }
 }
 
+impl HasHint for crate::orchestrator::ProvisionError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::orchestrator::ProvisionError as E;
+        match self {
+            // Their messages say the fix (rename or remove the sandbox; fix the policy).
+            E::Foreign { .. } | E::Policy(_) => None,
+            E::Failed(e) => e
+                .downcast_ref::<crate::provider::ProviderError>()
+                .and_then(HasHint::hint)
+                .or_else(|| {
+                    e.downcast_ref::<crate::orchestrator::remote::RemoteError>()
+                        .and_then(HasHint::hint)
+                }),
+        }
+    }
+}
+
 impl HasHint for crate::api::connection_token::ExchangeError {
     fn hint(&self) -> Option<Hint> {
         match self {
@@ -380,6 +397,8 @@ mod tests {
         assert_eq!(HasHint::hint(&resolve), fix);
         let follow = crate::verify::unattended::FollowError::Provider(not_ready());
         assert_eq!(HasHint::hint(&follow), fix);
+        let provision = crate::orchestrator::ProvisionError::from(not_ready());
+        assert_eq!(HasHint::hint(&provision), fix);
         // Nothing to add is `None`, not an empty hint.
         assert_eq!(HasHint::hint(&ProviderError::Other("x".into())), None);
         let config = crate::config::ConfigError::Missing {

@@ -179,7 +179,7 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     let api_url = ctx.config.devin_api_url()?;
     let port = port(ctx, args.port)?;
     let http = ctx.http()?;
-    let keyring = Keyring::from_config(&ctx.config);
+    let keyring = Keyring::from_settings(crate::settings::KeyringSettings::resolve(&ctx.config));
     if args.store == StoreChoice::Keyring
         && let Err(e) = keyring.probe_async().await
     {

@@ -109,7 +109,8 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<ExitStatus> {
     };
     // A spinner on a terminal; nothing in JSON mode, where stderr carries only the verdict.
     let progress = (!ctx.printer.json()).then(|| ctx.printer.spinner("running checks"));
-    let report = doctor::run(&ctx.config, &opts).await;
+    let settings = crate::settings::DoctorSettings::resolve(&ctx.config);
+    let report = doctor::run(&settings, &opts).await;
     if let Some(p) = progress {
         p.finish(None);
     }

@@ -327,7 +327,9 @@ impl Config {
         let var = secrets::keyring::STORED[slot];
         self.keyring[slot]
             .get_or_init(|| {
-                let keyring = secrets::keyring::Keyring::from_config(self);
+                let keyring = secrets::keyring::Keyring::from_settings(
+                    crate::settings::KeyringSettings::resolve(self),
+                );
                 if keyring.is_disabled() {
                     return None;
                 }

@@ -4,22 +4,20 @@
 use std::path::{Path, PathBuf};
 
 use super::{Check, ProviderChoice, Setting, source_kind, where_from};
-use crate::config::{Config, ConfigError, Source};
+use crate::config::{ConfigError, Source};
 use crate::connect::callback::{BindError, CallbackServer};
-use crate::env;
 use crate::orchestrator::state::StateDir;
-use crate::provider::ProviderKind;
 use crate::provider::local::{Isolation, usable};
-use crate::settings::{CoreweaveSettings, LocalSettings, ProviderSettings};
+use crate::settings::DoctorSettings;
 
 /// Devin only redirects to its allowlisted callback on this port.
 const CONNECT_PORT: u16 = crate::connect::DEFAULT_PORT;
 
 /// Every declared variable that has a value, with where it came from (secrets masked).
-pub fn settings_list(config: &Config) -> Vec<Setting> {
-    config
-        .explain()
-        .into_iter()
+pub fn settings_list(settings: &DoctorSettings) -> Vec<Setting> {
+    settings
+        .listed
+        .iter()
         .map(|r| Setting {
             name: r.var.name,
             value: r.shown(),
@@ -48,79 +46,32 @@ pub fn settings_unloadable(e: &ConfigError) -> Check {
     )
 }
 
-/// Every typed setting that does not parse: the configuration's own errors, and the
-/// provider-specific ones (which carry their own wording).
-fn setting_errors(config: &Config) -> (Vec<ConfigError>, Vec<String>) {
-    let mut errors: Vec<ConfigError> = Vec::new();
-    let mut keep = |r: Result<(), ConfigError>| {
-        if let Err(e) = r {
-            errors.push(e);
-        }
-    };
-    keep(config.devin_api_url().map(drop));
-    for var in [
-        &env::DEVIN_APP_URL,
-        &env::DEVIN_WORKER_STATIC_BASE_URL,
-        &env::DAYTONA_API_URL,
-    ] {
-        keep(config.url(var).map(drop));
-    }
-    for var in [&env::MAX_CONCURRENT_SESSIONS, &env::OUTPOSTS_HTTP_ATTEMPTS] {
-        keep(config.positive(var).map(drop));
-    }
-    for var in [
-        &env::DAYTONA_START_TIMEOUT,
-        &env::RECONCILE_INTERVAL,
-        &env::JANITOR_INTERVAL,
-        &env::CLAIM_RENEW_MARGIN,
-        &env::OUTPOSTS_CONNECT_TIMEOUT,
-        &env::OUTPOSTS_READ_TIMEOUT,
-    ] {
-        keep(config.duration(var).map(drop));
-    }
-    for var in [&env::OUTPOSTS_CONNECT_PORT, &env::OUTPOSTS_EMULATOR_PORT] {
-        keep(port(config, var).map(drop));
-    }
-    keep(ProviderSettings::chosen(config).map(drop));
-    keep(config.state_dir().map(drop));
-    let mut other: Vec<String> = Vec::new();
-    if config.get(&env::CWSANDBOX_BASE_URL).is_some()
-        && let Err(e) = CoreweaveSettings::base_url(config)
-    {
-        other.push(format!("{e:#}"));
-    }
-    if config.get(&env::OUTPOSTS_LOCAL_UNISOLATED).is_some()
-        && let Err(e) = LocalSettings::options(config)
-    {
-        other.push(format!("{e:#}"));
-    }
-    (errors, other)
-}
-
 /// Every typed setting parses; the summary says which files are in use.
-pub fn settings(config: &Config) -> Check {
+pub fn settings(settings: &DoctorSettings) -> Check {
     const ID: &str = SETTINGS_ID;
     const TITLE: &str = SETTINGS_ID;
-    let (errors, other) = setting_errors(config);
-    let set = config
-        .explain()
-        .into_iter()
+    let (errors, other) = (&settings.errors, &settings.other_errors);
+    let set = settings
+        .listed
+        .iter()
         .filter(|r| r.source != Source::Default)
         .count();
     let files = format!(
         ".env: {}; outposts.toml: {}",
-        config
-            .dotenv_path()
+        settings
+            .dotenv_path
+            .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "none".into()),
-        config
-            .config_path()
+        settings
+            .config_path
+            .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "none".into()),
     );
     if let Some(first) = errors.first() {
         let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        problems.extend(other);
+        problems.extend(other.iter().cloned());
         return Check::fail(ID, TITLE, problems.join("; "), first.hint().to_string());
     }
     if let Some(first) = other.first() {
@@ -132,7 +83,7 @@ pub fn settings(config: &Config) -> Check {
         );
     }
     // A misspelt key is silently ignored by every command: say so here, where it is asked.
-    let misspelt = config.dotenv_misspelt();
+    let misspelt = &settings.misspelt;
     if let Some(first) = misspelt.first() {
         return Check::fail(
             ID,
@@ -154,18 +105,11 @@ pub fn settings(config: &Config) -> Check {
     Check::pass(ID, TITLE, format!("{set} set, every value valid ({files})"))
 }
 
-fn port(config: &Config, var: &'static env::EnvVar) -> Result<Option<u16>, ConfigError> {
-    config.parse(var, |s| {
-        s.parse::<u16>()
-            .map_err(|_| format!("`{s}` is not a port number (0-65535)"))
-    })
-}
-
 /// `outposts connect` can listen on its callback port.
-pub fn connect_port(config: &Config) -> Check {
+pub fn connect_port(settings: &DoctorSettings) -> Check {
     const ID: &str = "connect_port";
     const TITLE: &str = "connect port";
-    let port = match port(config, &env::OUTPOSTS_CONNECT_PORT) {
+    let port = match &settings.connect_port {
         Ok(p) => p.unwrap_or(CONNECT_PORT),
         Err(e) => return Check::fail(ID, TITLE, e.to_string(), e.hint().to_string()),
     };
@@ -260,15 +204,15 @@ fn too_open(dir: &Path) -> (usize, Option<PathBuf>) {
 }
 
 /// The state dir: private (0700, ours, files 0600), writable, and who holds its lock.
-pub fn state_dir(config: &Config) -> Check {
+pub fn state_dir(settings: &DoctorSettings) -> Check {
     const ID: &str = "state_dir";
     const TITLE: &str = "state dir";
-    let dir = match config.state_dir() {
-        Ok(d) => d,
+    let dir = match &settings.state_dir {
+        Ok(d) => d.clone(),
         Err(e) => return Check::fail(ID, TITLE, e.to_string(), e.hint().to_string()),
     };
-    let origin = config
-        .get(&env::STATE_DIR)
+    let origin = settings
+        .get(&crate::env::STATE_DIR)
         .map(|r| where_from(&r.source))
         .unwrap_or_else(|| "the default".into());
     let shown = dir.display().to_string();
@@ -398,7 +342,7 @@ fn not_private(
 
 /// Local sandboxes can be isolated (only when the local provider is chosen): the same probe
 /// `orchestrator run` makes before its first claim.
-pub async fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check {
+pub async fn local_sandboxes(settings: &DoctorSettings, provider: ProviderChoice) -> Check {
     const ID: &str = "local_sandboxes";
     const TITLE: &str = "local sandboxes";
     let how = if provider.explicit {
@@ -406,7 +350,7 @@ pub async fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check
     } else {
         "the default provider"
     };
-    let opts = match LocalSettings::options(config) {
+    let opts = match &settings.local {
         Ok(o) => o,
         Err(e) => {
             return Check::fail(
@@ -448,19 +392,9 @@ pub async fn local_sandboxes(config: &Config, provider: ProviderChoice) -> Check
 pub fn network_policy(provider: ProviderChoice) -> Check {
     const ID: &str = "network_policy";
     const TITLE: &str = "network policy";
-    let how = match provider.kind {
-        ProviderKind::Daytona => {
-            "enforced on daytona: networkBlockAll with networkAllowList (CIDRs) and \
-             domainAllowList (hostnames); reapplied on wake"
-        }
-        ProviderKind::Coreweave => {
-            "enforced on coreweave: deny_egress with cidr / https_hostname egress rules, checked \
-             against effective_egress before the remote starts"
-        }
-        ProviderKind::Local => {
-            "not enforced on local sandboxes (they share the host network): sessions with an \
-             enabled policy are refused"
-        }
-    };
-    Check::pass(ID, TITLE, how)
+    Check::pass(
+        ID,
+        TITLE,
+        crate::settings::descriptor(provider.kind).network_policy,
+    )
 }

@@ -23,8 +23,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::config::{Config, Source};
+use crate::config::Source;
 use crate::provider::ProviderKind;
+use crate::settings::DoctorSettings;
 
 /// A check's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -158,12 +159,12 @@ pub(crate) struct ProviderChoice {
     pub explicit: bool,
 }
 
-fn provider_choice(config: &Config) -> ProviderChoice {
+fn provider_choice(settings: &DoctorSettings) -> ProviderChoice {
     // A bad OUTPOSTS_PROVIDER is reported by the settings check; here it counts as a choice.
-    match crate::settings::ProviderSettings::chosen(config) {
+    match &settings.provider {
         Ok((kind, source)) => ProviderChoice {
-            kind,
-            explicit: source != Source::Default,
+            kind: *kind,
+            explicit: *source != Source::Default,
         },
         Err(_) => ProviderChoice {
             kind: ProviderKind::Daytona,
@@ -208,18 +209,19 @@ pub fn unloadable(e: &crate::config::ConfigError) -> Report {
     }
 }
 
-/// Run every check.
-pub async fn run(config: &Config, opts: &Options) -> Report {
-    let provider = provider_choice(config);
-    let mut checks = vec![local::settings(config)];
-    let remote = remote::run(config, opts, provider).await;
+/// Run every check on settings resolved once ([`DoctorSettings::resolve`]); the settings list
+/// of the report comes from the same values.
+pub async fn run(settings: &DoctorSettings, opts: &Options) -> Report {
+    let provider = provider_choice(settings);
+    let mut checks = vec![local::settings(settings)];
+    let remote = remote::run(settings, opts, provider).await;
     checks.extend(remote);
     if provider.kind == ProviderKind::Local {
-        checks.push(local::local_sandboxes(config, provider).await);
+        checks.push(local::local_sandboxes(settings, provider).await);
     }
     checks.push(local::network_policy(provider));
-    checks.push(local::connect_port(config));
-    checks.push(local::state_dir(config));
+    checks.push(local::connect_port(settings));
+    checks.push(local::state_dir(settings));
     let count = |s: Status| checks.iter().filter(|c| c.status == s).count();
     let (passed, failed, skipped) = (
         count(Status::Pass),
@@ -231,9 +233,15 @@ pub async fn run(config: &Config, opts: &Options) -> Report {
         passed,
         failed,
         skipped,
-        settings: local::settings_list(config),
-        env_file: config.dotenv_path().map(|p| p.display().to_string()),
-        config_file: config.config_path().map(|p| p.display().to_string()),
+        settings: local::settings_list(settings),
+        env_file: settings
+            .dotenv_path
+            .as_ref()
+            .map(|p| p.display().to_string()),
+        config_file: settings
+            .config_path
+            .as_ref()
+            .map(|p| p.display().to_string()),
         checks,
     }
 }

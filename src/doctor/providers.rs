@@ -9,21 +9,20 @@ use crate::api::coreweave::{ClientOptions, CoreweaveClient, pb};
 use crate::api::daytona::DaytonaClient;
 use crate::api::daytona_types::SnapshotState;
 use crate::api::devin::Platform;
-use crate::config::Config;
 use crate::env;
 use crate::provider::ProviderKind;
 use crate::provider::daytona::snapshot as snap;
-use crate::settings::{CoreweaveSettings, DaytonaApiSettings, advice};
+use crate::settings::{DoctorSettings, advice};
 
 pub(super) async fn daytona_key(
-    config: &Config,
+    settings: &DoctorSettings,
     http: &HttpClient,
     t: Duration,
     provider: ProviderChoice,
 ) -> (Check, Option<DaytonaClient>) {
     const ID: &str = "daytona_key";
     const TITLE: &str = "Daytona API key";
-    let key = config.get(&env::DAYTONA_API_KEY);
+    let key = settings.get(&env::DAYTONA_API_KEY);
     let chosen = provider.kind == ProviderKind::Daytona && provider.explicit;
     if key.is_none() {
         let check = if chosen {
@@ -32,7 +31,7 @@ pub(super) async fn daytona_key(
                 TITLE,
                 format!(
                     "{} selects Daytona, but DAYTONA_API_KEY is not set",
-                    origin(config, &env::OUTPOSTS_PROVIDER)
+                    origin(settings, &env::OUTPOSTS_PROVIDER)
                 ),
                 "create an API key in the Daytona dashboard and set DAYTONA_API_KEY",
             )
@@ -48,8 +47,8 @@ pub(super) async fn daytona_key(
         };
         return (check, None);
     }
-    let client = match DaytonaApiSettings::resolve(config) {
-        Ok(s) => crate::provider::daytona::client(s, http.clone()),
+    let client = match &settings.daytona {
+        Ok(s) => crate::provider::daytona::client(s.clone(), http.clone()),
         Err(e) => return (Check::fail(ID, TITLE, e.to_string(), e.hint()), None),
     };
     let mut ok = false;
@@ -59,7 +58,7 @@ pub(super) async fn daytona_key(
         t,
         &format!(
             "check {} and the network",
-            origin(config, &env::DAYTONA_API_URL)
+            origin(settings, &env::DAYTONA_API_URL)
         ),
         async {
             match client.list_snapshots_page(1, 1, None).await {
@@ -70,7 +69,7 @@ pub(super) async fn daytona_key(
                         TITLE,
                         format!(
                             "{} accepted by {}",
-                            origin(config, &env::DAYTONA_API_KEY),
+                            origin(settings, &env::DAYTONA_API_KEY),
                             client.api_url()
                         ),
                     )
@@ -79,7 +78,7 @@ pub(super) async fn daytona_key(
                     ID,
                     TITLE,
                     &e,
-                    config,
+                    settings,
                     &env::DAYTONA_API_KEY,
                     &env::DAYTONA_API_URL,
                 ),
@@ -91,8 +90,10 @@ pub(super) async fn daytona_key(
 }
 
 /// A CoreWeave client for one quick question: at most two attempts, connecting within `t`.
-fn coreweave_client(config: &Config, t: Duration) -> anyhow::Result<CoreweaveClient> {
-    let s = CoreweaveSettings::resolve(config)?;
+fn coreweave_client(settings: &DoctorSettings, t: Duration) -> anyhow::Result<CoreweaveClient> {
+    let s = (settings.coreweave.as_ref())
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .clone();
     let mut retry = s.http.retry;
     retry.attempts = retry.attempts.min(2);
     CoreweaveClient::new(
@@ -107,7 +108,10 @@ fn coreweave_client(config: &Config, t: Duration) -> anyhow::Result<CoreweaveCli
 
 /// The snapshot sessions would boot from: its name, where the name came from, and the
 /// command that builds it.
-pub(super) fn expected_snapshot(config: &Config, windows: bool) -> (String, String, &'static str) {
+pub(super) fn expected_snapshot(
+    settings: &DoctorSettings,
+    windows: bool,
+) -> (String, String, &'static str) {
     if windows {
         return (
             snap::derived_name(snap::Platform::Windows, snap::WINDOWS_PROVISIONER),
@@ -115,7 +119,7 @@ pub(super) fn expected_snapshot(config: &Config, windows: bool) -> (String, Stri
             "outposts snapshot build --platform windows",
         );
     }
-    match config.get(&env::SNAPSHOT_NAME) {
+    match settings.get(&env::SNAPSHOT_NAME) {
         Some(r) => (r.value.clone(), from(&r), "outposts snapshot build"),
         None => (
             snap::derived_name(snap::Platform::Linux, snap::DEFAULT_DOCKERFILE),
@@ -126,7 +130,7 @@ pub(super) fn expected_snapshot(config: &Config, windows: bool) -> (String, Stri
 }
 
 pub(super) async fn snapshot(
-    config: &Config,
+    settings: &DoctorSettings,
     client: Option<&DaytonaClient>,
     provider: ProviderChoice,
     platform: Option<Platform>,
@@ -151,7 +155,7 @@ pub(super) async fn snapshot(
         Some(Platform::Macos) => {
             return Check::skip(ID, TITLE, "not used: Daytona has no macOS sandboxes");
         }
-        _ => expected_snapshot(config, matches!(platform, Some(Platform::Windows))),
+        _ => expected_snapshot(settings, matches!(platform, Some(Platform::Windows))),
     };
     bounded(
         ID,
@@ -189,7 +193,7 @@ pub(super) async fn snapshot(
                     ID,
                     TITLE,
                     &e,
-                    config,
+                    settings,
                     &env::DAYTONA_API_KEY,
                     &env::DAYTONA_API_URL,
                 ),
@@ -200,7 +204,7 @@ pub(super) async fn snapshot(
 }
 
 /// No CoreWeave key: a failure when CoreWeave is the provider, else nothing to check.
-fn no_coreweave_key(config: &Config, provider: ProviderChoice) -> Check {
+fn no_coreweave_key(settings: &DoctorSettings, provider: ProviderChoice) -> Check {
     const ID: &str = "coreweave_key";
     const TITLE: &str = "CoreWeave credentials";
     if provider.kind != ProviderKind::Coreweave {
@@ -215,27 +219,31 @@ fn no_coreweave_key(config: &Config, provider: ProviderChoice) -> Check {
         TITLE,
         format!(
             "{} selects CoreWeave, but neither CWSANDBOX_API_KEY nor WANDB_API_KEY is set",
-            origin(config, &env::OUTPOSTS_PROVIDER)
+            origin(settings, &env::OUTPOSTS_PROVIDER)
         ),
         "set CWSANDBOX_API_KEY to a CoreWeave Sandbox API key (or WANDB_API_KEY and \
          WANDB_ENTITY)",
     )
 }
 
-pub(super) async fn coreweave_key(config: &Config, t: Duration, provider: ProviderChoice) -> Check {
+pub(super) async fn coreweave_key(
+    settings: &DoctorSettings,
+    t: Duration,
+    provider: ProviderChoice,
+) -> Check {
     const ID: &str = "coreweave_key";
     const TITLE: &str = "CoreWeave credentials";
-    let has_key =
-        config.get(&env::CWSANDBOX_API_KEY).is_some() || config.get(&env::WANDB_API_KEY).is_some();
+    let has_key = settings.get(&env::CWSANDBOX_API_KEY).is_some()
+        || settings.get(&env::WANDB_API_KEY).is_some();
     if !has_key {
-        return no_coreweave_key(config, provider);
+        return no_coreweave_key(settings, provider);
     }
-    let key_origin = if config.get(&env::CWSANDBOX_API_KEY).is_some() {
-        origin(config, &env::CWSANDBOX_API_KEY)
+    let key_origin = if settings.get(&env::CWSANDBOX_API_KEY).is_some() {
+        origin(settings, &env::CWSANDBOX_API_KEY)
     } else {
-        origin(config, &env::WANDB_API_KEY)
+        origin(settings, &env::WANDB_API_KEY)
     };
-    let client = match coreweave_client(config, t) {
+    let client = match coreweave_client(settings, t) {
         Ok(c) => c,
         Err(e) => {
             return Check::fail(
@@ -253,7 +261,7 @@ pub(super) async fn coreweave_key(config: &Config, t: Duration, provider: Provid
         t,
         &format!(
             "check {} and the network",
-            origin(config, &env::CWSANDBOX_BASE_URL)
+            origin(settings, &env::CWSANDBOX_BASE_URL)
         ),
         async {
             let req = pb::ListSandboxesRequest {
@@ -278,7 +286,7 @@ pub(super) async fn coreweave_key(config: &Config, t: Duration, provider: Provid
                     advice::coreweave(&e).unwrap_or_else(|| {
                         format!(
                             "check {} and the network",
-                            origin(config, &env::CWSANDBOX_BASE_URL)
+                            origin(settings, &env::CWSANDBOX_BASE_URL)
                         )
                     }),
                 ),

@@ -9,10 +9,10 @@ use super::{Check, Options, ProviderChoice, bounded, where_from};
 use crate::api::devin::{DevinClient, Outpost, Platform, Probe};
 use crate::api::outpost_lookup::{OutpostLookupError, resolve_outpost};
 use crate::api::{ApiError, HttpClient};
-use crate::config::{Config, Resolved};
+use crate::config::Resolved;
 use crate::env::{self, EnvVar};
 use crate::secrets::Secret;
-use crate::settings::{DevinSettings, HttpSettings, advice};
+use crate::settings::{DevinSettings, DoctorSettings, advice};
 
 /// Larger skews are a failure: claim deadlines and renewals are computed from this clock.
 pub const MAX_SKEW: Duration = Duration::from_secs(30);
@@ -24,16 +24,18 @@ pub(super) fn from(r: &Resolved) -> String {
     format!("{} from {}", r.var.name, where_from(&r.source))
 }
 
-pub(super) fn origin(config: &Config, var: &'static EnvVar) -> String {
-    config
+pub(super) fn origin(settings: &DoctorSettings, var: &'static EnvVar) -> String {
+    settings
         .get(var)
         .map(|r| from(&r))
         .unwrap_or_else(|| var.name.to_string())
 }
 
 /// A client for doctor: few retries, every request bounded by the check timeout.
-fn http(config: &Config, opts: &Options) -> anyhow::Result<HttpClient> {
-    let mut o = HttpSettings::resolve(config)?;
+fn http(settings: &DoctorSettings, opts: &Options) -> anyhow::Result<HttpClient> {
+    let mut o = (settings.http.as_ref())
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .clone();
     o.retry.attempts = o.retry.attempts.min(2);
     o.connect_timeout = o.connect_timeout.min(opts.timeout);
     o.read_timeout = o.read_timeout.min(opts.timeout);
@@ -46,7 +48,7 @@ pub(super) fn api_failure(
     id: &'static str,
     title: &'static str,
     e: &ApiError,
-    config: &Config,
+    settings: &DoctorSettings,
     key: &'static EnvVar,
     url: &'static EnvVar,
 ) -> Check {
@@ -56,13 +58,13 @@ pub(super) fn api_failure(
             id,
             title,
             format!("rejected: {e}"),
-            format!("{hint} (the rejected value is {})", origin(config, key)),
+            format!("{hint} (the rejected value is {})", origin(settings, key)),
         );
     }
     let fix = match e {
         ApiError::Transport { .. } | ApiError::Decode { .. } => format!(
             "check {} and the network{}",
-            origin(config, url),
+            origin(settings, url),
             advice::api(e)
                 .map(|h| format!(" ({h})"))
                 .unwrap_or_default()
@@ -74,8 +76,12 @@ pub(super) fn api_failure(
 }
 
 /// Every remote check, in report order.
-pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> Vec<Check> {
-    let http = match http(config, opts) {
+pub async fn run(
+    settings: &DoctorSettings,
+    opts: &Options,
+    provider: ProviderChoice,
+) -> Vec<Check> {
+    let http = match http(settings, opts) {
         Ok(h) => h,
         Err(e) => {
             return vec![Check::fail(
@@ -88,19 +94,19 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
     };
     let t = opts.timeout;
     let ((token, probe), orch, api_key, (daytona_key, daytona), coreweave) = tokio::join!(
-        devin_token(config, &http, t),
-        orchestrator_token(config, &http, t),
-        super::v3::api_key(config, &http, t),
-        daytona_key(config, &http, t, provider),
-        coreweave_key(config, t, provider),
+        devin_token(settings, &http, t),
+        orchestrator_token(settings, &http, t),
+        super::v3::api_key(settings, &http, t),
+        daytona_key(settings, &http, t, provider),
+        coreweave_key(settings, t, provider),
     );
     let (outpost, platform) = match &probe {
-        Some(_) => outpost(config, &http, t).await,
+        Some(_) => outpost(settings, &http, t).await,
         None => (Check::skip("outpost", "outpost", NEEDS_DEVIN), None),
     };
-    let clock = clock(probe.as_ref(), config);
-    let snapshot = snapshot(config, daytona.as_ref(), provider, platform, t).await;
-    let warm = super::warm_pool::check(config, daytona.as_ref(), provider, platform, t).await;
+    let clock = clock(probe.as_ref(), settings);
+    let snapshot = snapshot(settings, daytona.as_ref(), provider, platform, t).await;
+    let warm = super::warm_pool::check(settings, daytona.as_ref(), provider, platform, t).await;
     vec![
         token,
         outpost,
@@ -114,10 +120,14 @@ pub async fn run(config: &Config, opts: &Options, provider: ProviderChoice) -> V
     ]
 }
 
-async fn devin_token(config: &Config, http: &HttpClient, t: Duration) -> (Check, Option<Probe>) {
+async fn devin_token(
+    settings: &DoctorSettings,
+    http: &HttpClient,
+    t: Duration,
+) -> (Check, Option<Probe>) {
     const ID: &str = "devin_token";
     const TITLE: &str = "Devin token";
-    let Some(token) = config.get(&env::DEVIN_OUTPOSTS_TOKEN) else {
+    let Some(token) = settings.get(&env::DEVIN_OUTPOSTS_TOKEN) else {
         return (
             Check::fail(
                 ID,
@@ -128,12 +138,12 @@ async fn devin_token(config: &Config, http: &HttpClient, t: Duration) -> (Check,
             None,
         );
     };
-    let base = match config.devin_api_url() {
+    let base = match &settings.devin_api_url {
         Ok(b) => b,
         Err(e) => return (Check::fail(ID, TITLE, e.to_string(), e.hint()), None),
     };
     let client = DevinClient::new(
-        DevinSettings::new(&base, Secret::new(token.value.trim())),
+        DevinSettings::new(base, Secret::new(token.value.trim())),
         http.clone(),
     );
     let mut probe = None;
@@ -143,7 +153,7 @@ async fn devin_token(config: &Config, http: &HttpClient, t: Duration) -> (Check,
         t,
         &format!(
             "check {} and the network",
-            origin(config, &env::DEVIN_API_URL)
+            origin(settings, &env::DEVIN_API_URL)
         ),
         async {
             match client.probe(None).await {
@@ -163,7 +173,7 @@ async fn devin_token(config: &Config, http: &HttpClient, t: Duration) -> (Check,
                     ID,
                     TITLE,
                     &e,
-                    config,
+                    settings,
                     &env::DEVIN_OUTPOSTS_TOKEN,
                     &env::DEVIN_API_URL,
                 ),
@@ -193,10 +203,14 @@ fn found(o: &Outpost, id: &Resolved) -> String {
     )
 }
 
-async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Option<Platform>) {
+async fn outpost(
+    settings: &DoctorSettings,
+    http: &HttpClient,
+    t: Duration,
+) -> (Check, Option<Platform>) {
     const ID: &str = "outpost";
     const TITLE: &str = "outpost";
-    let Some(id) = config.get(&env::OUTPOST_ID) else {
+    let Some(id) = settings.get(&env::OUTPOST_ID) else {
         return (
             Check::fail(
                 ID,
@@ -208,8 +222,8 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
             None,
         );
     };
-    let client = match DevinSettings::resolve(config) {
-        Ok(s) => DevinClient::new(s, http.clone()),
+    let client = match &settings.devin {
+        Ok(s) => DevinClient::new(s.clone(), http.clone()),
         Err(e) => {
             return (
                 Check::fail(ID, TITLE, format!("{e:#}"), "see the Devin token check"),
@@ -251,7 +265,7 @@ async fn outpost(config: &Config, http: &HttpClient, t: Duration) -> (Check, Opt
                 ID,
                 TITLE,
                 &e,
-                config,
+                settings,
                 &env::DEVIN_OUTPOSTS_TOKEN,
                 &env::DEVIN_API_URL,
             ),
@@ -294,11 +308,11 @@ pub fn judge_skew(skew: f64, server: &str) -> Check {
     }
 }
 
-fn clock(probe: Option<&Probe>, config: &Config) -> Check {
+fn clock(probe: Option<&Probe>, settings: &DoctorSettings) -> Check {
     let Some(p) = probe else {
         return Check::skip("clock", "clock", NEEDS_DEVIN);
     };
-    let server = config.devin_api_url().unwrap_or_default();
+    let server = settings.devin_api_url.as_ref().cloned().unwrap_or_default();
     match p.server_date {
         Some(date) => judge_skew(skew(SystemTime::now(), date), &server),
         None => Check::skip(
@@ -309,10 +323,10 @@ fn clock(probe: Option<&Probe>, config: &Config) -> Check {
     }
 }
 
-async fn orchestrator_token(config: &Config, http: &HttpClient, t: Duration) -> Check {
+async fn orchestrator_token(settings: &DoctorSettings, http: &HttpClient, t: Duration) -> Check {
     const ID: &str = "orchestrator_token";
     const TITLE: &str = "orchestrator token";
-    let Some(token) = config.get(&env::DEVIN_OUTPOST_CREATE_TOKEN) else {
+    let Some(token) = settings.get(&env::DEVIN_OUTPOST_CREATE_TOKEN) else {
         return Check::skip(
             ID,
             TITLE,
@@ -320,8 +334,8 @@ async fn orchestrator_token(config: &Config, http: &HttpClient, t: Duration) -> 
              create|delete` need it)",
         );
     };
-    let client = match DevinSettings::resolve_with(config, &env::DEVIN_OUTPOST_CREATE_TOKEN) {
-        Ok(s) => DevinClient::new(s, http.clone()),
+    let client = match &settings.orchestrator {
+        Ok(s) => DevinClient::new(s.clone(), http.clone()),
         Err(e) => return Check::fail(ID, TITLE, format!("{e:#}"), "fix DEVIN_API_URL"),
     };
     bounded(ID, TITLE, t, "check DEVIN_API_URL and the network", async {
@@ -349,7 +363,7 @@ async fn orchestrator_token(config: &Config, http: &HttpClient, t: Duration) -> 
                 ID,
                 TITLE,
                 &e,
-                config,
+                settings,
                 &env::DEVIN_OUTPOST_CREATE_TOKEN,
                 &env::DEVIN_API_URL,
             ),

@@ -21,9 +21,8 @@ use super::remote::from;
 use super::{Check, bounded};
 use crate::api::HttpClient;
 use crate::api::devin_v3::{DevinV3Client, Permission, V3Error};
-use crate::config::Config;
 use crate::env;
-use crate::settings::V3Settings;
+use crate::settings::DoctorSettings;
 
 /// A session id no server can hold (not hex after `devin-`), so ending it ends nothing.
 const PROBE_SESSION: &str = "devin-outposts-permission-probe";
@@ -135,23 +134,23 @@ fn used_by(p: Permission) -> &'static str {
     }
 }
 
-pub async fn api_key(config: &Config, http: &HttpClient, t: Duration) -> Check {
+pub async fn api_key(settings: &DoctorSettings, http: &HttpClient, t: Duration) -> Check {
     const ID: &str = "api_key";
     const TITLE: &str = "v3 API key";
-    let Some(key) = config.get(&env::DEVIN_API_KEY) else {
+    let Some(key) = settings.get(&env::DEVIN_API_KEY) else {
         return Check::skip(
             ID,
             TITLE,
             "not configured: DEVIN_API_KEY is unset (only `session create|show|end`, `session verify --create` and `outpost default` need it)",
         );
     };
-    let client = match V3Settings::resolve(config, None) {
-        Ok(s) => DevinV3Client::new(s, http.clone()),
+    let client = match &settings.v3 {
+        Ok(s) => DevinV3Client::new(s.clone(), http.clone()),
         Err(e) => return Check::fail(ID, TITLE, format!("{e}"), e.hint().to_string()),
     };
     // Without an outpost, `session create` and `verify --create` go to the organisation's
     // default platform, which only a ManageOrgSettings key can read.
-    let settings_needed = config
+    let settings_needed = settings
         .get(&env::OUTPOST_ID)
         .is_none_or(|o| o.value.trim().is_empty());
     bounded(ID, TITLE, t, "check DEVIN_API_URL and the network", async {

@@ -8,16 +8,16 @@ use super::{Check, ProviderChoice, bounded};
 use crate::api::daytona::DaytonaClient;
 use crate::api::daytona_types::WarmPool;
 use crate::api::devin::Platform;
-use crate::config::Config;
 use crate::env;
 use crate::provider::ProviderKind;
 use crate::provider::daytona::warm_pool;
+use crate::settings::DoctorSettings;
 
 const ID: &str = "warm_pool";
 const TITLE: &str = "warm pool";
 
 pub(super) async fn check(
-    config: &Config,
+    settings: &DoctorSettings,
     client: Option<&DaytonaClient>,
     provider: ProviderChoice,
     platform: Option<Platform>,
@@ -32,8 +32,8 @@ pub(super) async fn check(
     if matches!(platform, Some(Platform::Windows | Platform::Macos)) {
         return Check::skip(ID, TITLE, "not used: Linux sessions only");
     }
-    let (name, origin, _) = super::providers::expected_snapshot(config, false);
-    let target = config.value(&env::DAYTONA_TARGET);
+    let (name, origin, _) = super::providers::expected_snapshot(settings, false);
+    let target = settings.value(&env::DAYTONA_TARGET);
     bounded(
         ID,
         TITLE,
@@ -47,7 +47,7 @@ pub(super) async fn check(
                         ID,
                         TITLE,
                         &e,
-                        config,
+                        settings,
                         &env::DAYTONA_API_KEY,
                         &env::DAYTONA_API_URL,
                     );

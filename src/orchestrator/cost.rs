@@ -21,16 +21,10 @@ use crate::time::now;
 #[derive(Debug)]
 pub(super) struct CostHook(Option<Mutex<Ledger>>);
 
-/// What a session's sandbox holds: the requested resources, else the provider's default
-/// (Daytona documents 1 vCPU, 1 GiB, 3 GiB; CoreWeave's profile default is assumed to be
-/// 1 vCPU with the node's 4 GiB per vCPU and a 10 GiB workspace; the local machine's
-/// figures only matter with `LOCAL_PRICES`).
+/// What a session's sandbox holds: the requested resources, else the provider's default (its
+/// descriptor's `default_resources`, settings/descriptor.rs).
 pub(super) fn resources(kind: ProviderKind, asked: &crate::provider::Resources) -> Resources {
-    let (cpu, memory_gib, disk_gib) = match kind {
-        ProviderKind::Daytona => (1.0, 1.0, 3.0),
-        ProviderKind::Coreweave => (1.0, 4.0, 10.0),
-        ProviderKind::Local => (1.0, 1.0, 3.0),
-    };
+    let (cpu, memory_gib, disk_gib) = crate::settings::descriptor(kind).default_resources;
     Resources {
         cpu: asked.cpu.unwrap_or(cpu),
         memory_gib: asked.memory_gib.unwrap_or(memory_gib),

@@ -23,6 +23,7 @@ mod observe;
 mod placing;
 pub mod plan;
 mod provision;
+pub(crate) use provision::ProvisionError;
 pub mod remote;
 mod report;
 pub mod run;

@@ -55,7 +55,7 @@ impl StartWatch {
 
 /// Why provisioning stopped.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum ProvisionError {
+pub(crate) enum ProvisionError {
     /// The sandbox under the session's name does not carry its labels: never touched.
     #[error(
         "sandbox {id} ({name}) does not carry this session's labels; it is left untouched — rename or remove it"

@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::config::Config;
 use crate::env::{self, EnvVar};
 use crate::secrets::Secret;
+use crate::settings::KeyringSettings;
 
 /// Service name of every entry we create.
 pub const SERVICE: &str = "outposts";
@@ -113,24 +113,18 @@ impl Keyring {
         }
     }
 
-    /// Native unless `OUTPOSTS_NO_KEYRING` is set (or this is a unit test); in debug builds,
-    /// `OUTPOSTS_TEST_KEYRING` selects the file stand-in.
-    pub fn from_config(config: &Config) -> Self {
+    /// The keyring the settings chose ([`KeyringSettings::resolve`]); none in unit tests.
+    pub fn from_settings(settings: KeyringSettings) -> Self {
         if cfg!(test) {
             return Self::disabled("unit tests never touch the OS keyring");
         }
-        match config.get(&env::OUTPOSTS_NO_KEYRING) {
-            Some(r) if truthy(&r.value) => {
-                Self::disabled(format!("OUTPOSTS_NO_KEYRING is set in {}", r.source))
-            }
-            _ => match config.get(&env::OUTPOSTS_TEST_KEYRING) {
-                // Release builds never swap the user's keyring for a file.
-                Some(r) if cfg!(debug_assertions) => Keyring {
-                    backend: Backend::File(PathBuf::from(r.value)),
-                    timeout: DEFAULT_TIMEOUT,
-                },
-                _ => Self::native(),
+        match settings {
+            KeyringSettings::Disabled(why) => Self::disabled(why),
+            KeyringSettings::File(path) => Keyring {
+                backend: Backend::File(path),
+                timeout: DEFAULT_TIMEOUT,
             },
+            KeyringSettings::Native => Self::native(),
         }
     }
 
@@ -348,6 +342,7 @@ fn map_error(e: &keyring_core::Error) -> KeyringError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
 
     fn mock() -> Keyring {
         let store: Arc<keyring_core::CredentialStore> =
@@ -419,7 +414,7 @@ mod tests {
             std::path::Path::new("/nonexistent-outposts-test"),
         )
         .unwrap();
-        assert!(Keyring::from_config(&cfg).is_disabled());
+        assert!(Keyring::from_settings(KeyringSettings::resolve(&cfg)).is_disabled());
     }
 
     #[test]

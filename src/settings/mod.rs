@@ -8,16 +8,24 @@
 //! and the clients' own errors carry only what the wire said.
 
 pub mod advice;
+mod descriptor;
 mod devin;
+mod doctor;
 mod http;
+mod integrity;
+mod keyring;
 mod output;
 mod prices;
 mod provider;
 #[cfg(test)]
 mod tests;
 
+pub use descriptor::{ALL as PROVIDERS, Descriptor, descriptor, not_ready};
 pub use devin::{DevinSettings, V3Settings};
+pub use doctor::DoctorSettings;
 pub use http::HttpSettings;
+pub use integrity::integrity_bounds;
+pub use keyring::KeyringSettings;
 pub use output::OutputSettings;
 pub use prices::PriceSettings;
 pub use provider::{

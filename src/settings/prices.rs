@@ -3,7 +3,7 @@
 
 use crate::config::{Config, ConfigError};
 use crate::cost::prices::Prices;
-use crate::env::{self, EnvVar};
+use crate::env;
 use crate::provider::ProviderKind;
 
 /// Resolves [`Prices`] per provider.
@@ -13,11 +13,8 @@ impl PriceSettings {
     /// The table of `kind`; a bad override is a configuration error naming the variable and
     /// the entry (exit 2).
     pub fn resolve(config: &Config, kind: ProviderKind) -> Result<Prices, ConfigError> {
-        let (var, mut prices): (&'static EnvVar, Prices) = match kind {
-            ProviderKind::Daytona => (&env::DAYTONA_PRICES, Prices::daytona()),
-            ProviderKind::Coreweave => (&env::COREWEAVE_PRICES, Prices::coreweave()),
-            ProviderKind::Local => (&env::LOCAL_PRICES, Prices::local()),
-        };
+        let (var, table) = super::descriptor(kind).prices;
+        let mut prices = table();
         if let Some(spec) = config.parse(var, |s| Ok(s.to_string()))? {
             prices.apply(&spec).map_err(|problem| {
                 let r = config.get(var);

@@ -1,8 +1,8 @@
 //! Which provider runs sandboxes, and each provider's own settings.
 //!
-//! Adding a provider: a variant here with its settings struct and `resolve`, one arm in
-//! [`ProviderSettings::of`], and the provider itself under `provider/` (README, "How to add a
-//! provider").
+//! Adding a provider: a variant here with its settings struct and `resolve`, its descriptor in
+//! `descriptor.rs` (one arm in [`super::descriptor::descriptor`]), and the provider itself under
+//! `provider/` (README, "How to add a provider").
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -61,15 +61,9 @@ impl ProviderSettings {
         Self::of(config, Self::choose(config, flag)?)
     }
 
-    /// The settings of `kind`.
+    /// The settings of `kind`, resolved as its descriptor says.
     pub fn of(config: &Config, kind: ProviderKind) -> Result<Self, ConfigError> {
-        Ok(match kind {
-            ProviderKind::Daytona => ProviderSettings::Daytona(DaytonaSettings::resolve(config)?),
-            ProviderKind::Coreweave => {
-                ProviderSettings::Coreweave(CoreweaveSettings::resolve(config)?)
-            }
-            ProviderKind::Local => ProviderSettings::Local(LocalSettings::resolve(config)?),
-        })
+        (super::descriptor::descriptor(kind).resolve)(config)
     }
 }
 

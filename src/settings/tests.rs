@@ -282,3 +282,46 @@ fn api_failures_get_advice_naming_the_setting() {
             .contains("outposts outpost list")
     );
 }
+
+#[test]
+fn each_provider_has_one_descriptor_that_resolves_its_own_settings() {
+    let (_dir, cfg) = config(&[
+        ("DAYTONA_API_KEY", "k"),
+        ("CWSANDBOX_API_KEY", "c"),
+        ("OUTPOSTS_LOCAL_ROOT", "/tmp/outposts-test-root"),
+    ]);
+    assert_eq!(PROVIDERS.len(), 3);
+    for kind in [
+        ProviderKind::Daytona,
+        ProviderKind::Coreweave,
+        ProviderKind::Local,
+    ] {
+        let d = descriptor(kind);
+        assert_eq!(d.kind, kind);
+        assert_eq!((d.resolve)(&cfg).unwrap().kind(), kind);
+        assert_eq!(ProviderSettings::of(&cfg, kind).unwrap().kind(), kind);
+        assert!(!d.settings.is_empty() && !d.doctor_checks.is_empty());
+        assert!(d.not_ready.contains(": "), "{}", d.not_ready);
+    }
+}
+
+#[test]
+fn not_ready_advice_names_the_fix() {
+    assert!(not_ready::local_tool_missing("bubblewrap").contains("apt-get install -y bubblewrap"));
+    for fix in [
+        not_ready::local_tool_missing("util-linux"),
+        not_ready::local_userns_blocked(),
+    ] {
+        assert!(fix.contains("OUTPOSTS_LOCAL_UNISOLATED=1"), "{fix}");
+    }
+    for fix in [
+        not_ready::daytona_snapshot_missing(),
+        not_ready::daytona_snapshot_pending(),
+        not_ready::daytona_snapshot_failed("snap"),
+    ] {
+        assert!(fix.contains("`outposts snapshot build`"), "{fix}");
+    }
+    assert!(
+        not_ready::daytona_snapshot_failed("snap").starts_with("`outposts snapshot delete snap`")
+    );
+}

@@ -113,9 +113,10 @@ pub enum Mode {
 
 impl Mode {
     pub fn for_provider(kind: ProviderKind) -> Mode {
-        match kind {
-            ProviderKind::Daytona => Mode::Exec,
-            ProviderKind::Coreweave | ProviderKind::Local => Mode::Main,
+        if crate::settings::descriptor(kind).worker_is_main {
+            Mode::Main
+        } else {
+            Mode::Exec
         }
     }
     pub fn as_str(self) -> &'static str {

@@ -235,3 +235,19 @@ fn a_stalled_service_is_bounded_by_the_timeout() {
     assert!(day.contains("DAYTONA_API_URL"), "{day}");
     assert!(line(&r, "Devin token").starts_with('✔'), "{}", r.stdout);
 }
+
+/// Each provider's descriptor (settings/descriptor.rs) names doctor checks that `doctor --json`
+/// really reports when that provider is chosen.
+#[test]
+fn each_providers_descriptor_names_checks_doctor_reports() {
+    let (mut env, _emu) = setup(&[]);
+    env.set("OUTPOSTS_LOCAL_UNISOLATED", "1");
+    for d in outposts::settings::PROVIDERS.iter() {
+        env.set("OUTPOSTS_PROVIDER", d.kind.as_str());
+        let r = env.run(&["doctor", "--json", "--timeout", "20s"]);
+        let doc: Value = serde_json::from_str(&r.stdout).expect("doctor --json");
+        for id in d.doctor_checks {
+            check(&doc, id);
+        }
+    }
+}

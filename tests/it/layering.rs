@@ -15,6 +15,8 @@
 //!    generated protobuf types are fine).
 //! 7. `api/` and `provider/` are handed resolved settings (`settings/`): they import neither
 //!    `config` (the layered loader) nor `env` (the variable names).
+//! 8. `doctor/` judges resolved settings (`settings::DoctorSettings`): it never names
+//!    `config::Config`.
 
 use std::path::{Path, PathBuf};
 
@@ -396,5 +398,51 @@ fn each_rule_catches_what_it_forbids() {
     ];
     for (file, text) in allowed {
         assert!(line(file, text).is_empty(), "{file}: `{text}`");
+    }
+}
+
+/// Whether a line names the type `Config` (as a whole word: `ConfigError` is fine).
+fn names_config(text: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == "Config")
+}
+
+/// Rule 8: doctor's checks take the settings `doctor` resolved once, never the raw `Config`.
+#[test]
+fn doctor_takes_resolved_settings() {
+    let root = src_root();
+    let mut files = Vec::new();
+    rust_files(&root.join("doctor"), &mut files);
+    assert!(!files.is_empty(), "no src/doctor/");
+    let mut v = Vec::new();
+    for f in files {
+        let rel = f
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        for l in production_lines(&f, &rel) {
+            if names_config(&l.text) {
+                v.push(format!("{}:{}: {}", l.file, l.number, l.text.trim()));
+            }
+        }
+    }
+    assert!(
+        v.is_empty(),
+        "doctor/ names config::Config (resolve in settings::DoctorSettings instead):\n{}",
+        v.join("\n")
+    );
+    for caught in [
+        "use crate::config::{Config, Source};",
+        "pub fn settings(config: &Config) -> Check {",
+        "use crate::config::Config;",
+    ] {
+        assert!(names_config(caught), "{caught}");
+    }
+    for allowed in [
+        "use crate::config::{ConfigError, Source};",
+        "fn f(e: &ConfigError, settings: &DoctorSettings)",
+    ] {
+        assert!(!names_config(allowed), "{allowed}");
     }
 }

@@ -78,7 +78,7 @@ pub async fn set_key(ctx: &Ctx, args: SetKeyArgs) -> Result<ExitStatus> {
     let api_url = ctx.config.devin_api_url()?;
     let checked = check_key(ctx, &api_url, &key, args.offline).await?;
     let env_file = target_env_file(ctx);
-    let keyring = Keyring::from_config(&ctx.config);
+    let keyring = Keyring::from_settings(crate::settings::KeyringSettings::resolve(&ctx.config));
     let stored = store::store_secret(var, &key, &api_url, &env_file, args.store, &keyring, |u| u)
         .await
         .map_err(|e| match e {

@@ -44,7 +44,7 @@ pub(super) async fn logout(ctx: &Ctx) -> Result<ExitStatus> {
     let values = dotenv::read_values(&env_file)
         .map_err(|e| CliError::usage(e.to_string(), "fix the file, or pass --env-file"))?;
     let api_url = ctx.config.devin_api_url()?;
-    let keyring = Keyring::from_config(&ctx.config);
+    let keyring = Keyring::from_settings(crate::settings::KeyringSettings::resolve(&ctx.config));
     let mut found = Vec::new();
     for var in keyring::STORED {
         let account = keyring::account(var, &api_url);

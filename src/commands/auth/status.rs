@@ -126,7 +126,7 @@ async fn check_api_key(ctx: &Ctx, offline: bool) -> Result<KeyCheck> {
 }
 
 async fn keyring_state(ctx: &Ctx, api_url: &str) -> String {
-    match Keyring::from_config(&ctx.config)
+    match Keyring::from_settings(crate::settings::KeyringSettings::resolve(&ctx.config))
         .get_async(&token_account(api_url))
         .await
     {

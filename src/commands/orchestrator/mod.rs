@@ -268,7 +268,7 @@ pub fn run_options(
         ready_timeout: a.ready_timeout,
         archive_after: config.duration(&env::ARCHIVE_AFTER)?,
         sleep_retention: config.duration(&env::SLEEP_RETENTION)?,
-        integrity: crate::orchestrator::integrity::bounds(&config)?,
+        integrity: crate::settings::integrity_bounds(&config)?,
         failed_keep: config.duration(&env::FAILED_KEEP)?.unwrap_or_default(),
         placement: crate::orchestrator::plan::placement::Policy::new(
             config.positive(&env::QUARANTINE_AFTER)?.unwrap_or_default(),

@@ -20,24 +20,12 @@ use crate::provider::{self, Provider, ProviderKind};
 
 /// The variable that sets a provider's endpoint.
 fn endpoint_var(kind: ProviderKind) -> &'static env::EnvVar {
-    match kind {
-        ProviderKind::Daytona => &env::DAYTONA_API_URL,
-        ProviderKind::Coreweave => &env::CWSANDBOX_BASE_URL,
-        ProviderKind::Local => &env::OUTPOSTS_LOCAL_ROOT,
-    }
+    crate::settings::descriptor(kind).endpoint_var
 }
 
 /// The site `kind` resolves to with `config`.
 pub(super) fn site(kind: ProviderKind, config: &Config) -> Result<Site> {
-    let endpoint = match kind {
-        ProviderKind::Daytona => config
-            .url(&env::DAYTONA_API_URL)?
-            .unwrap_or_else(|| env::DAYTONA_API_URL.default_str().into()),
-        ProviderKind::Coreweave => crate::settings::CoreweaveSettings::base_url(config)?.url,
-        ProviderKind::Local => crate::settings::LocalSettings::root(config)?
-            .display()
-            .to_string(),
-    };
+    let endpoint = (crate::settings::descriptor(kind).endpoint)(config)?;
     Ok(Site {
         provider: kind,
         endpoint,

@@ -32,7 +32,7 @@ pub struct Bounds {
     pub time: Duration,
 }
 
-const MIB: u64 = 1024 * 1024;
+pub(crate) const MIB: u64 = 1024 * 1024;
 
 impl Default for Bounds {
     /// `env.rs`'s defaults.
@@ -44,27 +44,6 @@ impl Default for Bounds {
             time: env::INTEGRITY_TIMEOUT.default_duration(),
         }
     }
-}
-
-/// The bounds `orchestrator run` was configured with.
-pub fn bounds(config: &crate::config::Config) -> Result<Bounds, crate::config::ConfigError> {
-    let d = Bounds::default();
-    Ok(Bounds {
-        enabled: config
-            .parse(&env::INTEGRITY_CHECK, |s| match s {
-                "on" | "1" | "true" | "yes" => Ok(true),
-                "off" | "0" | "false" | "no" => Ok(false),
-                _ => Err(format!("`{s}` is neither `on` nor `off`")),
-            })?
-            .unwrap_or(d.enabled),
-        max_files: config
-            .positive(&env::INTEGRITY_MAX_FILES)?
-            .map_or(d.max_files, u64::from),
-        hash_bytes: config
-            .positive(&env::INTEGRITY_HASH_MIB)?
-            .map_or(d.hash_bytes, |m| u64::from(m) * MIB),
-        time: config.duration(&env::INTEGRITY_TIMEOUT)?.unwrap_or(d.time),
-    })
 }
 
 /// Differing manifest lines a wake check sends back (the first ones; the count is exact).

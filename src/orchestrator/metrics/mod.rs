@@ -197,11 +197,7 @@ impl Metrics {
         for state in hooks::FLEET_STATES {
             let _ = self.sandboxes.get_or_create(&labels(&[("state", state)]));
         }
-        let apis: &[&str] = match provider {
-            ProviderKind::Daytona => &["devin", "daytona"],
-            ProviderKind::Coreweave => &["devin", "coreweave"],
-            ProviderKind::Local => &["devin"],
-        };
+        let apis = crate::settings::descriptor(provider).apis;
         init(&self.api_rejected, "api", apis);
         init(
             &self.provision_failures,

@@ -38,7 +38,7 @@ use crate::api::daytona_types::{
 use crate::api::{ApiError, HttpClient};
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::secrets::{Secret, redact};
-use crate::settings::{DaytonaApiSettings, DaytonaSettings};
+use crate::settings::{DaytonaApiSettings, DaytonaSettings, not_ready};
 
 /// How sandbox state is polled while waiting for a transition.
 /// Retrying a request Daytona refused because the sandbox is mid-transition.
@@ -525,8 +525,6 @@ impl Provider for DaytonaProvider {
             self.client.list_snapshots_page(1, 1, None).await?;
             return Ok(());
         };
-        let build = "`outposts snapshot build` (content-hashed: it reuses a snapshot that \
-                     already exists), or point SNAPSHOT_NAME / --snapshot at an active one";
         match self.client.get_snapshot(name).await? {
             Some(s) if s.state() == t::SnapshotState::Active => Ok(()),
             Some(s) if s.state().is_failed() => Err(ProviderError::NotReady {
@@ -535,15 +533,15 @@ impl Provider for DaytonaProvider {
                     s.state(),
                     s.error_reason.as_deref().unwrap_or("no reason recorded")
                 ),
-                fix: format!("`outposts snapshot delete {name}`, then {build}"),
+                fix: not_ready::daytona_snapshot_failed(name),
             }),
             Some(s) => Err(ProviderError::NotReady {
                 problem: format!("Daytona snapshot {name} is {}, not active", s.state()),
-                fix: format!("wait for it, or run {build}; it follows the build to active"),
+                fix: not_ready::daytona_snapshot_pending(),
             }),
             None => Err(ProviderError::NotReady {
                 problem: format!("Daytona snapshot {name} does not exist"),
-                fix: build.to_string(),
+                fix: not_ready::daytona_snapshot_missing(),
             }),
         }
     }

@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::provider::ProviderError;
+use crate::settings::not_ready;
 
 use super::paths::HOST_TOPS;
 pub(super) use super::tree::prepare_tree;
@@ -67,11 +68,6 @@ impl Unready {
         }
     }
 }
-
-/// How to run without bubblewrap, for every fix that names it.
-const UNISOLATED_FIX: &str = "or set OUTPOSTS_LOCAL_UNISOLATED=1 to run sandbox commands \
-                              directly on this host (absolute paths in commands then reach the \
-                              host's files)";
 
 impl Isolation {
     pub fn as_str(&self) -> &'static str {
@@ -114,7 +110,7 @@ fn missing(problem: &str, package: &str) -> Unready {
         problem: format!(
             "{problem}, and the local provider will not run sandboxes without isolation"
         ),
-        fix: format!("install it (`apt-get install -y {package}`), {UNISOLATED_FIX}"),
+        fix: not_ready::local_tool_missing(package),
     }
 }
 
@@ -148,11 +144,7 @@ pub async fn usable(explicit: Option<&Path>, allow_unisolated: bool) -> Result<I
 pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), Unready> {
     let unready = |problem: String| Unready {
         problem,
-        fix: format!(
-            "unprivileged user namespaces may be disabled: check `sysctl \
-             kernel.unprivileged_userns_clone` and, on Ubuntu 24.04+, \
-             `kernel.apparmor_restrict_unprivileged_userns`; {UNISOLATED_FIX}"
-        ),
+        fix: not_ready::local_userns_blocked(),
     };
     let mut init = Command::new(bwrap);
     init.args([
