@@ -669,7 +669,11 @@ mod tests {
     }
 
     fn row(updated: f64, acceptor: Option<&str>) -> QueueEntry {
-        let phase = if acceptor.is_some() { "claimed" } else { "pending" };
+        let phase = if acceptor.is_some() {
+            "claimed"
+        } else {
+            "pending"
+        };
         QueueEntry::from_value(&serde_json::json!({
             "metadata": {"session_id": "s", "updated_at": updated},
             "status": {"phase": phase, "acceptor_id": acceptor, "session_status": "running"},
@@ -686,7 +690,10 @@ mod tests {
                 complete: true,
             })
         };
-        apply(&mut b, [Change::View(ViewChange::Row(row(10.0, Some("me"))))]);
+        apply(
+            &mut b,
+            [Change::View(ViewChange::Row(row(10.0, Some("me"))))],
+        );
         apply(&mut b, [listed(row(9.0, None))]);
         assert_eq!(b.queue()["s"].acceptor_id.as_deref(), Some("me"));
         apply(&mut b, [listed(row(11.0, None))]);

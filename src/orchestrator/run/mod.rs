@@ -11,7 +11,10 @@
 mod book;
 mod change;
 mod events;
+mod memory;
 mod options;
+#[cfg(test)]
+mod probe;
 mod view;
 
 use std::collections::BTreeMap;
@@ -164,7 +167,8 @@ impl Orchestrator {
         let _ = self.events.send(ev);
     }
 
-    /// Each session's latest event (words, when); forgets those older than an hour.
+    /// Each session's latest event (words, when), sorted by session; forgets those older than
+    /// an hour.
     pub(super) fn last_events_snapshot(&self) -> Vec<(String, OrchEvent, f64)> {
         let mut map = self.last_events.lock().unwrap_or_else(|e| e.into_inner());
         let t = now();
@@ -224,6 +228,7 @@ impl Orchestrator {
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
     /// and return, leaving sandboxes and remotes running for the next start.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) -> Result<()> {
+        memory::limit_arenas();
         self.init_placement_metrics();
         self.reattach()
             .await
