@@ -11,7 +11,6 @@
 mod book;
 mod change;
 mod events;
-mod memory;
 mod options;
 #[cfg(test)]
 mod probe;
@@ -228,7 +227,6 @@ impl Orchestrator {
     /// Run until `shutdown` turns true; then stop claiming, let in-flight work finish (bounded)
     /// and return, leaving sandboxes and remotes running for the next start.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) -> Result<()> {
-        memory::limit_arenas();
         self.init_placement_metrics();
         self.reattach()
             .await
