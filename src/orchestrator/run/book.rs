@@ -92,6 +92,11 @@ pub(in crate::orchestrator) struct Book {
     status_saved_at: f64,
     /// The short-claim-TTL warning was logged (once per run).
     ttl_warned: bool,
+    /// Records a change reached since the last prune: pruning sweeps only these, since a sweep
+    /// of all records per batch of changes was O(N) per change (O(N²) in a burst).
+    touched: Vec<String>,
+    /// A change reached every record (a listing, the sleepers): the next prune sweeps all.
+    touched_all: bool,
 }
 
 impl Book {
@@ -114,6 +119,8 @@ impl Book {
             status_dirty: false,
             status_saved_at: 0.0,
             ttl_warned: false,
+            touched: Vec::new(),
+            touched_all: false,
         };
         book.set_sleepers(sleepers);
         book
@@ -413,14 +420,26 @@ impl Book {
 
     /// Drop records with nothing left in them (after a batch of changes).
     pub(super) fn prune(&mut self) {
-        self.sessions.retain(|_, r| !r.is_empty());
+        let touched = std::mem::take(&mut self.touched);
+        if std::mem::take(&mut self.touched_all) {
+            self.sessions.retain(|_, r| !r.is_empty());
+            return;
+        }
+        for id in touched {
+            if self.sessions.get(&id).is_some_and(Record::is_empty) {
+                self.sessions.remove(&id);
+            }
+        }
     }
 
+    /// The one way to reach a single record: it is remembered for the next [`Self::prune`].
     fn record(&mut self, session: &str) -> &mut Record {
+        self.touched.push(session.to_string());
         self.sessions.entry(session.to_string()).or_default()
     }
 
     fn set_sleepers(&mut self, mut all: BTreeMap<String, Sleeper>) {
+        self.touched_all = true;
         for (id, r) in self.sessions.iter_mut() {
             r.sleeper = all.remove(id);
         }
@@ -442,6 +461,7 @@ impl Book {
         }
         let t = now();
         let in_flight = &self.in_flight;
+        self.touched_all = true;
         for (id, r) in self.sessions.iter_mut() {
             let busy = in_flight.get(id).is_some_and(|k| *k != ActionKind::Claim);
             if r.track
@@ -614,6 +634,38 @@ mod tests {
             !p.sleepers,
             "forgetting a sleeper that was not one writes nothing"
         );
+    }
+
+    #[test]
+    fn pruning_reaches_records_emptied_by_one_change_or_by_a_listing() {
+        let mut b = book();
+        let fold = |s: &str| {
+            Change::View(ViewChange::Fold {
+                session: s.into(),
+                outcome: plan::Outcome::Relisted { began: 0.0 },
+            })
+        };
+        let sandbox = |s: &str, id: Option<&str>| {
+            Change::Record(RecordChange::Sandbox {
+                session: s.into(),
+                id: id.map(str::to_string),
+            })
+        };
+        apply(&mut b, [fold("a"), fold("b"), sandbox("c", Some("sb"))]);
+        assert_eq!(b.sessions.len(), 3);
+        // One change empties one record: only that record is swept, and it goes.
+        apply(&mut b, [sandbox("c", None)]);
+        assert!(!b.sessions.contains_key("c"));
+        // A listing without their rows forgets both tracks at once: both records go.
+        apply(
+            &mut b,
+            [Change::View(ViewChange::Listed {
+                rows: BTreeMap::new(),
+                complete: true,
+            })],
+        );
+        assert!(b.sessions.is_empty(), "left: {:?}", b.sessions.keys());
+        assert!(b.touched.is_empty() && !b.touched_all);
     }
 
     fn row(updated: f64, acceptor: Option<&str>) -> QueueEntry {

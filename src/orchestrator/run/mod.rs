@@ -12,6 +12,8 @@ mod book;
 mod change;
 mod events;
 mod options;
+#[cfg(test)]
+mod probe;
 mod view;
 
 use std::collections::BTreeMap;
@@ -164,7 +166,8 @@ impl Orchestrator {
         let _ = self.events.send(ev);
     }
 
-    /// Each session's latest event (words, when); forgets those older than an hour.
+    /// Each session's latest event (words, when), sorted by session; forgets those older than
+    /// an hour.
     pub(super) fn last_events_snapshot(&self) -> Vec<(String, OrchEvent, f64)> {
         let mut map = self.last_events.lock().unwrap_or_else(|e| e.into_inner());
         let t = now();
