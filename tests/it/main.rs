@@ -85,6 +85,7 @@ mod verify_coreweave;
 mod verify_daytona;
 mod verify_local;
 mod verify_recipe;
+mod verify_sleep_cycle;
 mod windows_daemon;
 mod windows_grammar;
 mod windows_launch;
