@@ -47,6 +47,7 @@ mod local_provider;
 mod local_provider_procs;
 mod observability;
 mod observability_prometheus;
+mod orchestrator_capacity;
 mod orchestrator_cli;
 mod orchestrator_daytona;
 mod orchestrator_extras;

@@ -1,0 +1,107 @@
+//! Dead capacity on every provider (issue 33 items 2–4): a CoreWeave sandbox put into FAILED
+//! gets a failure record and is reaped after `FAILED_KEEP` as a Daytona `error` one is; a create
+//! that hangs counts as a failure after the create timeout and quarantines like a refused one;
+//! a failing Daytona target is quarantined and sessions go to `DAYTONA_TARGET_FALLBACK`.
+
+use std::time::Duration;
+
+use outposts::api::{ApiRequest, http};
+
+use crate::support::daytona::http_client;
+use crate::support::orch::*;
+use crate::support::{Emu, TestEnv, block_on};
+
+const WAIT: Duration = Duration::from_secs(120);
+const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
+
+/// The session's failure record, as `orchestrator failures --json SESSION` prints it.
+fn record(env: &TestEnv, session: &str) -> Option<serde_json::Value> {
+    let r = env.run(&["orchestrator", "failures", "--json", session]);
+    (r.code == 0).then(|| r.json()["records"][0].clone())
+}
+
+/// `POST /_emulator/<path>` with a JSON body.
+fn admin_post(emu: &Emu, path: &str, body: serde_json::Value) {
+    let req = ApiRequest::new(
+        http::EMULATOR,
+        reqwest::Method::POST,
+        format!("{}/_emulator/{path}", emu.base_url),
+    )
+    .json(&body);
+    block_on(http_client().send(req)).expect("the emulator's admin API");
+}
+
+/// How many calls the emulator answered whose path ends with `suffix`.
+fn calls(emu: &Emu, suffix: &str) -> usize {
+    emu.requests()
+        .iter()
+        .filter(|r| r.path.ends_with(suffix))
+        .count()
+}
+
+#[test]
+fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator(&[]);
+    env.set("FAILED_KEEP", "10s");
+    let reason = "emulated fault: runner r-9 lost the pod";
+    admin_post(
+        &emu,
+        "coreweave/failed",
+        serde_json::json!({"next": true, "reason": reason}),
+    );
+    let orch = Orch::start(
+        &env,
+        &[
+            "--provider",
+            "coreweave",
+            "--image",
+            IMAGE,
+            "--janitor-grace",
+            "1s",
+        ],
+    );
+    let s = new_session(&emu, None);
+
+    // The attempt fails on the FAILED sandbox; the record says so, with the provider's reason.
+    wait_until(
+        WAIT,
+        "the failure record",
+        || record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
+        || orch.log(),
+    );
+    let r = record(&env, &s).unwrap();
+    assert_eq!(r["step"], "sandbox", "{r:#}");
+    assert!(r["error"].as_str().unwrap().contains(reason), "{r:#}");
+    assert!(r["reaped_at"].is_null(), "kept at first: {r:#}");
+    let deletes_before = calls(&emu, "/DeleteSandbox");
+
+    // Reaped by the janitor once FAILED_KEEP ran out (a DeleteSandbox for it), and said so.
+    wait_until(
+        WAIT,
+        "the reaping",
+        || record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
+        || orch.log(),
+    );
+    let r = record(&env, &s).unwrap();
+    let kept_for = r["reaped_at"].as_f64().unwrap() - r["failing_since"].as_f64().unwrap();
+    eprintln!("kept {kept_for:.1} s (FAILED_KEEP 10 s)");
+    assert!(kept_for >= 10.0, "not reaped before FAILED_KEEP: {r:#}");
+    assert!(
+        calls(&emu, "/DeleteSandbox") > deletes_before,
+        "no DeleteSandbox for the failed sandbox\n{}",
+        orch.log()
+    );
+    assert!(orch.log().contains("failed_reaped"), "{}", orch.log());
+    // The next attempt creates a fresh sandbox and serves the session.
+    wait_until(
+        WAIT,
+        "the remote connected",
+        || connected_at(&emu, &s, 1),
+        || orch.log(),
+    );
+    // Reaped once: a FAILED sandbox stays readable after its delete, and is not taken again —
+    // neither for the session nor by the janitor.
+    let log = orch.log();
+    assert_eq!(log.matches("janitor: failed_reaped").count(), 1, "{log}");
+}
