@@ -105,3 +105,62 @@ fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() 
     let log = orch.log();
     assert_eq!(log.matches("janitor: failed_reaped").count(), 1, "{log}");
 }
+
+/// The snapshot (or target) each Daytona create asked for, in order, with the answer's status.
+fn daytona_creates(emu: &Emu, field: &str) -> Vec<(String, u16)> {
+    emu.requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
+        .map(|r| {
+            let body: serde_json::Value =
+                serde_json::from_str(r.body.as_deref().unwrap_or("{}")).unwrap_or_default();
+            (body[field].as_str().unwrap_or("").to_string(), r.status)
+        })
+        .collect()
+}
+
+#[test]
+fn a_create_that_hangs_fails_after_the_timeout_and_quarantines_like_a_refused_one() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator_built(&[]);
+    let primary = snapshot_name(&env);
+    env.run(&["snapshot", "build", "--name", "fallback-snap"])
+        .ok();
+    // A create answers within 3 s or is given up (each try: the HTTP read timeout).
+    env.set("OUTPOSTS_READ_TIMEOUT", "3s")
+        .set("QUARANTINE_AFTER", "2")
+        .set("QUARANTINE_COOL_OFF", "1h")
+        .set("SNAPSHOT_FALLBACK", "fallback-snap");
+    // Creates from the primary hang (an hour), as a stuck scheduler's do.
+    let rule = format!(
+        r#"{{"method":"POST","path":"/daytona/api/sandbox$","snapshot":"{primary}","times":0,
+        "action":{{"kind":"delay","ms":3600000}}}}"#
+    );
+    block_on(emu.client().add_faults(&rule)).unwrap();
+    let orch = Orch::start(&env, &["--provider", "daytona"]);
+    let s = new_session(&emu, None);
+    wait_until(
+        WAIT,
+        "the session served",
+        || connected_at(&emu, &s, 1),
+        || orch.log(),
+    );
+    let log = orch.log();
+    let warns = log
+        .lines()
+        .filter(|l| l.contains("WARN") && l.contains(&format!("quarantined snapshot {primary}")))
+        .count();
+    assert_eq!(warns, 1, "{log}");
+    // The hung creates never answered; the last create went to the fallback and was served.
+    let made = daytona_creates(&emu, "snapshot");
+    let last = made.last().expect("creates");
+    assert_eq!(last.0, "fallback-snap", "{made:?}");
+    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
+    let rows = status["placement"]["placements"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let bad = rows.iter().find(|r| r["name"] == primary).expect("its row");
+    assert_eq!(bad["quarantined"], true, "{status:#}");
+    assert_eq!(bad["failures"], 2, "{status:#}");
+}
