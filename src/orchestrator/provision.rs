@@ -340,6 +340,7 @@ impl Orchestrator {
         // A snapshot (or image) not quarantined, or due a probe (`placing.rs`).
         let placed = self.place(platform)?;
         let mut spec = SandboxSpec::new(name, placed.source.clone());
+        spec.target = placed.target.clone();
         spec.labels = labels.clone();
         spec.resources = self.opts.resources.clone();
         spec.archive_after = self.opts.archive_after;

@@ -164,3 +164,71 @@ fn a_create_that_hangs_fails_after_the_timeout_and_quarantines_like_a_refused_on
     assert_eq!(bad["quarantined"], true, "{status:#}");
     assert_eq!(bad["failures"], 2, "{status:#}");
 }
+
+#[test]
+fn a_failing_daytona_target_is_quarantined_and_sessions_go_to_the_fallback_target() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator_built(&[]);
+    env.set("DAYTONA_TARGET", "us")
+        .set("DAYTONA_TARGET_FALLBACK", "eu")
+        .set("QUARANTINE_AFTER", "2")
+        .set("QUARANTINE_COOL_OFF", "1h");
+    // Every create in `us` is refused as a region out of capacity is.
+    let rule = r#"{"method":"POST","path":"/daytona/api/sandbox$","target":"us","times":0,
+        "action":{"kind":"status","status":400,
+        "body":"{\"statusCode\":400,\"message\":\"Sandbox failed to start: no runner available in region us\"}"}}"#;
+    block_on(emu.client().add_faults(rule)).unwrap();
+    let orch = Orch::start(&env, &["--provider", "daytona"]);
+    let sessions = [new_session(&emu, None), new_session(&emu, None)];
+    for s in &sessions {
+        wait_until(
+            WAIT,
+            "the session served",
+            || connected_at(&emu, s, 1),
+            || orch.log(),
+        );
+    }
+    // Two refused creates in `us`, then only `eu`.
+    let made = daytona_creates(&emu, "target");
+    let in_us: Vec<_> = made.iter().filter(|(t, _)| t == "us").collect();
+    assert_eq!(in_us.len(), 2, "{made:?}\n{}", orch.log());
+    assert!(in_us.iter().all(|(_, st)| *st == 400), "{made:?}");
+    let last_us = made.iter().rposition(|(t, _)| t == "us").unwrap();
+    assert!(
+        made[last_us + 1..]
+            .iter()
+            .all(|(t, st)| t == "eu" && *st < 300),
+        "{made:?}"
+    );
+    let log = orch.log();
+    let warns = log
+        .lines()
+        .filter(|l| l.contains("WARN") && l.contains("quarantined target us"))
+        .count();
+    assert_eq!(warns, 1, "{log}");
+    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
+    let rows = status["placement"]["placements"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).cloned();
+    let us = row("us").expect("the row of target us");
+    assert_eq!(us["kind"], "target", "{status:#}");
+    assert_eq!(us["quarantined"], true, "{status:#}");
+    assert_eq!(row("eu").expect("eu's row")["quarantined"], false);
+    assert_eq!(status["placement"]["claiming"], true, "{status:#}");
+}
+
+#[test]
+fn a_target_fallback_without_daytona_target_is_refused_naming_both() {
+    let (_emu, mut env) = orch_emulator(&[]);
+    env.set("DAYTONA_TARGET_FALLBACK", "eu");
+    let run = env.run(&["orchestrator", "run", "--provider", "daytona"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr
+            .contains("DAYTONA_TARGET_FALLBACK is set but DAYTONA_TARGET is not"),
+        "{}",
+        run.stderr
+    );
+}
