@@ -265,6 +265,25 @@ impl Orchestrator {
         blocked.is_none()
     }
 
+    /// Whether a warm sandbox may be handed over: it booted from the preferred placement (the
+    /// session's snapshot, the provider's target), which must not be quarantined — a warm
+    /// sandbox from bad capacity would serve a session the quarantine keeps off it. The hook
+    /// the warm hand-over (`warm/exec.rs`) calls.
+    pub(in crate::orchestrator) fn warm_placeable(&self) -> bool {
+        let Some(first) = self
+            .placement_candidates(Platform::Linux)
+            .into_iter()
+            .next()
+        else {
+            return true;
+        };
+        let inner = self.placing.lock();
+        !inner
+            .placements
+            .score(&first)
+            .is_some_and(|s| s.quarantined())
+    }
+
     /// The placement part of the status file.
     pub(super) fn placement_report(&self) -> Option<PlacementReport> {
         let groups = [Platform::Linux, Platform::Windows].map(|p| self.placement_candidates(p));
