@@ -426,7 +426,9 @@ pub(super) fn spawn_create(
             Err(e) => Err(format!("the sandbox could not be created: {e}")),
         };
         // The `failed` fault, armed for the next sandbox up: it fails instead of running.
-        let failed = outcome.is_ok().then(|| super::failed_fault::take_next(&shared));
+        let failed = outcome
+            .is_ok()
+            .then(|| super::failed_fault::take_next(&shared));
         {
             let mut st = shared.coreweave.lock();
             if let Some(e) = st.sandboxes.get_mut(&id) {
