@@ -1429,6 +1429,7 @@ Register-ArgumentCompleter -Native -CommandName 'outposts' -ScriptBlock {
             [CompletionResult]::new('--print-only', '--print-only', [CompletionResultType]::ParameterName, 'Print the task and the Slack line, then exit 0; no provider is contacted')
             [CompletionResult]::new('--create', '--create', [CompletionResultType]::ParameterName, 'Create the proof session yourself through Devin''s v3 API on the outpost, follow it, read the file back and end the session (DEVIN_API_KEY, DEVIN_ORG_ID). Unattended')
             [CompletionResult]::new('--keep-session', '--keep-session', [CompletionResultType]::ParameterName, 'With --create: leave the proof session running afterwards')
+            [CompletionResult]::new('--sleep-cycle', '--sleep-cycle', [CompletionResultType]::ParameterName, 'With --create: once the proof is read, suspend the session, wait for its sandbox to sleep, resume it, and read the proof again once it is served (the emulator only: Devin''s v3 API cannot suspend a session)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only results and errors')

@@ -3834,7 +3834,7 @@ _outposts() {
             return 0
             ;;
         outposts__subcmd__session__subcmd__verify)
-            opts="-q -v -y -h -V --sandbox --session --provider --outpost --proof --path --wait --print-only --create --keep-session --org --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
+            opts="-q -v -y -h -V --sandbox --session --provider --outpost --proof --path --wait --print-only --create --keep-session --org --sleep-cycle --json --quiet --verbose --color --env-file --config --yes --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

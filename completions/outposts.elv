@@ -1304,6 +1304,7 @@ set edit:completion:arg-completer[outposts] = {|@words|
             cand --print-only 'Print the task and the Slack line, then exit 0; no provider is contacted'
             cand --create 'Create the proof session yourself through Devin''s v3 API on the outpost, follow it, read the file back and end the session (DEVIN_API_KEY, DEVIN_ORG_ID). Unattended'
             cand --keep-session 'With --create: leave the proof session running afterwards'
+            cand --sleep-cycle 'With --create: once the proof is read, suspend the session, wait for its sandbox to sleep, resume it, and read the proof again once it is served (the emulator only: Devin''s v3 API cannot suspend a session)'
             cand --json 'Print results as JSON on stdout (NDJSON for streams); errors become JSON on stderr'
             cand -q 'Print only results and errors'
             cand --quiet 'Print only results and errors'

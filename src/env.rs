@@ -116,6 +116,9 @@ env_vars! {
     /// Snapshots new sandboxes fall back to, in order, while the one above (`SNAPSHOT_NAME` or
     /// the built default) is quarantined (comma- or space-separated names). Each must be active.
     SNAPSHOT_FALLBACK: Daytona;
+    /// Daytona targets (regions) new sandboxes fall back to, in order, while `DAYTONA_TARGET`
+    /// is quarantined (comma- or space-separated; needs `DAYTONA_TARGET`).
+    DAYTONA_TARGET_FALLBACK: Daytona;
     /// How long to wait for a Daytona sandbox to reach `started` (create, start) or `stopped`
     /// (stop); a duration (e.g. 90s, 10m; bare numbers are seconds).
     DAYTONA_START_TIMEOUT: Daytona = "5m";

@@ -138,6 +138,11 @@ impl DevinV3Client {
         &self.org
     }
 
+    /// DEVIN_API_URL as resolved.
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
     fn org_url(&self, prefix: &str, rest: &str) -> Result<String, V3Error> {
         Ok(format!(
             "{}/{prefix}/organizations/{}{rest}",

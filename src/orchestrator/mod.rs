@@ -21,6 +21,7 @@ pub mod metrics;
 mod narrate;
 mod observe;
 mod placing;
+mod placing_targets;
 pub mod plan;
 mod provision;
 pub(crate) use provision::ProvisionError;

@@ -58,6 +58,8 @@ pub(super) struct Placed {
     pub key: Key,
     /// What the create boots from.
     pub source: Source,
+    /// The Daytona target it goes to (`None`: the provider's own setting).
+    pub target: Option<String>,
     pub sent: std::time::Instant,
 }
 
@@ -94,9 +96,15 @@ pub struct PlacementRow {
 }
 
 impl Orchestrator {
-    /// What a session of `platform` may be placed on, in order of preference: its snapshot and
-    /// then `SNAPSHOT_FALLBACK` (Linux), or its image (the provider's default: `default`).
-    fn placement_sources(&self, platform: Platform) -> Vec<(Key, Source)> {
+    /// What a session of `platform` may be placed on, in order of preference, with the target
+    /// each goes to (`placing_targets.rs`).
+    fn placement_sources(&self, platform: Platform) -> Vec<(Key, Source, Option<String>)> {
+        super::placing_targets::with_targets(self.snapshot_sources(platform), &self.opts.targets)
+    }
+
+    /// Its snapshot and then `SNAPSHOT_FALLBACK` (Linux), or its image (the provider's default:
+    /// `default`).
+    fn snapshot_sources(&self, platform: Platform) -> Vec<(Key, Source)> {
         let source = match (platform, &self.opts.windows_source) {
             (Platform::Windows, Some(w)) => w,
             _ => &self.opts.source,
@@ -118,7 +126,7 @@ impl Orchestrator {
     fn placement_candidates(&self, platform: Platform) -> Vec<Key> {
         self.placement_sources(platform)
             .into_iter()
-            .map(|(k, _)| k)
+            .map(|(k, _, _)| k)
             .collect()
     }
 
@@ -140,13 +148,14 @@ impl Orchestrator {
                         candidates[0]
                     );
                 }
-                let source = sources
+                let (source, target) = sources
                     .into_iter()
-                    .find(|(k, _)| *k == key)
-                    .map_or(Source::Default, |(_, s)| s);
+                    .find(|(k, _, _)| *k == key)
+                    .map_or((Source::Default, None), |(_, s, t)| (s, t));
                 Ok(Placed {
                     key,
                     source,
+                    target,
                     sent: std::time::Instant::now(),
                 })
             }
@@ -233,9 +242,14 @@ impl Orchestrator {
                     Choice::Hold { until } => until.map(until_words).unwrap_or_default(),
                     Choice::Place { .. } => String::new(),
                 };
+                let fallback = match c.first().map(|k| k.kind) {
+                    Some(super::plan::placement::Kind::Target) => {
+                        "DAYTONA_TARGET_FALLBACK to place sessions on another target"
+                    }
+                    _ => "SNAPSHOT_FALLBACK to place sessions on another snapshot",
+                };
                 tracing::warn!(
-                    "not claiming new sessions: {} quarantined{until}; set SNAPSHOT_FALLBACK \
-                     to place sessions on another snapshot meanwhile",
+                    "not claiming new sessions: {} quarantined{until}; set {fallback} meanwhile",
                     names(c)
                 );
                 inner.holding = true;
@@ -249,6 +263,25 @@ impl Orchestrator {
             _ => {}
         }
         blocked.is_none()
+    }
+
+    /// Whether a warm sandbox may be handed over: it booted from the preferred placement (the
+    /// session's snapshot, the provider's target), which must not be quarantined — a warm
+    /// sandbox from bad capacity would serve a session the quarantine keeps off it. The hook
+    /// the warm hand-over (`warm/exec.rs`) calls.
+    pub(in crate::orchestrator) fn warm_placeable(&self) -> bool {
+        let Some(first) = self
+            .placement_candidates(Platform::Linux)
+            .into_iter()
+            .next()
+        else {
+            return true;
+        };
+        let inner = self.placing.lock();
+        !inner
+            .placements
+            .score(&first)
+            .is_some_and(|s| s.quarantined())
     }
 
     /// The placement part of the status file.

@@ -261,10 +261,12 @@ impl Orchestrator {
         let (session, platform) = (&view.id, view.platform);
         let name = sandbox_name(session);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
-        let (sb, placed) = match self.existing(&name).await? {
+        // A failed sandbox the janitor reaped is over, even if still readable (CoreWeave).
+        let live = |sb: &SandboxInfo| !self.reaped_already(session, &sb.id);
+        let (sb, placed) = match self.existing(&name).await?.filter(live) {
             Some(sb) => (sb, None),
             // Served from warm capacity earlier (found by its labels), or now; else cold.
-            None => match self.labelled_sandbox(session).await? {
+            None => match self.labelled_sandbox(session).await?.filter(live) {
                 Some(sb) => (sb, None),
                 None => match self.take_warm(view, egress).await {
                     Some(sb) => (sb, None),
@@ -338,6 +340,7 @@ impl Orchestrator {
         // A snapshot (or image) not quarantined, or due a probe (`placing.rs`).
         let placed = self.place(platform)?;
         let mut spec = SandboxSpec::new(name, placed.source.clone());
+        spec.target = placed.target.clone();
         spec.labels = labels.clone();
         spec.resources = self.opts.resources.clone();
         spec.archive_after = self.opts.archive_after;

@@ -66,6 +66,11 @@ impl Orchestrator {
     /// an exact lookup of the session), and the act it allows, on an exact read of the sandbox;
     /// the action carried out, if any.
     async fn janitor_one(&self, sb: &SandboxInfo, session: &SessionId) -> Option<JanitorAction> {
+        // Reaped already, still readable (a FAILED CoreWeave sandbox): deleting it again would
+        // change nothing.
+        if self.reaped_already(session, &sb.id) {
+            return None;
+        }
         let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
         let failed = self.failed_seen(sb, session);

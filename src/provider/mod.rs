@@ -195,6 +195,9 @@ pub struct SandboxSpec {
     /// Outbound network: `Open` sends nothing (the provider's default); `Only` restricts egress
     /// from the start. Checked with [`Provider::check_egress`] first.
     pub egress: Egress,
+    /// Where this one sandbox goes, where the provider lets a create choose (Daytona's
+    /// `target`); `None`: the provider's own setting (`DAYTONA_TARGET`) or default.
+    pub target: Option<String>,
 }
 
 /// See [`SandboxSpec::workspace`].
@@ -224,6 +227,7 @@ impl SandboxSpec {
             workspace: None,
             archive_after: None,
             egress: Egress::Open,
+            target: None,
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::provider::{LogOptions, Provider, ProviderError, SandboxInfo, SandboxS
 
 pub mod diagnose;
 pub mod outpost;
+pub mod sleep_cycle;
 pub mod unattended;
 
 pub const DEFAULT_PATH: &str = "/workspace/outpost-proof.txt";

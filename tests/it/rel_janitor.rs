@@ -270,6 +270,7 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         failed_keep: Duration::from_secs(86_400),
         placement: Default::default(),
         snapshot_fallback: Vec::new(),
+        targets: Vec::new(),
         prices: Default::default(),
         cost_alert_hourly: None,
         warm: Default::default(),

@@ -6,6 +6,7 @@ pub(crate) mod status;
 mod status_integrity;
 mod status_placement;
 mod switch;
+mod targets;
 mod warm;
 pub(crate) mod watch;
 
@@ -286,6 +287,7 @@ pub fn run_options(
                     .collect()
             })
             .unwrap_or_default(),
+        targets: targets::targets(&config, kind)?,
         prices: crate::settings::PriceSettings::resolve(&config, kind)?,
         cost_alert_hourly: crate::settings::PriceSettings::alert(&config)?,
         warm: warm::warm_settings(&config)?,

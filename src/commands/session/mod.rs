@@ -4,6 +4,7 @@ pub(crate) mod v3;
 pub(crate) mod verify;
 pub(crate) mod verify_create;
 mod verify_report;
+mod verify_sleep;
 
 use std::time::Duration;
 
@@ -160,6 +161,11 @@ pub struct VerifyArgs {
     /// With --create: the organisation [default: DEVIN_ORG_ID].
     #[arg(long, value_name = "ORG", requires = "create")]
     pub org: Option<String>,
+    /// With --create: once the proof is read, suspend the session, wait for its sandbox to
+    /// sleep, resume it, and read the proof again once it is served (the emulator only: Devin's
+    /// v3 API cannot suspend a session).
+    #[arg(long, requires = "create")]
+    pub sleep_cycle: bool,
 }
 
 impl Args {

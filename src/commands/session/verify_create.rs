@@ -53,6 +53,8 @@ pub struct CreateVerifyDoc {
     pub waited_seconds: f64,
     /// The session's last v3 status (`status` or `status/detail`).
     pub status: Option<String>,
+    /// With --sleep-cycle, once the proof was read: the suspend, sleep, resume and second read.
+    pub sleep_cycle: Option<super::verify_sleep::SleepCycleDoc>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -66,6 +68,8 @@ pub enum CreateResult {
     Interrupted,
     /// Served, but by no sandbox on `--provider` (exit 5): `stalled_at` names who holds it.
     WrongProvider,
+    /// The proof was read, but not again after the sleep cycle (exit 3): `sleep_cycle` says why.
+    SleepCycleFailed,
 }
 
 /// A stage the session reached, seconds after it was created.
@@ -118,6 +122,11 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
     let elsewhere = other_providers(ctx, kind).await;
     let task = verify::task_text(&proof, &a.path);
     let p = &ctx.printer;
+    // Refused against a real Devin API before anything is created (no suspend in v3).
+    let admin = match a.sleep_cycle {
+        true => Some(super::verify_sleep::admin(ctx.http()?, v3.base_url()).await?),
+        false => None,
+    };
 
     // Then every credential that can be checked, before anything is created.
     check_credentials(&v3, provider.as_ref()).await?;
@@ -191,6 +200,28 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         f = follow => Ok(f),
         sig = signals.recv() => Err(sig),
     };
+    // With --sleep-cycle and the proof read: sleep and wake the session, then read it again.
+    let mut cycle = None;
+    let mut outcome = outcome;
+    if let (Some(admin), Ok(Ok(Followed::Found { sandbox, bytes, .. }))) = (&admin, &outcome)
+        && matches!(compare(&proof, bytes), Comparison::Match { .. })
+    {
+        let run = super::verify_sleep::Cycle {
+            p,
+            admin,
+            provider: provider.as_ref(),
+            session_id: &id,
+            proof: &proof,
+            path: &a.path,
+            wait: a.wait,
+            start,
+            state_root: ctx.config.state_dir().ok(),
+        };
+        match run.run(&sandbox.clone(), &mut signals).await {
+            Ok(c) => cycle = Some(c),
+            Err(sig) => outcome = Err(sig),
+        }
+    }
     if let Err(sig) = outcome {
         p.warn(&format!(
             "{}: ending the proof session {id}",
@@ -221,7 +252,11 @@ pub async fn run(ctx: &Ctx, a: VerifyArgs) -> Result<ExitStatus> {
         session_ended: ended,
         waited_seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
         status: None,
+        sleep_cycle: None,
     };
+    if let Some(c) = cycle {
+        doc.sleep_cycle = Some(c.map_err(|e| e.context(InSession(id.clone())))?);
+    }
     let followed = match outcome {
         Ok(f) => f.map_err(|e| follow_error(e).context(InSession(id.clone())))?,
         Err(sig) => return Ok(interrupted(p, &mut doc, sig)),
@@ -358,12 +393,26 @@ fn found(
     let (id, proof, kind) = (doc.session_id.clone(), doc.proof.clone(), doc.provider);
     match compare(&proof, bytes) {
         Comparison::Match { trailing_newline } => {
-            let status = doc.end(CreateResult::Match, ExitStatus::Success);
+            let passed = doc.sleep_cycle.as_ref().is_none_or(|c| c.passed());
+            let status = match passed {
+                true => doc.end(CreateResult::Match, ExitStatus::Success),
+                false => doc.end(CreateResult::SleepCycleFailed, ExitStatus::CheckFailed),
+            };
             doc.trailing_newline = Some(trailing_newline);
             p.result(&*doc, || {
+                let cycle = doc
+                    .sleep_cycle
+                    .as_ref()
+                    .map(|c| format!(", {}", c.line(&a.path)))
+                    .unwrap_or_default();
                 format!(
-                    "{} verified: session {id} wrote {} to {} in sandbox {} on {kind}",
-                    p.mark(true),
+                    "{} {}: session {id} wrote {} to {} in sandbox {} on {kind}{cycle}",
+                    p.mark(passed),
+                    if passed {
+                        "verified"
+                    } else {
+                        "sleep cycle failed"
+                    },
                     show(&proof),
                     a.path,
                     sandbox.name

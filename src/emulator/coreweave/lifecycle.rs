@@ -425,6 +425,10 @@ pub(super) fn spawn_create(
             },
             Err(e) => Err(format!("the sandbox could not be created: {e}")),
         };
+        // The `failed` fault, armed for the next sandbox up: it fails instead of running.
+        let failed = outcome
+            .is_ok()
+            .then(|| super::failed_fault::take_next(&shared));
         {
             let mut st = shared.coreweave.lock();
             if let Some(e) = st.sandboxes.get_mut(&id) {
@@ -447,6 +451,9 @@ pub(super) fn spawn_create(
                     }
                 }
             }
+        }
+        if let Some(Some(reason)) = failed {
+            super::failed_fault::fail(&shared, &id, reason).await;
         }
         drop(guard);
         if let Some(lifetime) = boot.lifetime {

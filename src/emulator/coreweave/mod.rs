@@ -35,6 +35,7 @@ use crate::api::coreweave::pb::sandbox_service_server::SandboxServiceServer;
 use crate::secrets::Secret;
 
 mod data;
+mod failed_fault;
 mod lifecycle;
 mod network;
 mod service;
@@ -132,6 +133,8 @@ pub(crate) struct CwState {
     /// DeleteSandbox `request_id` (with `snapshot_volumes`) → (sandbox id, snapshot ids), so a
     /// retried delete answers with the snapshots the first attempt took.
     pub delete_requests: HashMap<String, (String, Vec<String>)>,
+    /// The `failed` fault armed for the next sandbox created (`failed_fault.rs`).
+    pub failed_next: Option<String>,
 }
 
 impl CoreweaveEmu {
@@ -239,6 +242,10 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route(&format!("/{SERVICE}/*method"), any(grpc))
         .route("/_emulator/coreweave/secrets", put(put_secret))
+        .route(
+            "/_emulator/coreweave/failed",
+            axum::routing::post(failed_fault::put_failed),
+        )
         .route(
             "/_emulator/coreweave/settings",
             get(get_settings).put(put_settings),

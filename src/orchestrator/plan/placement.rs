@@ -72,6 +72,13 @@ impl Key {
 }
 
 impl Key {
+    pub fn target(name: impl Into<String>) -> Key {
+        Key {
+            kind: Kind::Target,
+            name: name.into(),
+        }
+    }
+
     pub fn image(name: impl Into<String>) -> Key {
         Key {
             kind: Kind::Image,

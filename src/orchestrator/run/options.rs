@@ -47,6 +47,9 @@ pub struct RunOptions {
     pub placement: crate::orchestrator::plan::placement::Policy,
     /// Snapshots to place new sandboxes on while `source`'s is quarantined, in order.
     pub snapshot_fallback: Vec<String>,
+    /// Daytona targets new sandboxes are placed on, in order (`DAYTONA_TARGET`, then
+    /// `DAYTONA_TARGET_FALLBACK`); empty: the provider's default, not scored.
+    pub targets: Vec<String>,
     /// The provider's price table (the cost ledger's rates).
     pub prices: crate::cost::prices::Prices,
     /// `COST_ALERT_HOURLY`: the spend rate the alert compares with.
@@ -90,6 +93,7 @@ impl RunOptions {
             failed_keep: env::FAILED_KEEP.default_duration(),
             placement: Default::default(),
             snapshot_fallback: Vec::new(),
+            targets: Vec::new(),
             prices: crate::cost::prices::Prices::default(),
             cost_alert_hourly: None,
             warm: Default::default(),

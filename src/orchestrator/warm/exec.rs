@@ -386,7 +386,9 @@ impl Orchestrator {
         let usable = super::can_hand_over(self.provider.kind())
             && view.platform != crate::api::devin_types::Platform::Windows
             // A warm sandbox starts with open egress: only where it can be restricted after.
-            && (*egress == Egress::Open || self.provider.can_set_egress());
+            && (*egress == Egress::Open || self.provider.can_set_egress())
+            // Not from quarantined capacity (`placing.rs`).
+            && self.warm_placeable();
         let picked = {
             let mut inner = self.warm.lock();
             let t = now();

@@ -547,7 +547,7 @@ impl Provider for DaytonaProvider {
     }
 
     async fn create(&self, spec: &SandboxSpec) -> Result<SandboxInfo> {
-        let body = create_body(spec, self.target.clone())?;
+        let body = create_body(spec, spec.target.clone().or_else(|| self.target.clone()))?;
         let created = match self.client.create_sandbox(&body).await {
             Ok(sb) => sb,
             Err(e) => return Err(create_err(e, &spec.name)),

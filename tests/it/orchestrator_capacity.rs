@@ -1,0 +1,234 @@
+//! Dead capacity on every provider (issue 33 items 2–4): a CoreWeave sandbox put into FAILED
+//! gets a failure record and is reaped after `FAILED_KEEP` as a Daytona `error` one is; a create
+//! that hangs counts as a failure after the create timeout and quarantines like a refused one;
+//! a failing Daytona target is quarantined and sessions go to `DAYTONA_TARGET_FALLBACK`.
+
+use std::time::Duration;
+
+use outposts::api::{ApiRequest, http};
+
+use crate::support::daytona::http_client;
+use crate::support::orch::*;
+use crate::support::{Emu, TestEnv, block_on};
+
+const WAIT: Duration = Duration::from_secs(120);
+const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
+
+/// The session's failure record, as `orchestrator failures --json SESSION` prints it.
+fn record(env: &TestEnv, session: &str) -> Option<serde_json::Value> {
+    let r = env.run(&["orchestrator", "failures", "--json", session]);
+    (r.code == 0).then(|| r.json()["records"][0].clone())
+}
+
+/// `POST /_emulator/<path>` with a JSON body.
+fn admin_post(emu: &Emu, path: &str, body: serde_json::Value) {
+    let req = ApiRequest::new(
+        http::EMULATOR,
+        reqwest::Method::POST,
+        format!("{}/_emulator/{path}", emu.base_url),
+    )
+    .json(&body);
+    block_on(http_client().send(req)).expect("the emulator's admin API");
+}
+
+/// How many calls the emulator answered whose path ends with `suffix`.
+fn calls(emu: &Emu, suffix: &str) -> usize {
+    emu.requests()
+        .iter()
+        .filter(|r| r.path.ends_with(suffix))
+        .count()
+}
+
+#[test]
+fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator(&[]);
+    env.set("FAILED_KEEP", "10s");
+    let reason = "emulated fault: runner r-9 lost the pod";
+    admin_post(
+        &emu,
+        "coreweave/failed",
+        serde_json::json!({"next": true, "reason": reason}),
+    );
+    let orch = Orch::start(
+        &env,
+        &[
+            "--provider",
+            "coreweave",
+            "--image",
+            IMAGE,
+            "--janitor-grace",
+            "1s",
+        ],
+    );
+    let s = new_session(&emu, None);
+
+    // The attempt fails on the FAILED sandbox; the record says so, with the provider's reason.
+    wait_until(
+        WAIT,
+        "the failure record",
+        || record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
+        || orch.log(),
+    );
+    let r = record(&env, &s).unwrap();
+    assert_eq!(r["step"], "sandbox", "{r:#}");
+    assert!(r["error"].as_str().unwrap().contains(reason), "{r:#}");
+    assert!(r["reaped_at"].is_null(), "kept at first: {r:#}");
+    let deletes_before = calls(&emu, "/DeleteSandbox");
+
+    // Reaped by the janitor once FAILED_KEEP ran out (a DeleteSandbox for it), and said so.
+    wait_until(
+        WAIT,
+        "the reaping",
+        || record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
+        || orch.log(),
+    );
+    let r = record(&env, &s).unwrap();
+    let kept_for = r["reaped_at"].as_f64().unwrap() - r["failing_since"].as_f64().unwrap();
+    eprintln!("kept {kept_for:.1} s (FAILED_KEEP 10 s)");
+    assert!(kept_for >= 10.0, "not reaped before FAILED_KEEP: {r:#}");
+    assert!(
+        calls(&emu, "/DeleteSandbox") > deletes_before,
+        "no DeleteSandbox for the failed sandbox\n{}",
+        orch.log()
+    );
+    assert!(orch.log().contains("failed_reaped"), "{}", orch.log());
+    // The next attempt creates a fresh sandbox and serves the session.
+    wait_until(
+        WAIT,
+        "the remote connected",
+        || connected_at(&emu, &s, 1),
+        || orch.log(),
+    );
+    // Reaped once: a FAILED sandbox stays readable after its delete, and is not taken again —
+    // neither for the session nor by the janitor.
+    let log = orch.log();
+    assert_eq!(log.matches("janitor: failed_reaped").count(), 1, "{log}");
+}
+
+/// The snapshot (or target) each Daytona create asked for, in order, with the answer's status.
+fn daytona_creates(emu: &Emu, field: &str) -> Vec<(String, u16)> {
+    emu.requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
+        .map(|r| {
+            let body: serde_json::Value =
+                serde_json::from_str(r.body.as_deref().unwrap_or("{}")).unwrap_or_default();
+            (body[field].as_str().unwrap_or("").to_string(), r.status)
+        })
+        .collect()
+}
+
+#[test]
+fn a_create_that_hangs_fails_after_the_timeout_and_quarantines_like_a_refused_one() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator_built(&[]);
+    let primary = snapshot_name(&env);
+    env.run(&["snapshot", "build", "--name", "fallback-snap"])
+        .ok();
+    // A create answers within 3 s or is given up (each try: the HTTP read timeout).
+    env.set("OUTPOSTS_READ_TIMEOUT", "3s")
+        .set("QUARANTINE_AFTER", "2")
+        .set("QUARANTINE_COOL_OFF", "1h")
+        .set("SNAPSHOT_FALLBACK", "fallback-snap");
+    // Creates from the primary hang (an hour), as a stuck scheduler's do.
+    let rule = format!(
+        r#"{{"method":"POST","path":"/daytona/api/sandbox$","snapshot":"{primary}","times":0,
+        "action":{{"kind":"delay","ms":3600000}}}}"#
+    );
+    block_on(emu.client().add_faults(&rule)).unwrap();
+    let orch = Orch::start(&env, &["--provider", "daytona"]);
+    let s = new_session(&emu, None);
+    wait_until(
+        WAIT,
+        "the session served",
+        || connected_at(&emu, &s, 1),
+        || orch.log(),
+    );
+    let log = orch.log();
+    let warns = log
+        .lines()
+        .filter(|l| l.contains("WARN") && l.contains(&format!("quarantined snapshot {primary}")))
+        .count();
+    assert_eq!(warns, 1, "{log}");
+    // The hung creates never answered; the last create went to the fallback and was served.
+    let made = daytona_creates(&emu, "snapshot");
+    let last = made.last().expect("creates");
+    assert_eq!(last.0, "fallback-snap", "{made:?}");
+    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
+    let rows = status["placement"]["placements"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let bad = rows.iter().find(|r| r["name"] == primary).expect("its row");
+    assert_eq!(bad["quarantined"], true, "{status:#}");
+    assert_eq!(bad["failures"], 2, "{status:#}");
+}
+
+#[test]
+fn a_failing_daytona_target_is_quarantined_and_sessions_go_to_the_fallback_target() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator_built(&[]);
+    env.set("DAYTONA_TARGET", "us")
+        .set("DAYTONA_TARGET_FALLBACK", "eu")
+        .set("QUARANTINE_AFTER", "2")
+        .set("QUARANTINE_COOL_OFF", "1h");
+    // Every create in `us` is refused as a region out of capacity is.
+    let rule = r#"{"method":"POST","path":"/daytona/api/sandbox$","target":"us","times":0,
+        "action":{"kind":"status","status":400,
+        "body":"{\"statusCode\":400,\"message\":\"Sandbox failed to start: no runner available in region us\"}"}}"#;
+    block_on(emu.client().add_faults(rule)).unwrap();
+    let orch = Orch::start(&env, &["--provider", "daytona"]);
+    let sessions = [new_session(&emu, None), new_session(&emu, None)];
+    for s in &sessions {
+        wait_until(
+            WAIT,
+            "the session served",
+            || connected_at(&emu, s, 1),
+            || orch.log(),
+        );
+    }
+    // Two refused creates in `us`, then only `eu`.
+    let made = daytona_creates(&emu, "target");
+    let in_us: Vec<_> = made.iter().filter(|(t, _)| t == "us").collect();
+    assert_eq!(in_us.len(), 2, "{made:?}\n{}", orch.log());
+    assert!(in_us.iter().all(|(_, st)| *st == 400), "{made:?}");
+    let last_us = made.iter().rposition(|(t, _)| t == "us").unwrap();
+    assert!(
+        made[last_us + 1..]
+            .iter()
+            .all(|(t, st)| t == "eu" && *st < 300),
+        "{made:?}"
+    );
+    let log = orch.log();
+    let warns = log
+        .lines()
+        .filter(|l| l.contains("WARN") && l.contains("quarantined target us"))
+        .count();
+    assert_eq!(warns, 1, "{log}");
+    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
+    let rows = status["placement"]["placements"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let row = |name: &str| rows.iter().find(|r| r["name"] == name).cloned();
+    let us = row("us").expect("the row of target us");
+    assert_eq!(us["kind"], "target", "{status:#}");
+    assert_eq!(us["quarantined"], true, "{status:#}");
+    assert_eq!(row("eu").expect("eu's row")["quarantined"], false);
+    assert_eq!(status["placement"]["claiming"], true, "{status:#}");
+}
+
+#[test]
+fn a_target_fallback_without_daytona_target_is_refused_naming_both() {
+    let (_emu, mut env) = orch_emulator(&[]);
+    env.set("DAYTONA_TARGET_FALLBACK", "eu");
+    let run = env.run(&["orchestrator", "run", "--provider", "daytona"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr
+            .contains("DAYTONA_TARGET_FALLBACK is set but DAYTONA_TARGET is not"),
+        "{}",
+        run.stderr
+    );
+}
