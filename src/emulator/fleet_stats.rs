@@ -5,7 +5,7 @@
 //! - served: sessions whose remote connected in their first generation; connects beyond one per
 //!   (session, generation) are `double_serves`;
 //! - claims per acceptor (first generation), and (session, generation) pairs claimed by more than
-//!   one acceptor (`double_claims`);
+//!   one acceptor (`double_claims`); claims refused by a conflict, per acceptor;
 //! - API calls (Devin, Daytona, CoreWeave — not the remotes' gateway traffic) logged after
 //!   request `since`, by method and route (ids replaced by `{id}`).
 
@@ -24,6 +24,10 @@ pub struct FleetStats {
     pub double_serves: usize,
     pub double_claims: usize,
     pub claims_by_acceptor: BTreeMap<String, usize>,
+    /// Claims refused because another acceptor held the row (409), by the acceptor refused:
+    /// the races a replica lost (why a split is uneven).
+    #[serde(default)]
+    pub conflicts_by_acceptor: BTreeMap<String, usize>,
     /// First and last first-generation claim and connect (unix ms).
     pub first_claim_ms: Option<u64>,
     pub last_claim_ms: Option<u64>,
@@ -34,6 +38,10 @@ pub struct FleetStats {
     pub last_seq: u64,
     /// Calls logged after `since`, by `"<api> <METHOD> <route>"`.
     pub calls_by_route: BTreeMap<String, usize>,
+    /// Their summed time to answer (arrival to response head), in milliseconds: where the
+    /// emulator spends a run (lock waits included).
+    #[serde(default)]
+    pub ms_by_route: BTreeMap<String, f64>,
 }
 
 /// `/daytona/api/sandbox/3f…/start` → `/daytona/api/sandbox/{id}/start`: routes, not ids.
@@ -83,6 +91,12 @@ pub(super) async fn handler(
                         st.last_claim_ms = Some(h.at_ms);
                     }
                 }
+                "claim_conflict" => {
+                    let acceptor = h.acceptor_id.as_deref().unwrap_or("");
+                    *st.conflicts_by_acceptor
+                        .entry(acceptor.to_string())
+                        .or_default() += 1;
+                }
                 _ => {}
             }
         }
@@ -101,6 +115,7 @@ pub(super) async fn handler(
         ) && !r.path.starts_with("/gateway")
         {
             let key = format!("{:?} {} {}", r.api, r.method, route(&r.path)).to_lowercase();
+            *st.ms_by_route.entry(key.clone()).or_default() += r.took_us as f64 / 1000.0;
             *st.calls_by_route.entry(key).or_default() += 1;
         }
     });
