@@ -7,8 +7,7 @@
 //! reports typed outcomes; it decides nothing.
 //!
 //! Rules (DESIGN.md "Orchestrator rules", specs §5, §7):
-//! - Claim `phase=pending` rows whose status is `pending` or `running`, oldest first (ties
-//!   within one second in the replica's own order, [`claim_order`]), while
+//! - Claim `phase=pending` rows whose status is `pending` or `running`, oldest first, while
 //!   held + in-flight + unanswered claims < cap (an unanswered claim may have committed; a
 //!   relist begun after it settles it). Never claim `suspended`/`terminated` rows. Never while
 //!   draining (SIGTERM). Never a row that lost a race since the last relist or is backing off.
@@ -27,7 +26,6 @@
 //! - A session with an action in flight is never given a second one.
 //! - At most `launches` provisionings run at once; the others wait, oldest first.
 
-mod claim_order;
 pub mod failed;
 pub mod janitor;
 pub mod network;
@@ -275,7 +273,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
             Some(t) => !t.held && !t.lost_race && t.retry_at.is_none_or(|r| r <= o.now),
         })
         .collect();
-    candidates.sort_by_cached_key(|e| claim_order::key(o.acceptor_id, e));
+    candidates.sort_by(|a, b| a.age_key().cmp(&b.age_key()));
     for e in candidates.into_iter().take(room) {
         actions.push(Action::Claim {
             session: e.session_id.as_str().into(),
