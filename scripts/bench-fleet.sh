@@ -6,11 +6,15 @@
 #   sharing one outpost's queue. Per run it prints: time until all served, claims/s, idle / peak
 #   / held RSS per replica, API calls per session-minute in all and by endpoint (Devin and
 #   Daytona, counted by the emulator over STEADY seconds), CPU seconds per session-minute,
-#   double claims and double serves, the split between replicas, and log bytes per session.
+#   double claims and double serves, the split between replicas, and log bytes per session;
+#   and the emulator's side: its CPU seconds from first session to all served, and the time it
+#   took to answer by route over that burst (where a slow run waits), instructions per reconcile
+#   from scripts/callgrind-reconcile.sh when that script exists ("not measured" otherwise).
 #
 #   scripts/bench-fleet.sh                          # 1000:1 10000:1 30000:3, 240 s windows
 #   RUNS="2000:1" STEADY=120 scripts/bench-fleet.sh  # a quick one
 #   SKIP_BUILD=1 scripts/bench-fleet.sh              # reuse target/release/outposts
+#   LAUNCHES=128 scripts/bench-fleet.sh               # MAX_PARALLEL_LAUNCHES per replica
 #
 # The steady window defaults to 240 s, one full period of the periodic traffic: each claim is
 # renewed once per 240 s (300 s TTL, 60 s margin) and each remote checked every 120 s; a window
@@ -68,7 +72,7 @@ run() {
   local orch=()
   for i in $(seq "$r"); do
     mkdir -p "$dir/r$i"
-    STATE_DIR=$dir/r$i/state MAX_CONCURRENT_SESSIONS=$cap \
+    STATE_DIR=$dir/r$i/state MAX_CONCURRENT_SESSIONS=$cap ${LAUNCHES:+MAX_PARALLEL_LAUNCHES=$LAUNCHES} \
       "$bin" orchestrator run --provider daytona >/dev/null 2>"$dir/r$i.log" &
     pids+=($!)
     orch+=($!)
@@ -77,9 +81,12 @@ run() {
     for _ in $(seq 300); do grep -q "Ctrl-C to stop" "$dir/r$i.log" && break; sleep 0.1; done
   done
   sleep 1
-  local idle=()
+  local idle=() rcpu0=0 rcpu1=0
   for p in "${orch[@]}"; do idle+=("$(usage "$p" | awk '{ print $3 }')"); done
-  local t0 left k
+  for p in "${orch[@]}"; do rcpu0=$(awk -v a="$rcpu0" -v b="$(usage "$p" | awk '{ print $1 }')" 'BEGIN { print a + b }'); done
+  local t0 left k seqb emucpu0
+  seqb=$(fleet 999999999 | field "['last_seq']")
+  emucpu0=$(usage "$emu" | awk '{ print $1 }')
   t0=$(date +%s.%N)
   left=$n
   while [ "$left" -gt 0 ]; do
@@ -92,12 +99,18 @@ run() {
     sleep 2
     served=$(fleet 999999999 | field "['served']")
     if [ $(( $(date +%s) - said )) -ge 30 ]; then
-      echo "  served $served of $n" >&2
+      echo "  $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s: served $served of $n;" \
+        "claims $(fleet 999999999 | field "['claims_by_acceptor']");" \
+        "CPU s emulator $(usage "$emu" | awk '{ print $1 }')," \
+        "replicas $(for p in "${orch[@]}"; do usage "$p" | awk '{ printf "%s ", $1 }'; done)" >&2
       said=$(date +%s)
     fi
   done
-  local t1 all_served
+  local t1 all_served emucpu1
   t1=$(date +%s.%N)
+  emucpu1=$(usage "$emu" | awk '{ print $1 }')
+  for p in "${orch[@]}"; do rcpu1=$(awk -v a="$rcpu1" -v b="$(usage "$p" | awk '{ print $1 }')" 'BEGIN { print a + b }'); done
+  fleet "$seqb" >"$dir/burst.json"
   all_served=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   local peak=()
   for p in "${orch[@]}"; do peak+=("$(usage "$p" | awk '{ print $2 }')"); done
@@ -116,8 +129,12 @@ run() {
   fleet "$seq0" >"$dir/fleet.json"
   local logbytes
   logbytes=$(cat "$dir"/r*.log | wc -c)
+  local emuhwm
+  emuhwm=$(usage "$emu" | awk '{ print $2 }')
   python3 - "$dir/fleet.json" "$n" "$r" "$STEADY" "$all_served" "$cpu0" "$cpu1" "$logbytes" \
-    "${idle[*]}" "${peak[*]}" "${held[*]}" "${hwm[*]}" <<'EOF'
+    "${idle[*]}" "${peak[*]}" "${held[*]}" "${hwm[*]}" "$dir/burst.json" \
+    "$(awk -v a="$emucpu0" -v b="$emucpu1" 'BEGIN { print b - a }')" \
+    "$(awk -v a="$rcpu0" -v b="$rcpu1" 'BEGIN { print b - a }')" "$emuhwm" <<'EOF'
 import json, sys
 f = json.load(open(sys.argv[1]))
 n, r, steady = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
@@ -137,11 +154,27 @@ for k, v in sorted(f["calls_by_route"].items(), key=lambda kv: -kv[1]):
     print(f"    {k:<58} {v / minutes:.3f}")
 print(f"  CPU per session-minute          {1000 * (cpu1 - cpu0) / minutes:.3f} ms ({cpu1 - cpu0:.1f} CPU s in the window, all replicas)")
 print(f"  log bytes per session           {logbytes / n:.0f}")
-print(f"  double claims / double serves   {f['double_claims']} / {f['double_serves']}")
+print(f"  double claims / double serves   {f['double_claims']} / {f['double_serves']} (handovers after a release: {f.get('handovers', 0)})")
 if r > 1:
     split = sorted(f["claims_by_acceptor"].values())
     print(f"  claims per replica              {split} (max/min {split[-1] / max(split[0], 1):.2f})")
+    lost = [f.get("conflicts_by_acceptor", {}).get(a, 0) for a, _ in sorted(f["claims_by_acceptor"].items(), key=lambda kv: kv[1])]
+    print(f"  claim races lost (409), same order {lost} (over the whole run)")
+b = json.load(open(sys.argv[13]))
+emu_cpu, orch_cpu, emu_hwm = float(sys.argv[14]), float(sys.argv[15]), int(sys.argv[16]) / 1024
+print(f"  burst CPU s (first session to all served): emulator {emu_cpu:.1f}, replicas {orch_cpu:.1f}; emulator peak RSS {emu_hwm:.0f} MiB")
+ms = b.get("ms_by_route", {})
+total = sum(ms.values()) or float("nan")
+print("  emulator answer time in the burst, by route (calls, ms per call, share of all answer time):")
+for k, v in sorted(ms.items(), key=lambda kv: -kv[1])[:10]:
+    c = b["calls_by_route"].get(k, 0)
+    print(f"    {k:<58} {c:>8,} {v / max(c, 1):8.2f} ms {100 * v / total:5.1f}%")
 EOF
+  if [ -x scripts/callgrind-reconcile.sh ]; then
+    echo "  instructions per reconcile      $(scripts/callgrind-reconcile.sh "$n" 2>/dev/null | tail -1)"
+  else
+    echo "  instructions per reconcile      not measured (no scripts/callgrind-reconcile.sh)"
+  fi
   for p in "${orch[@]}"; do kill "$p" 2>/dev/null || true; done
   kill "$emu" 2>/dev/null || true
   wait 2>/dev/null || true

@@ -4,8 +4,11 @@
 //!
 //! - served: sessions whose remote connected in their first generation; connects beyond one per
 //!   (session, generation) are `double_serves`;
-//! - claims per acceptor (first generation), and (session, generation) pairs claimed by more than
-//!   one acceptor (`double_claims`);
+//! - claims per acceptor (first generation); (session, generation) pairs that another acceptor
+//!   claimed without the previous holder releasing them first (`double_claims`: the claim
+//!   lapsed, so two acceptors may have believed they held it), and pairs handed over by a
+//!   release (`handovers`: a replica gave the session up, another took it); claims refused by
+//!   a conflict, per acceptor;
 //! - API calls (Devin, Daytona, CoreWeave — not the remotes' gateway traffic) logged after
 //!   request `since`, by method and route (ids replaced by `{id}`).
 
@@ -23,7 +26,14 @@ pub struct FleetStats {
     pub served: usize,
     pub double_serves: usize,
     pub double_claims: usize,
+    /// Sessions another acceptor claimed after their holder released them (same generation).
+    #[serde(default)]
+    pub handovers: usize,
     pub claims_by_acceptor: BTreeMap<String, usize>,
+    /// Claims refused because another acceptor held the row (409), by the acceptor refused:
+    /// the races a replica lost (why a split is uneven).
+    #[serde(default)]
+    pub conflicts_by_acceptor: BTreeMap<String, usize>,
     /// First and last first-generation claim and connect (unix ms).
     pub first_claim_ms: Option<u64>,
     pub last_claim_ms: Option<u64>,
@@ -34,6 +44,10 @@ pub struct FleetStats {
     pub last_seq: u64,
     /// Calls logged after `since`, by `"<api> <METHOD> <route>"`.
     pub calls_by_route: BTreeMap<String, usize>,
+    /// Their summed time to answer (arrival to response head), in milliseconds: where the
+    /// emulator spends a run (lock waits included).
+    #[serde(default)]
+    pub ms_by_route: BTreeMap<String, f64>,
 }
 
 /// `/daytona/api/sandbox/3f…/start` → `/daytona/api/sandbox/{id}/start`: routes, not ids.
@@ -55,7 +69,10 @@ pub(super) async fn handler(
         let mut st = FleetStats::default();
         let mut sessions = BTreeSet::new();
         let mut connects: HashMap<(&str, u32), usize> = HashMap::new();
-        let mut claimers: HashMap<(&str, u32), BTreeSet<&str>> = HashMap::new();
+        // Per (session, generation): the last holder, and whether it released the claim.
+        let mut holders: HashMap<(&str, u32), (&str, bool)> = HashMap::new();
+        let mut doubled: BTreeSet<(&str, u32)> = BTreeSet::new();
+        let mut handed: BTreeSet<(&str, u32)> = BTreeSet::new();
         for h in &queue.history {
             match h.event.as_str() {
                 "enqueue" => {
@@ -69,12 +86,23 @@ pub(super) async fn handler(
                         st.last_connect_ms = Some(h.at_ms);
                     }
                 }
+                "release" => {
+                    if let Some(held) = holders.get_mut(&(h.session_id.as_str(), h.generation)) {
+                        held.1 = true;
+                    }
+                }
                 "claim" => {
                     let acceptor = h.acceptor_id.as_deref().unwrap_or("");
-                    claimers
-                        .entry((h.session_id.as_str(), h.generation))
-                        .or_default()
-                        .insert(acceptor);
+                    let key = (h.session_id.as_str(), h.generation);
+                    if let Some((before, released)) = holders.insert(key, (acceptor, false))
+                        && before != acceptor
+                    {
+                        if released {
+                            handed.insert(key);
+                        } else {
+                            doubled.insert(key);
+                        }
+                    }
                     if h.generation == 1 {
                         *st.claims_by_acceptor
                             .entry(acceptor.to_string())
@@ -83,13 +111,20 @@ pub(super) async fn handler(
                         st.last_claim_ms = Some(h.at_ms);
                     }
                 }
+                "claim_conflict" => {
+                    let acceptor = h.acceptor_id.as_deref().unwrap_or("");
+                    *st.conflicts_by_acceptor
+                        .entry(acceptor.to_string())
+                        .or_default() += 1;
+                }
                 _ => {}
             }
         }
         st.sessions = sessions.len();
         st.served = connects.keys().filter(|(_, g)| *g == 1).count();
         st.double_serves = connects.values().map(|n| n - 1).sum();
-        st.double_claims = claimers.values().filter(|a| a.len() > 1).count();
+        st.double_claims = doubled.len();
+        st.handovers = handed.len();
         st
     });
     st.live_remotes = s.sandboxes.sim().map(|sim| sim.live());
@@ -101,6 +136,7 @@ pub(super) async fn handler(
         ) && !r.path.starts_with("/gateway")
         {
             let key = format!("{:?} {} {}", r.api, r.method, route(&r.path)).to_lowercase();
+            *st.ms_by_route.entry(key.clone()).or_default() += r.took_us as f64 / 1000.0;
             *st.calls_by_route.entry(key).or_default() += 1;
         }
     });

@@ -129,7 +129,10 @@ pub struct RequestRecord {
     pub body: Option<String>,
     /// The fault applied, if any.
     pub fault: Option<String>,
-    /// The whole exchange, kept for Daytona routes so tests can validate requests and
+    /// Microseconds from the request's arrival to its response's head (a stream's start).
+    #[serde(default)]
+    pub took_us: u64,
+    /// The whole exchange, kept for Daytona routes (not with simulated sandboxes) so tests can validate requests and
     /// responses against the official OpenAPI files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<Exchange>,
@@ -573,6 +576,7 @@ const MAX_REQUEST_BODY: usize = 64 * 1024 * 1024;
 
 async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -> Response {
     let at_ms = now_ms();
+    let started = std::time::Instant::now();
     let method = req.method().to_string();
     let path = req.uri().path().to_string();
     let query = req.uri().query().map(str::to_string);
@@ -582,7 +586,9 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|c| c.starts_with("application/grpc"));
-    let mut exchange = (api == Api::Daytona).then(|| Exchange {
+    // Not with simulated sandboxes: a fleet of them would keep every answer (the janitor's
+    // lists of thousands of sandboxes among them) in memory for the life of the emulator.
+    let mut exchange = (api == Api::Daytona && s.opts.simulated.is_none()).then(|| Exchange {
         request_headers: masked_headers(req.headers()),
         ..Exchange::default()
     });
@@ -643,6 +649,7 @@ async fn record_and_fault(State(s): State<AppState>, req: Request, next: Next) -
         api,
         body: body_text,
         fault: fault_name,
+        took_us: started.elapsed().as_micros() as u64,
     });
     response
 }

@@ -39,6 +39,10 @@ pub struct SimOptions {
 const TICK: Duration = Duration::from_secs(1);
 /// Least time between two passes: a burst of queue changes costs one pass per this long.
 const MIN_GAP: Duration = Duration::from_millis(200);
+/// And at least this many times the last pass took: a pass holds the queue's lock over every
+/// live remote, so at tens of thousands fixed gaps would take much of the lock's time from the
+/// claims and lists the orchestrators wait on.
+const GAP_PER_PASS: u32 = 4;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum RState {
@@ -290,7 +294,8 @@ impl Sim {
 }
 
 /// The simulated remotes' long poll: one loop for all of them, woken by queue changes (at most
-/// once per [`MIN_GAP`]) and at least every [`TICK`]; ends with the emulator.
+/// once per [`MIN_GAP`] or [`GAP_PER_PASS`] passes' time) and at least every [`TICK`]; ends with
+/// the emulator.
 pub async fn run_gateway(shared: Weak<Shared>) {
     let mut changes = match shared.upgrade() {
         Some(s) => s.devin.sim_changes(),
@@ -299,10 +304,11 @@ pub async fn run_gateway(shared: Weak<Shared>) {
     loop {
         let _ = tokio::time::timeout(TICK, changes.changed()).await;
         let Some(s) = shared.upgrade() else { return };
+        let started = std::time::Instant::now();
         if let Some(sim) = s.sandboxes.sim() {
             sim.pass(&s);
         }
         drop(s);
-        tokio::time::sleep(MIN_GAP).await;
+        tokio::time::sleep(MIN_GAP.max(started.elapsed() * GAP_PER_PASS)).await;
     }
 }

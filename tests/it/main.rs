@@ -35,6 +35,7 @@ mod first_hour;
 mod first_hour_orch;
 mod first_hour_tty;
 mod first_hour_worker;
+mod fleet_replicas;
 mod fleet_sim;
 mod generated;
 mod harness;

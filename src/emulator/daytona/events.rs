@@ -11,6 +11,7 @@
 //!   sandbox of the organisation whose reported state changes: one event per transition, sent
 //!   as the change is made ([`OrgGuard`]), with the state it left as `oldState`.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::extract::State;
@@ -62,10 +63,19 @@ impl std::ops::DerefMut for OrgGuard<'_> {
 impl Drop for OrgGuard<'_> {
     fn drop(&mut self) {
         let org = &mut *self.org;
+        // Nobody listens: no diff. Diffing every sandbox under every lock cost O(sandboxes)
+        // per API call, which at 30,000 simulated sandboxes made the emulator the bottleneck.
+        // A subscriber resyncs under the lock before it subscribes ([`DaytonaEmu::subscribe`]),
+        // so it still sees every transition made after it subscribed.
+        if self.tx.receiver_count() == 0 {
+            org.published = None;
+            return;
+        }
+        let published = org.published.get_or_insert_with(BTreeMap::new);
         let mut out = Vec::new();
         for r in org.sandboxes.values().filter(|r| !r.gone()) {
             let state = r.reported().as_str();
-            match org.published.get_mut(&r.id) {
+            match published.get_mut(&r.id) {
                 Some((old, _)) if old.as_str() == state => {}
                 Some((old, dto)) => {
                     let new_dto = r.dto(self.toolbox);
@@ -79,18 +89,17 @@ impl Drop for OrgGuard<'_> {
                 None => {
                     let dto = r.dto(self.toolbox);
                     out.push(event("sandbox.created", dto.clone()));
-                    org.published.insert(r.id.clone(), (state.to_string(), dto));
+                    published.insert(r.id.clone(), (state.to_string(), dto));
                 }
             }
         }
-        let gone: Vec<String> = org
-            .published
+        let gone: Vec<String> = published
             .keys()
             .filter(|id| org.sandboxes.get(*id).is_none_or(|r| r.gone()))
             .cloned()
             .collect();
         for id in gone {
-            if let Some((old, mut dto)) = org.published.remove(&id) {
+            if let Some((old, mut dto)) = published.remove(&id) {
                 dto["state"] = json!("destroyed");
                 out.push(event(
                     "sandbox.state.updated",
@@ -102,6 +111,32 @@ impl Drop for OrgGuard<'_> {
             // No subscriber is fine: nobody is listening.
             let _ = self.tx.send(e);
         }
+    }
+}
+
+impl super::DaytonaEmu {
+    /// A new event subscriber. Under the organisation's lock: when nobody was listening, the
+    /// published states are first taken silently from the sandboxes as they are now (what a
+    /// subscriber would have been told already), so the subscriber gets exactly the
+    /// transitions made after it subscribed.
+    fn subscribe(&self) -> tokio::sync::broadcast::Receiver<String> {
+        let mut guard = self.org();
+        if guard.published.is_none() {
+            let org = &*guard;
+            let now: BTreeMap<String, (String, Value)> = org
+                .sandboxes
+                .values()
+                .filter(|r| !r.gone())
+                .map(|r| {
+                    let state = r.reported().as_str().to_string();
+                    (r.id.clone(), (state, r.dto(guard.toolbox)))
+                })
+                .collect();
+            guard.published = Some(now);
+        }
+        let rx = self.events.subscribe();
+        drop(guard);
+        rx
     }
 }
 
@@ -145,7 +180,7 @@ async fn serve(s: AppState, mut ws: WebSocket) {
         return;
     }
     // Subscribed before the CONNECT is acknowledged: every change after it is delivered.
-    let mut rx = s.daytona.events.subscribe();
+    let mut rx = s.daytona.subscribe();
     let ns_sid = uuid::Uuid::new_v4().simple().to_string();
     if ws
         .send(Message::Text(format!("40{}", json!({ "sid": ns_sid }))))

@@ -89,8 +89,9 @@ pub(crate) struct Org {
     pub graveyard: Vec<(u64, SandboxRec)>,
     /// Warm pools by id (one per snapshot and region).
     pub warm_pools: BTreeMap<String, warm_pool::WarmPoolRec>,
-    /// The state and DTO each sandbox was last published with on the event stream.
-    pub published: BTreeMap<String, (String, serde_json::Value)>,
+    /// The state and DTO each sandbox was last published with on the event stream; `None`
+    /// while nobody subscribes ([`events::OrgGuard`] then skips its diff of every sandbox).
+    pub published: Option<BTreeMap<String, (String, serde_json::Value)>>,
     /// The next sandbox to boot lands in `error` with this reason ([`error_fault`]).
     pub error_next: Option<String>,
 }

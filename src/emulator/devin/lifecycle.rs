@@ -254,6 +254,9 @@ impl Queue {
             tombstoned: false,
         });
         self.next_row += 1;
+        if n.status.ended() {
+            self.index.watch(self.rows.len() - 1);
+        }
         self.record(
             n.now,
             "enqueue",
@@ -293,6 +296,9 @@ impl Queue {
         }
         if !to.ended() {
             r.ended_us = None;
+        }
+        if to.ended() {
+            self.index.watch(i);
         }
         let (sid, generation) = (r.session_id.clone(), r.generation);
         self.record(
@@ -400,6 +406,7 @@ impl Queue {
         });
         r.status = Status::Suspended;
         r.stamp = stamp;
+        self.index.watch(i);
         let (sid, generation) = (r.session_id.clone(), r.generation);
         self.record(
             now,

@@ -34,6 +34,7 @@ mod admin;
 pub mod connect;
 mod fleet;
 mod gateway;
+mod index;
 mod lifecycle;
 mod outposts;
 mod queue;

@@ -45,7 +45,8 @@ impl Queue {
         now: Micros,
     ) -> ListResult {
         self.expire_stale(now);
-        let mut rows: Vec<&Row> = self
+        let mut total = 0;
+        let mut candidates: Vec<&Row> = self
             .rows
             .iter()
             .filter(|r| !r.tombstoned)
@@ -56,13 +57,17 @@ impl Queue {
                     .as_ref()
                     .is_none_or(|a| r.acceptor_id.as_ref() == Some(a))
             })
-            .collect();
-        rows.sort_by_key(|r| (r.stamp, r.row_id));
-        let total = rows.len();
-        let candidates: Vec<&Row> = rows
-            .into_iter()
+            .inspect(|_| total += 1)
             .filter(|r| from.is_none_or(|c| r.stamp >= c))
             .collect();
+        // Only the page is sorted: sorting every row for each page of a 30,000-row listing
+        // made one listing cost pages × N log N under the queue's lock.
+        let key = |r: &&Row| (r.stamp, r.row_id);
+        if candidates.len() > first && first > 0 {
+            candidates.select_nth_unstable_by_key(first - 1, key);
+            candidates.truncate(first);
+        }
+        candidates.sort_unstable_by_key(key);
         let page = &candidates[..candidates.len().min(first)];
         let has_next_page = page.len() == first;
         let items = page.iter().map(|r| Self::entry_json(r, None)).collect();
@@ -148,6 +153,7 @@ impl Queue {
         r.released_us = None;
         r.stamp = stamp;
         let row_id = r.row_id;
+        self.index.claimed_until(now + ttl_us);
         let body = Self::entry_json(r, Some((&token, gateway_url)));
         self.grants.insert(
             token,

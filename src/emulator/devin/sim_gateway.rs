@@ -3,8 +3,6 @@
 //! in-process and for many remotes under one lock, so that ten thousand simulated remotes cost
 //! one pass over the queue per tick instead of one long poll (and one queue scan) each.
 
-use std::collections::HashMap;
-
 use base64::Engine;
 
 use super::DevinEmu;
@@ -78,12 +76,6 @@ impl DevinEmu {
     /// task goes through the full `gateway_next`, which hands the task over.
     pub fn sim_poll(&self, remotes: &[(String, String)]) -> Vec<SimPoll> {
         self.with(|q, now| {
-            let index: HashMap<u64, usize> = q
-                .rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.row_id, i))
-                .collect();
             let mut out = Vec::with_capacity(remotes.len());
             for (token, session) in remotes {
                 let Some(grant) = q.grants.get(token) else {
@@ -96,7 +88,7 @@ impl DevinEmu {
                     ));
                     continue;
                 }
-                let Some(&i) = index.get(&grant.row_id) else {
+                let Some(i) = q.row_by_id(grant.row_id) else {
                     out.push(SimPoll::Refused("invalid connect token".into()));
                     continue;
                 };

@@ -227,6 +227,9 @@ pub struct Queue {
     /// Bumped by every mutation (rows, tasks, outposts): wakes watchers and long polls.
     #[serde(skip)]
     pub mutations: u64,
+    /// Lookups kept off full scans of `rows` (derived; rebuilt after a load).
+    #[serde(skip)]
+    pub index: super::index::Index,
 }
 
 pub fn encode_cursor(us: Micros) -> String {
@@ -334,6 +337,7 @@ impl Queue {
             next_task: 1,
             v3: Default::default(),
             mutations: 0,
+            index: Default::default(),
         };
         let _ = q.create_outpost(
             "emulator",
@@ -395,20 +399,34 @@ impl Queue {
     }
 
     pub fn live_index(&self, session_id: &str) -> Option<usize> {
-        self.rows
-            .iter()
-            .rposition(|r| r.session_id == session_id && !r.tombstoned)
+        self.index
+            .find_last(&self.rows, session_id, |r| !r.tombstoned)
     }
 
     pub fn latest_index(&self, session_id: &str) -> Option<usize> {
-        self.rows.iter().rposition(|r| r.session_id == session_id)
+        self.index.find_last(&self.rows, session_id, |_| true)
+    }
+
+    /// The row with id `row_id` (row ids count rows from 1 as they are appended).
+    pub fn row_by_id(&self, row_id: u64) -> Option<usize> {
+        let guess = usize::try_from(row_id).ok()?.checked_sub(1)?;
+        if self.rows.get(guess).is_some_and(|r| r.row_id == row_id) {
+            return Some(guess);
+        }
+        self.rows.iter().position(|r| r.row_id == row_id)
+    }
+
+    /// Whether maintenance has anything to do for this row, now or later.
+    fn wants_maintenance(r: &Row) -> bool {
+        !r.tombstoned && (r.blip.is_some() || r.status.ended())
     }
 
     /// Expire claims, end blips, sweep ended rows. Run before every read.
     pub fn maintain(&mut self, now: Micros, sweep_delay_us: Micros) {
-        for i in 0..self.rows.len() {
+        for i in self.index.watched(&self.rows, Self::wants_maintenance) {
             let r = &self.rows[i];
-            if r.tombstoned {
+            if !Self::wants_maintenance(r) {
+                self.index.unwatch(i);
                 continue;
             }
             if let Some(b) = &r.blip
@@ -437,6 +455,7 @@ impl Queue {
                 && r.ended_us.unwrap_or(now).max(r.released_us.unwrap_or(0)) + sweep_delay_us <= now
             {
                 self.tombstone(i, now, "swept");
+                self.index.unwatch(i);
             }
         }
     }
@@ -445,13 +464,24 @@ impl Queue {
     /// by a ticker, as in the model): a claim past its deadline returns the row to `pending`,
     /// unless the session is `running` (a live session is not taken from its worker).
     pub fn expire_stale(&mut self, now: Micros) {
+        if !self.index.expiry_due(now) {
+            return;
+        }
+        // The earliest deadline of a claim left in place (a running session's counts, past or
+        // not: conservative, the next read scans again).
+        let mut earliest: Option<Micros> = None;
         for i in 0..self.rows.len() {
             let r = &self.rows[i];
-            if r.tombstoned
-                || r.phase != RowPhase::Claimed
-                || r.claim_deadline_us.is_none_or(|d| d > now)
-                || r.real_status() == Status::Running
+            if r.tombstoned || r.phase != RowPhase::Claimed {
+                continue;
+            }
+            if let Some(d) = r.claim_deadline_us
+                && (d > now || r.real_status() == Status::Running)
             {
+                earliest = Some(earliest.map_or(d, |e| e.min(d)));
+                continue;
+            }
+            if r.claim_deadline_us.is_none() {
                 continue;
             }
             let stamp = self.stamp(now);
@@ -464,6 +494,7 @@ impl Queue {
             let (sid, generation) = (r.session_id.clone(), r.generation);
             self.record(now, "expire", &sid, acceptor.as_deref(), generation, None);
         }
+        self.index.set_expiry_floor(earliest);
     }
 
     pub(super) fn tombstone(&mut self, i: usize, now: Micros, why: &str) {

@@ -243,9 +243,7 @@ impl Queue {
             return Err("this connect token belongs to another session".into());
         }
         let i = self
-            .rows
-            .iter()
-            .position(|r| r.row_id == grant.row_id)
+            .row_by_id(grant.row_id)
             .ok_or_else(|| "invalid connect token".to_string())?;
         let r = &self.rows[i];
         let real = r.real_status();
