@@ -60,6 +60,8 @@ struct Inner {
     deleting: BTreeSet<String>,
     taken: VecDeque<String>,
     arrivals: VecDeque<f64>,
+    /// When an arrival found none ready (auto's miss bonus).
+    miss_times: VecDeque<f64>,
     create_seconds: Option<f64>,
     auto: Option<AutoTarget>,
     /// When the last listing began (`None`: never listed; nothing is created before one).
@@ -96,6 +98,7 @@ impl Warm {
     fn plan(&self, inner: &Inner, draining: bool) -> WarmPlan {
         let pool: Vec<WarmSandbox> = inner.pool.values().map(|e| e.sb.clone()).collect();
         let arrivals: Vec<f64> = inner.arrivals.iter().copied().collect();
+        let misses: Vec<f64> = inner.miss_times.iter().copied().collect();
         plan::plan(&WarmInputs {
             settings: &self.settings,
             now: now(),
@@ -103,6 +106,7 @@ impl Warm {
             pool: &pool,
             creating: inner.creating,
             arrivals: &arrivals,
+            misses: &misses,
             observed_since: self.started,
             create_seconds: inner.create_seconds,
             previous: inner.auto,
@@ -412,13 +416,20 @@ impl Orchestrator {
                     }
                     inner.hits += 1;
                 }
-                None if !self.warm.settings.idle.is_off() => inner.misses += 1,
+                None if !self.warm.settings.idle.is_off() => {
+                    inner.misses += 1;
+                    inner.miss_times.push_back(t);
+                    if inner.miss_times.len() > ARRIVALS_KEPT {
+                        inner.miss_times.pop_front();
+                    }
+                }
                 None => {}
             }
             picked
         };
-        let id = picked?;
+        // Wake the warm loop on a miss too: auto's miss bonus raises the target at once.
         self.notify.notify_one();
+        let id = picked?;
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let handed = async {
             self.provider.set_labels(&id, &labels).await?;
