@@ -273,7 +273,12 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
         // … less than a minute after its last change it stays.
         (prev(2, 950.0), &[], 7, 2),
         // Misses older than a minute do not count.
-        (prev(0, 900.0), &[900.0, 901.0, 902.0, 903.0, 904.0, 905.0, 906.0], 5, 0),
+        (
+            prev(0, 900.0),
+            &[900.0, 901.0, 902.0, 903.0, 904.0, 905.0, 906.0],
+            5,
+            0,
+        ),
     ];
     for (previous, misses, target, bonus) in table {
         let mut i = inputs(&s, &[], 0, &busy);
