@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::tally::{PerState, SessionTally, Tally, day_of, split_days};
+use super::tally::{PerState, SessionTally, Tally, WARM_PREFIX, WARM_ROW, day_of, split_days};
 
 /// How `outposts cost` groups its rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, JsonSchema)]
@@ -105,6 +105,8 @@ pub fn report(tally: &Tally, since: f64, until: f64, by: By) -> CostDoc {
             p.seconds.merge(&secs);
             p.usd.merge(&usd);
             let key = match by {
+                // Idle warm sandboxes, one pseudo-session each, are one row.
+                By::Session if session.starts_with(WARM_PREFIX) => WARM_ROW.to_string(),
                 By::Session => session.clone(),
                 By::Outpost => outpost.clone(),
                 By::Day => date(day),
@@ -255,6 +257,30 @@ mod tests {
             t.apply(&e);
         }
         t
+    }
+
+    #[test]
+    fn idle_warm_sandboxes_are_one_row_by_session_and_count_in_every_total() {
+        let mut t = tally();
+        for (sb, from, to) in [("w1", 0.0, 1800.0), ("w2", 0.0, 3600.0)] {
+            let session = format!("{WARM_PREFIX}{sb}");
+            t.apply(&state(from, "o1", &session, Mark::Running, 1.0));
+            t.apply(&state(to, "o1", &session, Mark::Gone, 0.0));
+        }
+        let now = DAY + 3.0 * 3600.0;
+        let by_session = report(&t, 0.0, now, By::Session);
+        let warm: Vec<&CostRow> = by_session
+            .rows
+            .iter()
+            .filter(|r| r.key.starts_with("warm"))
+            .collect();
+        assert_eq!(warm.len(), 1, "{:?}", by_session.rows);
+        assert_eq!(warm[0].key, WARM_ROW);
+        assert_eq!(warm[0].seconds.running, 5400.0);
+        assert!((warm[0].total_usd - 1.5).abs() < 1e-9);
+        assert!((by_session.total_usd - 9.6).abs() < 1e-9);
+        let by_outpost = report(&t, 0.0, now, By::Outpost);
+        assert!((by_outpost.total_usd - by_session.total_usd).abs() < 1e-9);
     }
 
     #[test]

@@ -138,6 +138,12 @@ pub struct SessionTally {
 
 pub const DAY: f64 = 86_400.0;
 
+/// The ledger's pseudo-session of an idle warm sandbox is this prefix and the sandbox's id:
+/// warm capacity is no session's, yet it is billed. `cost --by session` folds them into one
+/// row, [`WARM_ROW`].
+pub const WARM_PREFIX: &str = "warm:";
+pub const WARM_ROW: &str = "warm";
+
 pub fn day_of(t: f64) -> i64 {
     (t / DAY).floor() as i64
 }

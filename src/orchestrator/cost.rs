@@ -124,6 +124,23 @@ impl Orchestrator {
         });
     }
 
+    /// Warm sandboxes became ready (`Running`) or left the warm capacity (`Gone`: handed over,
+    /// deleted, vanished). Each is billed as the pseudo-session `warm:<sandbox id>` while idle:
+    /// warm capacity is no session's, yet it is paid for.
+    pub(super) fn cost_warm(&self, changes: &[(String, Mark)]) {
+        if changes.is_empty() {
+            return;
+        }
+        self.cost.with(|l| {
+            for (sandbox, mark) in changes {
+                let session = format!("{}{sandbox}", crate::cost::tally::WARM_PREFIX);
+                if let Err(e) = l.mark(&session, sandbox, *mark, now()) {
+                    tracing::warn!(sandbox, "cannot record the warm sandbox's cost: {e:#}");
+                }
+            }
+        });
+    }
+
     /// Set the cost metrics from the ledger (every pass).
     pub(super) fn note_cost(&self) {
         self.cost.with(|l| {

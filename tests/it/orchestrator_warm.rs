@@ -1,7 +1,8 @@
 //! Warm capacity (`WARM_IDLE`) end to end on local sandboxes against the emulator: the idle
 //! count holds above the active sessions as they arrive and end, each warm sandbox serves one
-//! session (and is found by its labels through sleep and wake), a source change replaces the
-//! capacity, a restart adopts or deletes so the count is exact, and the spend ceiling caps it.
+//! session (and is found by its labels through sleep and wake, and by `session verify`), a
+//! source change replaces the capacity, a restart adopts or deletes so the count is exact, and
+//! the spend ceiling caps it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -85,6 +86,28 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
         assert!(!sb.labels.contains_key(LABEL_WARM), "{sb:?}");
         assert!(!sb.labels.contains_key(LABEL_WARM_OWNER), "{sb:?}");
     }
+    // `session verify` finds a warm-served session's sandbox by its labels: it keeps its warm
+    // name, not the one the session's id would give.
+    let k = served
+        .iter()
+        .position(|sb| before.contains(&sb.id))
+        .unwrap();
+    let v = env.run(&[
+        "session",
+        "verify",
+        "--provider",
+        "local",
+        "--session",
+        &sessions[k],
+        "--proof",
+        &format!("warm-{k}"),
+        "--wait",
+        "10s",
+        "--json",
+    ]);
+    let doc = v.json();
+    assert_eq!(doc["result"], "match", "{doc}");
+    assert_eq!(doc["sandbox"]["id"], served[k].id.as_str(), "{doc}");
     // The capacity is replenished above the three active sessions.
     wait_until(
         WAIT,
@@ -142,6 +165,20 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
     let doc = st.ok().json();
     assert_eq!(doc["warm"]["target"], 2, "{doc}");
     assert!(doc["warm"]["hits"].as_u64().unwrap() >= 1, "{doc}");
+    // The warm capacity's idle time is in the ledger, as one `warm` row by session.
+    let cost = env.run(&["cost", "--by", "session", "--json"]).ok().json();
+    let rows = cost["rows"].as_array().expect("rows");
+    let warm: Vec<_> = rows.iter().filter(|r| r["key"] == "warm").collect();
+    assert_eq!(warm.len(), 1, "{cost}");
+    assert!(
+        warm[0]["seconds"]["running"].as_f64().unwrap() > 0.0,
+        "{cost}"
+    );
+    assert!(
+        rows.iter()
+            .all(|r| !r["key"].as_str().unwrap().starts_with("warm:")),
+        "{cost}"
+    );
     // Ctrl-C with the default WARM_ON_EXIT=delete leaves no warm sandbox behind.
     let (code, _) = orch.terminate(Duration::from_secs(35));
     assert_eq!(code, Some(0));

@@ -9,6 +9,7 @@ use super::plan::{
     self, AutoTarget, Cap, WarmAction, WarmInputs, WarmPlan, WarmSandbox, WarmSettings, WarmState,
 };
 use super::{LABEL_WARM, LABEL_WARM_OWNER};
+use crate::cost::tally::Mark;
 use crate::orchestrator::run::{OrchEvent, Orchestrator, SessionView};
 use crate::orchestrator::{LABEL_OUTPOST, LABEL_SESSION, SessionId, sandbox_labels};
 use crate::poll::{Backoff, Poll, Waited, poll_until};
@@ -60,6 +61,8 @@ struct Inner {
     deleting: BTreeSet<String>,
     taken: VecDeque<String>,
     arrivals: VecDeque<f64>,
+    /// When an arrival found none ready (auto's miss bonus).
+    miss_times: VecDeque<f64>,
     create_seconds: Option<f64>,
     auto: Option<AutoTarget>,
     /// When the last listing began (`None`: never listed; nothing is created before one).
@@ -96,6 +99,7 @@ impl Warm {
     fn plan(&self, inner: &Inner, draining: bool) -> WarmPlan {
         let pool: Vec<WarmSandbox> = inner.pool.values().map(|e| e.sb.clone()).collect();
         let arrivals: Vec<f64> = inner.arrivals.iter().copied().collect();
+        let misses: Vec<f64> = inner.miss_times.iter().copied().collect();
         plan::plan(&WarmInputs {
             settings: &self.settings,
             now: now(),
@@ -103,6 +107,7 @@ impl Warm {
             pool: &pool,
             creating: inner.creating,
             arrivals: &arrivals,
+            misses: &misses,
             observed_since: self.started,
             create_seconds: inner.create_seconds,
             previous: inner.auto,
@@ -196,6 +201,14 @@ impl Orchestrator {
             let me = self.clone();
             tokio::spawn(async move { me.warm_list().await });
         }
+        let gone: Vec<(String, Mark)> = actions
+            .iter()
+            .filter_map(|a| match a {
+                WarmAction::Delete { id, .. } => Some((id.clone(), Mark::Gone)),
+                WarmAction::Create { .. } => None,
+            })
+            .collect();
+        self.cost_warm(&gone);
         for a in actions {
             let me = self.clone();
             tokio::spawn(async move { me.warm_act(a).await });
@@ -235,6 +248,7 @@ impl Orchestrator {
                 match r {
                     Ok((sb, took)) => {
                         inner.create_seconds = Some(took);
+                        let id = sb.id.clone();
                         inner.pool.insert(
                             sb.id.clone(),
                             Entry {
@@ -247,6 +261,8 @@ impl Orchestrator {
                                 added: Instant::now(),
                             },
                         );
+                        drop(inner);
+                        self.cost_warm(&[(id, Mark::Running)]);
                     }
                     Err(e) => tracing::warn!("cannot create a warm sandbox: {e}"),
                 }
@@ -367,11 +383,26 @@ impl Orchestrator {
                 },
             );
         }
+        let mut costs: Vec<(String, Mark)> = inner
+            .pool
+            .iter()
+            .filter(|(id, e)| !seen.contains(*id) && e.added <= began)
+            .map(|(id, _)| (id.clone(), Mark::Gone))
+            .collect();
+        costs.extend(
+            inner
+                .pool
+                .values()
+                .filter(|e| seen.contains(&e.sb.id) && e.sb.state == WarmState::Ready)
+                .map(|e| (e.sb.id.clone(), Mark::Running)),
+        );
         inner
             .pool
             .retain(|id, e| seen.contains(id) || e.added > began);
         inner.listed = Some(began);
         drop(inner);
+        // Adopted ready ones are billed from now (the ledger writes nothing it already says).
+        self.cost_warm(&costs);
         self.notify.notify_one();
     }
 
@@ -414,13 +445,21 @@ impl Orchestrator {
                     }
                     inner.hits += 1;
                 }
-                None if !self.warm.settings.idle.is_off() => inner.misses += 1,
+                None if !self.warm.settings.idle.is_off() => {
+                    inner.misses += 1;
+                    inner.miss_times.push_back(t);
+                    if inner.miss_times.len() > ARRIVALS_KEPT {
+                        inner.miss_times.pop_front();
+                    }
+                }
                 None => {}
             }
             picked
         };
-        let id = picked?;
+        // Wake the warm loop on a miss too: auto's miss bonus raises the target at once.
         self.notify.notify_one();
+        let id = picked?;
+        self.cost_warm(&[(id.clone(), Mark::Gone)]);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let handed = async {
             self.provider.set_labels(&id, &labels).await?;

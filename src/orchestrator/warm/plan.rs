@@ -4,10 +4,14 @@
 //!
 //! Rules:
 //! - The target is `WARM_IDLE` (a number), or with `auto` the demand expected while one
-//!   sandbox is being created (Little's law: arrival rate × create time) plus two standard
-//!   deviations of a Poisson stream (`2·√m`), so about 19 in 20 arrivals find one ready. Auto
-//!   raises the target at once and lowers it at most once a minute (a lull of a few seconds
-//!   must not delete what the next burst needs).
+//!   sandbox is being created (Little's law: arrival rate × create time) plus one standard
+//!   deviation of a Poisson stream (`√m`), plus a bonus learnt from misses: more than one miss
+//!   in ten arrivals over the last minute raises the bonus by one (at most once per create
+//!   time, the soonest a raise can show), a minute without a miss decays it by one. Two
+//!   standard deviations for everyone kept half again as many sandboxes idle as the goal
+//!   allows (77 % of a static pool's idle time); the bonus pays for a margin only where misses
+//!   show it is needed. Auto raises the target at once and lowers it at most once a minute (a
+//!   lull of a few seconds must not delete what the next burst needs).
 //! - Then capped by `WARM_MAX` and by the spend ceiling (`WARM_MAX_HOURLY_COST` divided by one
 //!   warm sandbox's hourly cost; an unknown cost under a ceiling keeps none: unknown is not
 //!   free).
@@ -100,6 +104,9 @@ pub enum WarmState {
 pub struct AutoTarget {
     pub at: f64,
     pub target: usize,
+    /// Sandboxes added for misses, and when it last changed.
+    pub bonus: usize,
+    pub bonus_at: f64,
 }
 
 /// What the planner sees.
@@ -114,6 +121,8 @@ pub struct WarmInputs<'a> {
     pub creating: usize,
     /// When new sessions needed a sandbox (unix seconds), any order.
     pub arrivals: &'a [f64],
+    /// When an arrival found no warm sandbox ready (unix seconds), any order.
+    pub misses: &'a [f64],
     /// When the arrivals began to be observed (the process start).
     pub observed_since: f64,
     /// Seconds a warm create took to be ready, as last observed.
@@ -185,13 +194,39 @@ pub fn arrival_rate(arrivals: &[f64], now: f64, observed_since: f64) -> f64 {
     n as f64 / span
 }
 
-/// Little's law with a Poisson margin: `⌈m + 2√m⌉`, `m` = rate × create seconds.
+/// Little's law with a Poisson margin: `⌈m + √m⌉`, `m` = rate × create seconds.
 pub fn auto_size(rate: f64, create_seconds: f64) -> usize {
     let m = rate * create_seconds;
     if m <= 0.0 {
         return 0;
     }
-    (m + 2.0 * m.sqrt()).ceil() as usize
+    (m + m.sqrt()).ceil() as usize
+}
+
+/// Misses above this share of the last minute's arrivals raise the bonus.
+pub const MISS_SHARE: f64 = 0.1;
+
+/// The miss bonus after this pass: raised on too many recent misses (once per create time),
+/// decayed a minute after its last change when none were seen; never above `⌈√m⌉ + 1`, the
+/// old two-deviation margin and one.
+fn bonus(i: &WarmInputs, m: f64, create: f64) -> (usize, f64) {
+    let (prev, prev_at) = i.previous.map_or((0, i.now), |p| (p.bonus, p.bonus_at));
+    let recent = |ts: &[f64]| {
+        ts.iter()
+            .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY)
+            .count()
+    };
+    let (arrived, missed) = (recent(i.arrivals), recent(i.misses));
+    let most = m.sqrt().ceil() as usize + 1;
+    let since = i.now - prev_at;
+    if missed > 0 && missed as f64 > MISS_SHARE * arrived as f64 {
+        if prev < most && (i.previous.is_none() || prev == 0 || since >= create) {
+            return (prev + 1, i.now);
+        }
+    } else if missed == 0 && prev > 0 && since >= AUTO_EVERY {
+        return (prev - 1, i.now);
+    }
+    (prev.min(most), prev_at)
 }
 
 /// The target before the caps, and the auto decision to remember.
@@ -200,12 +235,20 @@ fn wanted(i: &WarmInputs) -> (usize, Option<AutoTarget>) {
         WarmIdle::Fixed(n) => (n, i.previous),
         WarmIdle::Auto => {
             let rate = arrival_rate(i.arrivals, i.now, i.observed_since);
-            let now_size = auto_size(rate, i.create_seconds.unwrap_or(DEFAULT_CREATE_SECONDS));
+            let create = i.create_seconds.unwrap_or(DEFAULT_CREATE_SECONDS);
+            let (bonus, bonus_at) = bonus(i, rate * create, create);
+            let now_size = auto_size(rate, create) + bonus;
             let keep = match i.previous {
-                Some(p) if now_size < p.target && i.now - p.at < AUTO_EVERY => p,
+                Some(p) if now_size < p.target && i.now - p.at < AUTO_EVERY => AutoTarget {
+                    bonus,
+                    bonus_at,
+                    ..p
+                },
                 _ => AutoTarget {
                     at: i.now,
                     target: now_size,
+                    bonus,
+                    bonus_at,
                 },
             };
             (keep.target, Some(keep))

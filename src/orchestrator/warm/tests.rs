@@ -24,6 +24,7 @@ fn inputs<'a>(
         pool,
         creating,
         arrivals,
+        misses: &[],
         observed_since: 0.0,
         create_seconds: Some(3.0),
         previous: None,
@@ -153,10 +154,10 @@ fn auto_follows_littles_law_with_a_poisson_margin() {
     // (arrivals per second, create seconds) → target
     let table: &[(f64, f64, usize)] = &[
         (0.0, 3.0, 0),
-        (1.0, 3.0, 7),   // m = 3: 3 + 2·1.73 = 6.46
-        (0.1, 3.0, 2),   // m = 0.3: 0.3 + 1.10
-        (1.0, 30.0, 41), // m = 30: 30 + 10.95
-        (2.0, 0.5, 3),   // m = 1: 1 + 2
+        (1.0, 3.0, 5),   // m = 3: 3 + 1.73 = 4.73
+        (0.1, 3.0, 1),   // m = 0.3: 0.3 + 0.55
+        (1.0, 30.0, 36), // m = 30: 30 + 5.48
+        (2.0, 0.5, 2),   // m = 1: 1 + 1
     ];
     for &(rate, secs, want) in table {
         assert_eq!(auto_size(rate, secs), want, "{rate}/s × {secs}s");
@@ -168,13 +169,15 @@ fn auto_follows_littles_law_with_a_poisson_margin() {
         ..WarmSettings::default()
     };
     let p = plan(&inputs(&s, &[], 0, &arrivals));
-    assert_eq!(p.target, 7);
-    assert_eq!(p.actions, [WarmAction::Create { count: 7 }]);
+    assert_eq!(p.target, 5);
+    assert_eq!(p.actions, [WarmAction::Create { count: 5 }]);
     assert_eq!(
         p.auto,
         Some(AutoTarget {
             at: 1000.0,
-            target: 7
+            target: 5,
+            bonus: 0,
+            bonus_at: 1000.0,
         })
     );
     // Arrivals older than the window do not count; a young process is not read as a storm.
@@ -196,6 +199,8 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
             Some(AutoTarget {
                 at: 970.0,
                 target: 7,
+                bonus: 0,
+                bonus_at: 0.0,
             }),
             &[],
             7,
@@ -205,6 +210,8 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
             Some(AutoTarget {
                 at: 940.0,
                 target: 7,
+                bonus: 0,
+                bonus_at: 0.0,
             }),
             &[],
             0,
@@ -214,15 +221,75 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
             Some(AutoTarget {
                 at: 999.0,
                 target: 1,
+                bonus: 0,
+                bonus_at: 0.0,
             }),
             &busy,
-            7,
+            5,
         ),
     ];
     for (previous, arrivals, want) in table {
         let mut i = inputs(&s, &[], 0, arrivals);
         i.previous = *previous;
         assert_eq!(plan(&i).target, *want, "{previous:?}");
+    }
+}
+
+#[test]
+fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
+    let s = WarmSettings {
+        idle: WarmIdle::Auto,
+        ..WarmSettings::default()
+    };
+    // 1/s over the window: m = 3, base ⌈3 + √3⌉ = 5, the bonus at most ⌈√3⌉ + 1 = 3.
+    let busy: Vec<f64> = (0..300).map(|k| 700.0 + k as f64 + 0.5).collect();
+    let prev = |bonus, bonus_at| {
+        Some(AutoTarget {
+            at: 990.0,
+            target: 5 + bonus,
+            bonus,
+            bonus_at,
+        })
+    };
+    let some: Vec<f64> = vec![990.0, 995.0]; // 2 of the last minute's 60 arrivals: 3 %
+    let many: Vec<f64> = (0..10).map(|k| 950.0 + k as f64).collect(); // 17 %
+    // (previous, misses) → (target, bonus)
+    let table: &[(Option<AutoTarget>, &[f64], usize, usize)] = &[
+        // No misses, nothing learnt: the base.
+        (None, &[], 5, 0),
+        // A few misses, under one in ten: no raise.
+        (prev(0, 900.0), &some, 5, 0),
+        // Many: raised at once …
+        (prev(0, 900.0), &many, 6, 1),
+        // … again once a create time (3 s) has passed since the last raise …
+        (prev(1, 996.0), &many, 7, 2),
+        // … but not sooner …
+        (prev(1, 998.0), &many, 6, 1),
+        // … and never above the cap.
+        (prev(3, 900.0), &many, 8, 3),
+        // A minute without a miss decays it by one (the target lowers only once a minute
+        // after its own last change, 10 s ago here) …
+        (prev(2, 930.0), &[], 7, 1),
+        // … less than a minute after its last change it stays.
+        (prev(2, 950.0), &[], 7, 2),
+        // Misses older than a minute do not count.
+        (
+            prev(0, 900.0),
+            &[900.0, 901.0, 902.0, 903.0, 904.0, 905.0, 906.0],
+            5,
+            0,
+        ),
+    ];
+    for (previous, misses, target, bonus) in table {
+        let mut i = inputs(&s, &[], 0, &busy);
+        i.previous = *previous;
+        i.misses = misses;
+        let p = plan(&i);
+        assert_eq!(
+            (p.target, p.auto.map(|a| a.bonus)),
+            (*target, Some(*bonus)),
+            "{previous:?} {misses:?}"
+        );
     }
 }
 
