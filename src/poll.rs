@@ -1,9 +1,12 @@
 //! The one way this tool waits for something: ask, and if the answer is "not yet", sleep on a
 //! growing schedule until a deadline. Waits for a state (a sandbox starting, a snapshot building,
-//! a proof file appearing, a session being claimed, processes ending) go through [`poll_until`],
-//! so schedules and timeout behaviour are the same everywhere and are tested once. Loops that
-//! sleep but are not such a wait — log follows, HTTP/gRPC retries, the orchestrator's and the
-//! emulator's ticks — say why not in a `// Not poll_until:` comment where they loop.
+//! a proof file or an install record appearing, a remote's pid, a session reaching a status,
+//! processes ending) go through [`poll_until`], so schedules and timeout behaviour are the same
+//! everywhere and are tested once. Loops that sleep but are not such a wait — retries of a failed
+//! request, log and output follows, redraw ticks, the orchestrator's and the emulator's loop
+//! gaps, the emulator's paced build steps — and the two `verify` follows that keep what each look
+//! saw, say why where they sleep, in a `// Not poll_until:` comment (`scripts/count-settings.sh`
+//! counts the loops without one).
 
 use std::future::Future;
 use std::time::{Duration, Instant};

@@ -588,6 +588,8 @@ impl HttpClient {
                             req.method,
                             req.log_url()
                         );
+                        // Not poll_until: a retry of a failed request after its backoff (or
+                        // Retry-After), not a wait for a state.
                         tokio::time::sleep(wait).await;
                     }
                     last_err = Some(error);

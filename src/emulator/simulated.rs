@@ -309,6 +309,8 @@ pub async fn run_gateway(shared: Weak<Shared>) {
             sim.pass(&s);
         }
         drop(s);
+        // Not poll_until: the gap between passes of a loop that lives as long as the emulator, not
+        // a wait.
         tokio::time::sleep(MIN_GAP.max(started.elapsed() * GAP_PER_PASS)).await;
     }
 }

@@ -391,6 +391,9 @@ pub async fn wait_for_proof(
                 last_error,
             });
         }
+        // Not poll_until: each look reports progress and keeps what it saw (the sandbox, the last
+        // contents, the last transient error), all of which a timeout answers with; sharing that
+        // with an attempt closure would take RefCells for no gain.
         tokio::time::sleep(delay.min(left)).await;
         delay = (delay * 2).min(Duration::from_secs(10));
     }

@@ -389,6 +389,9 @@ impl Follow<'_> {
                     last_error,
                 });
             }
+            // Not poll_until: each look moves the stages on (events in order) and keeps the
+            // session, sandbox and file last seen, which a timeout answers with; sharing that with
+            // an attempt closure would take RefCells for no gain.
             tokio::time::sleep(self.poll.min(left)).await;
         }
     }

@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use base64::Engine;
-use outposts::emulator::devin::NewSession;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
@@ -100,27 +99,7 @@ fn daytona_lifecycle_from_the_built_snapshot() {
 fn windows_launch_keeps_the_connect_token_out_of_every_command() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     let (emu, env) = orch_emulator(&[]);
-    let mut orch = Orch::start(
-        &env,
-        &[
-            "--provider",
-            "daytona",
-            "--launch",
-            "cli",
-            // A Windows session on a Linux outpost: the start-up check wants the Linux
-            // snapshot to exist too.
-            "--snapshot",
-            "daytonaio/sandbox:0.6.0",
-            "--windows-snapshot",
-            "windows-medium",
-        ],
-    );
-    let created = block_on(emu.client().new_sessions(&NewSession {
-        platform: Some("windows".into()),
-        ..NewSession::default()
-    }))
-    .unwrap();
-    let s = created[0].session_id.clone();
+    let (mut orch, s) = windows_cli_orch(&emu, &env);
     // The emulated Windows sandbox has no PowerShell: the start fails and the claim is
     // released — what matters here is what was sent.
     wait_until(

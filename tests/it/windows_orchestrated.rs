@@ -10,7 +10,6 @@
 
 use std::time::Duration;
 
-use outposts::emulator::devin::NewSession;
 use outposts::orchestrator::remote::windows_scripts::root;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
@@ -36,26 +35,8 @@ fn an_unconfirmed_windows_start_is_polled_and_a_clean_exit_sleeps(
     let mut args = vec!["--faults", CUT_EXECS];
     args.extend(d.args());
     let (emu, env) = orch_emulator(&args);
-    let mut orch = Orch::start(
-        &env,
-        &[
-            "--provider",
-            "daytona",
-            // No install exec: the image provides devin.exe.
-            "--launch",
-            "cli",
-            "--snapshot",
-            "daytonaio/sandbox:0.6.0",
-            "--windows-snapshot",
-            "windows-medium",
-        ],
-    );
-    let created = block_on(emu.client().new_sessions(&NewSession {
-        platform: Some("windows".into()),
-        ..NewSession::default()
-    }))
-    .unwrap();
-    let s = created[0].session_id.clone();
+    // No install exec: the image provides devin.exe.
+    let (mut orch, s) = windows_cli_orch(&emu, &env);
     let uploaded = |name: &str| {
         emu.requests().iter().any(|r| {
             r.path.contains("/files/")

@@ -249,6 +249,8 @@ impl CoreweaveClient {
                 attempt,
                 "retrying CoreWeave {method}: {err}"
             );
+            // Not poll_until: a retry of a failed call after its backoff (or the server's delay),
+            // not a wait for a state.
             tokio::time::sleep(wait).await;
         }
     }

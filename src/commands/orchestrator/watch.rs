@@ -337,6 +337,7 @@ pub async fn watch(ctx: &Ctx, outpost: &str, every: Duration) -> Result<ExitStat
                 at: crate::time::now(),
             });
         }
+        // Not poll_until: a redraw tick that runs until interrupted, not a wait with a deadline.
         tokio::time::sleep(every).await;
     }
 }

@@ -18,6 +18,7 @@ use crate::commands::emulator::{Signal, Signals};
 use crate::env;
 use crate::error::{CliError, ExitStatus, HasHint, InSession};
 use crate::output::Progress;
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{ProviderKind, SandboxInfo};
 use crate::settings::{V3Settings, advice};
 use crate::verify;
@@ -380,38 +381,48 @@ async fn follow(
     wait: Duration,
     waiting: &Progress,
 ) -> Result<(V3Session, bool), V3Error> {
-    let start = Instant::now();
-    let mut last = created;
-    loop {
+    let last = std::cell::RefCell::new(created);
+    let first = std::cell::Cell::new(true);
+    let (last_ref, first) = (&last, &first);
+    let waited = poll_until(Instant::now() + wait, Backoff::fixed(POLL), || async move {
+        // The first look is at the session as created; each later one reads it anew.
+        if !first.replace(false) {
+            let id = last_ref.borrow().session_id.clone();
+            let next = v3.get_session(&id).await?;
+            let changed = {
+                let prev = last_ref.borrow();
+                next.status != prev.status || next.status_detail != prev.status_detail
+            };
+            if changed {
+                waiting.println(&format!(
+                    "session {}: {}",
+                    next.session_id,
+                    session_line(&next)
+                ));
+            }
+            waiting.set_message(&format!(
+                "waiting for session {} to be {} ({})",
+                next.session_id,
+                until.word(),
+                session_line(&next)
+            ));
+            *last_ref.borrow_mut() = next;
+        }
+        let last = last_ref.borrow();
         let done = match until {
             Until::Served => last.status == V3Status::Running || last.status.ended(),
             Until::Finished => {
                 last.status_detail == Some(StatusDetail::Finished) || last.status.ended()
             }
         };
-        if done {
-            return Ok((last, true));
-        }
-        if start.elapsed() >= wait {
-            return Ok((last, false));
-        }
-        tokio::time::sleep(POLL.min(wait.saturating_sub(start.elapsed()))).await;
-        let next = v3.get_session(&last.session_id).await?;
-        if next.status != last.status || next.status_detail != last.status_detail {
-            waiting.println(&format!(
-                "session {}: {}",
-                next.session_id,
-                session_line(&next)
-            ));
-        }
-        waiting.set_message(&format!(
-            "waiting for session {} to be {} ({})",
-            next.session_id,
-            until.word(),
-            session_line(&next)
-        ));
-        last = next;
-    }
+        Ok::<_, V3Error>(if done {
+            Poll::Ready(())
+        } else {
+            Poll::Pending(())
+        })
+    })
+    .await?;
+    Ok((last.into_inner(), matches!(waited, Waited::Ready(()))))
 }
 
 /// The next step after --until ran out: the session by id, and the queue it waits in.

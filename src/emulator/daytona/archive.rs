@@ -104,6 +104,8 @@ pub async fn watch(s: AppState, id: String, stopped_ms: u64) {
         if now >= due {
             break;
         }
+        // Not poll_until: the emulator's auto-archive timer (a due time, re-read as the record
+        // changes), not a wait for a state.
         tokio::time::sleep(d((due - now).min(RECHECK_MS))).await;
     }
     let begun = {

@@ -412,6 +412,7 @@ async fn build(s: AppState, id: String, check: Option<BuildCheck>) {
     update(&s, &id, |r| r.state = SnapshotState::Building);
     let last = check.log.len().saturating_sub(1);
     for (i, line) in check.log.into_iter().enumerate() {
+        // Not poll_until: the emulated build's pace (one log line per step), not a wait.
         tokio::time::sleep(d(settings.snapshot_step_ms)).await;
         update(&s, &id, |r| r.log.push(line));
         // The verified downloads run before the closing line (a failed one ends the build).
@@ -740,6 +741,8 @@ fn logs_response(
                 if done {
                     return Some((Ok(Bytes::new()), (s, key, sent, true)));
                 }
+                // Not poll_until: a log follow that streams each new line as it comes, until the
+                // build ends.
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         },

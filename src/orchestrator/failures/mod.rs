@@ -46,7 +46,8 @@ impl Orchestrator {
     /// Remember one of a session's events in words (a failure record copies the last ones).
     pub(super) fn note_failure_event(&self, ev: &OrchEvent) {
         if let Some(session) = ev.session() {
-            self.failures.note_event(session, ev.summary(), now());
+            self.failures
+                .note_event(&SessionId::from(session), ev.summary(), now());
         }
     }
 
@@ -107,7 +108,7 @@ impl Orchestrator {
     }
 
     /// The session had slept: its queue entry is a resume, or an earlier record says so.
-    fn woke(&self, session: &str) -> bool {
+    fn woke(&self, session: &SessionId) -> bool {
         let resume = self
             .book()
             .entry(session)
@@ -130,7 +131,7 @@ impl Orchestrator {
 
     /// Since when a sandbox of this session counts as failed (its open streak's start), and
     /// whether the session had slept.
-    pub(super) fn failed_since(&self, session: &str) -> (Option<f64>, bool) {
+    pub(super) fn failed_since(&self, session: &SessionId) -> (Option<f64>, bool) {
         let rec = self.failures.get(session);
         (
             rec.as_ref().filter(|r| r.open()).map(|r| r.failing_since),

@@ -6,6 +6,7 @@
 //! Beside the records, in memory only: each session's last events in words (what a record
 //! copies when a failure happens).
 
+use crate::orchestrator::SessionId;
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -79,9 +80,9 @@ impl FailureStore {
     }
 
     /// One of the session's events, in words.
-    pub fn note_event(&self, session: &str, text: String, at: f64) {
+    pub fn note_event(&self, session: &SessionId, text: String, at: f64) {
         let mut map = self.events.lock().unwrap_or_else(|e| e.into_inner());
-        if !map.contains_key(session) && map.len() >= EVENT_SESSIONS {
+        if !map.contains_key(session.as_str()) && map.len() >= EVENT_SESSIONS {
             // The session whose last event is oldest makes room.
             let oldest = map
                 .iter()
@@ -101,11 +102,11 @@ impl FailureStore {
         }
     }
 
-    pub fn events(&self, session: &str) -> Vec<EventLine> {
+    pub fn events(&self, session: &SessionId) -> Vec<EventLine> {
         self.events
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(session)
+            .get(session.as_str())
             .map(|q| q.iter().cloned().collect())
             .unwrap_or_default()
     }
@@ -123,40 +124,40 @@ impl FailureStore {
     }
 
     /// The session was given up: its record says why.
-    pub fn gave_up(&self, session: &str, reason: &str) {
+    pub fn gave_up(&self, session: &SessionId, reason: &str) {
         self.change(|m| {
-            if let Some(r) = m.get_mut(session) {
+            if let Some(r) = m.get_mut(session.as_str()) {
                 r.given_up = Some(super::record::clean(reason, super::record::LINE_CHARS));
             }
         });
     }
 
     /// The session was served again: its sandbox is no failed one any more.
-    pub fn resolved(&self, session: &str, at: f64) {
+    pub fn resolved(&self, session: &SessionId, at: f64) {
         if !self.get(session).is_some_and(|r| r.open()) {
             return;
         }
         self.change(|m| {
-            if let Some(r) = m.get_mut(session) {
+            if let Some(r) = m.get_mut(session.as_str()) {
                 r.resolved_at = Some(at);
             }
         });
     }
 
     /// The janitor deleted the kept sandbox.
-    pub fn reaped(&self, session: &str, at: f64) {
+    pub fn reaped(&self, session: &SessionId, at: f64) {
         self.change(|m| {
-            if let Some(r) = m.get_mut(session) {
+            if let Some(r) = m.get_mut(session.as_str()) {
                 r.reaped_at = Some(at);
             }
         });
     }
 
-    pub fn get(&self, session: &str) -> Option<FailureRecord> {
+    pub fn get(&self, session: &SessionId) -> Option<FailureRecord> {
         self.records
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(session)
+            .get(session.as_str())
             .cloned()
     }
 
@@ -225,15 +226,22 @@ mod tests {
             store.failed(rec(&format!("s{i:04}"), i as f64));
         }
         // The oldest record is closed (served again): it goes before any open one.
-        store.resolved("s0100", 1000.0);
+        store.resolved(&"s0100".into(), 1000.0);
         store.failed(rec("last", 10_000.0));
         let again = FailureStore::open(dir.path());
         let all = again.all();
         assert_eq!(all.len(), MAX_RECORDS);
         assert_eq!(all[0].session_id, "last");
-        assert!(again.get("s0100").is_none(), "the closed one went first");
-        assert!(again.get("s0000").is_none(), "then the oldest");
-        assert!(again.get(&format!("s{:04}", MAX_RECORDS + 19)).is_some());
+        assert!(
+            again.get(&"s0100".into()).is_none(),
+            "the closed one went first"
+        );
+        assert!(again.get(&"s0000".into()).is_none(), "then the oldest");
+        assert!(
+            again
+                .get(&format!("s{:04}", MAX_RECORDS + 19).into())
+                .is_some()
+        );
     }
 
     #[test]
@@ -241,21 +249,21 @@ mod tests {
         let store = FailureStore::in_memory();
         store.failed(rec("s", 10.0));
         store.failed(rec("s", 20.0));
-        let r = store.get("s").unwrap();
+        let r = store.get(&"s".into()).unwrap();
         assert_eq!((r.at, r.failing_since), (20.0, 10.0));
         // Served in between: a new streak.
-        store.resolved("s", 25.0);
+        store.resolved(&"s".into(), 25.0);
         store.failed(rec("s", 30.0));
-        assert_eq!(store.get("s").unwrap().failing_since, 30.0);
+        assert_eq!(store.get(&"s".into()).unwrap().failing_since, 30.0);
     }
 
     #[test]
     fn events_are_bounded_per_session() {
         let store = FailureStore::in_memory();
         for i in 0..50 {
-            store.note_event("s", format!("e{i}"), i as f64);
+            store.note_event(&"s".into(), format!("e{i}"), i as f64);
         }
-        let ev = store.events("s");
+        let ev = store.events(&"s".into());
         assert_eq!(ev.len(), EVENTS);
         assert_eq!(ev.last().unwrap().text, "e49");
     }

@@ -97,29 +97,10 @@ const SLEEPS: &str = "failed, but its session sleeps: the workspace is kept";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::devin_types::{Platform, QueueEntry};
+    use crate::orchestrator::plan::janitor::tests::found;
     use SandboxState::*;
 
     const DAY: f64 = 86_400.0;
-
-    fn found(phase: Phase, status: SessionStatus) -> Lookup {
-        Lookup::Found(Box::new(QueueEntry {
-            session_id: "s".into(),
-            outpost_id: None,
-            created_at: None,
-            updated_at: None,
-            kind: Kind::New,
-            platform: Platform::Linux,
-            remote_binary_sha: None,
-            network_policy: None,
-            phase,
-            acceptor_id: None,
-            claim_deadline: None,
-            session_status: status,
-            connect_token: None,
-            gateway_url: None,
-        }))
-    }
 
     fn resumed() -> Lookup {
         match found(Phase::Pending, SessionStatus::Running) {

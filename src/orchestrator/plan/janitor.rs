@@ -161,7 +161,7 @@ pub fn decide(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::api::devin_types::{Kind, Platform};
     use std::collections::BTreeMap;
@@ -188,7 +188,8 @@ mod tests {
         }
     }
 
-    fn found(phase: Phase, status: SessionStatus) -> Lookup {
+    /// Session "s"'s queue entry in `phase` and `status` (also read by `plan/failed.rs`).
+    pub(in crate::orchestrator::plan) fn found(phase: Phase, status: SessionStatus) -> Lookup {
         Lookup::Found(Box::new(QueueEntry {
             session_id: "s".into(),
             outpost_id: None,

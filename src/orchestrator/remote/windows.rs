@@ -20,6 +20,7 @@ use super::windows_scripts::{
     ERROR_TAG, bootstrap_script, check_script, has_clone_script, root, start_script,
 };
 use super::*;
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::ProviderError;
 
 /// The byte-order mark that makes Windows PowerShell 5.1 read a file as UTF-8.
@@ -262,24 +263,23 @@ async fn confirm(
     session_id: &str,
     cause: ProviderError,
 ) -> Result<Launched, RemoteError> {
-    for _ in 0..CONFIRM_ROUNDS {
-        match check(provider, sandbox_id, session_id).await {
-            Ok(Liveness::Running(pid)) => return Ok(Launched::Started { pid, cached: None }),
+    let deadline = std::time::Instant::now() + CONFIRM_EVERY * CONFIRM_ROUNDS;
+    let waited = poll_until(deadline, Backoff::fixed(CONFIRM_EVERY), || async {
+        Ok::<_, std::convert::Infallible>(match check(provider, sandbox_id, session_id).await {
+            Ok(Liveness::Running(pid)) => Poll::Ready(pid),
             // It started and already ended: the supervision reads the exit code.
-            Ok(Liveness::Exited(_)) => {
-                return Ok(Launched::Started {
-                    pid: 0,
-                    cached: None,
-                });
-            }
-            Ok(Liveness::Absent) | Err(_) => {}
-        }
-        tokio::time::sleep(CONFIRM_EVERY).await;
-    }
-    Err(RemoteError::Launch {
-        code: -1,
-        output: format!("the start was not confirmed ({cause}) and no remote pid appeared"),
+            Ok(Liveness::Exited(_)) => Poll::Ready(0),
+            Ok(Liveness::Absent) | Err(_) => Poll::Pending(()),
+        })
     })
+    .await;
+    match waited {
+        Ok(Waited::Ready(pid)) => Ok(Launched::Started { pid, cached: None }),
+        _ => Err(RemoteError::Launch {
+            code: -1,
+            output: format!("the start was not confirmed ({cause}) and no remote pid appeared"),
+        }),
+    }
 }
 
 /// Is the remote running, exited or absent? The bootstrap writes `worker.exit` (whole, by a

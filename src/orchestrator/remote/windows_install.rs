@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::RemoteError;
 use super::windows_scripts::{ERROR_TAG, NATIVE};
+use crate::poll::{Backoff, Poll, poll_until};
 use crate::provider::Provider;
 use crate::shell::powershell_quote;
 
@@ -147,32 +148,34 @@ pub async fn await_install(
     every: Duration,
 ) -> Result<(), RemoteError> {
     let deadline = Instant::now() + budget;
-    loop {
-        if let Some(bytes) = provider.read_file(sandbox_id, &exit_path(dir)).await? {
-            let text = crate::provider::daytona::windows_build::runner::decode_text(&bytes);
-            if let Some((code, line)) = parse_record(&text, nonce) {
-                let detail = line
-                    .strip_prefix(ERROR_TAG)
-                    .map(str::to_string)
-                    .unwrap_or(line);
-                return match code {
-                    0 => Ok(()),
-                    DOWNLOAD_FAILED => Err(RemoteError::Download(detail)),
-                    CHECKSUM_MISMATCH => Err(RemoteError::ChecksumMismatch(detail)),
-                    code => Err(RemoteError::Launch {
-                        code,
-                        output: detail,
-                    }),
-                };
-            }
-        }
-        if Instant::now() >= deadline {
-            return Err(RemoteError::Download(format!(
-                "the download of devin-remote into {dir} did not finish within {} s; the \
-                 next launch resumes it",
-                budget.as_secs()
-            )));
-        }
-        tokio::time::sleep(every).await;
-    }
+    let waited = poll_until(deadline, Backoff::fixed(every), || async {
+        let Some(bytes) = provider.read_file(sandbox_id, &exit_path(dir)).await? else {
+            return Ok(Poll::Pending(()));
+        };
+        let text = crate::provider::daytona::windows_build::runner::decode_text(&bytes);
+        let Some((code, line)) = parse_record(&text, nonce) else {
+            return Ok(Poll::Pending(()));
+        };
+        let detail = line
+            .strip_prefix(ERROR_TAG)
+            .map(str::to_string)
+            .unwrap_or(line);
+        Err(match code {
+            0 => return Ok(Poll::Ready(())),
+            DOWNLOAD_FAILED => RemoteError::Download(detail),
+            CHECKSUM_MISMATCH => RemoteError::ChecksumMismatch(detail),
+            code => RemoteError::Launch {
+                code,
+                output: detail,
+            },
+        })
+    })
+    .await?;
+    waited.or_else(|_| {
+        RemoteError::Download(format!(
+            "the download of devin-remote into {dir} did not finish within {} s; the \
+             next launch resumes it",
+            budget.as_secs()
+        ))
+    })
 }

@@ -249,6 +249,8 @@ impl Orchestrator {
 
         loop {
             wedge_point();
+            // Not poll_until: the reconcile loop's wake-up (a change or 500 ms), not a wait for a
+            // state.
             tokio::select! {
                 _ = self.notify.notified() => {}
                 _ = tokio::time::sleep(Duration::from_millis(500)) => {}
@@ -270,6 +272,7 @@ impl Orchestrator {
             // Passes at most every `cap × 10 µs` (100 ms at 10,000): each completed action wakes
             // the loop, so passes grew with N and each costs O(N) — O(N²) in all.
             let gap = min_pass_gap(self.opts.limits.cap).saturating_sub(last_pass.elapsed());
+            // Not poll_until: the minimum gap between reconcile passes, not a wait for a state.
             if !gap.is_zero() {
                 tokio::time::sleep(gap).await;
             }

@@ -32,6 +32,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::ProviderError;
 use crate::settings::not_ready;
 
@@ -177,20 +178,27 @@ pub(super) async fn probe(bwrap: &Path, nsenter: &Path) -> Result<(), Unready> {
         .spawn()
         .map_err(|e| unready(format!("cannot run {}: {e}", bwrap.display())))?;
     let b = child.id().map(|p| p as i32).unwrap_or(0);
-    let mut r = None;
-    for _ in 0..200 {
-        if let Some(pid) = super::procs::first_child(b)
+    let every = std::time::Duration::from_millis(25);
+    let deadline = std::time::Instant::now() + every * 200;
+    // Ready(Some(pid 1)) once up, Ready(None) once bubblewrap exited.
+    let up = poll_until(deadline, Backoff::fixed(every), || {
+        let seen = if let Some(pid) = super::procs::first_child(b)
             && super::procs::pid_ns(pid).is_some_and(|ns| Some(ns) != super::procs::pid_ns(0))
             && super::procs::first_child(pid).is_some()
         {
-            r = Some(pid);
-            break;
-        }
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
+            Poll::Ready(Some(pid))
+        } else if let Ok(Some(_)) = child.try_wait() {
+            Poll::Ready(None)
+        } else {
+            Poll::Pending(())
+        };
+        std::future::ready(Ok::<_, std::convert::Infallible>(seen))
+    })
+    .await;
+    let r = match up {
+        Ok(Waited::Ready(r)) => r,
+        _ => None,
+    };
     let result = match r {
         None => {
             let _ = child.start_kill();

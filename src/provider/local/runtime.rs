@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{ProviderError, Result, SandboxInfo, SandboxState};
 use crate::secrets::Secret;
 
@@ -291,36 +292,47 @@ impl LocalProvider {
         std::thread::spawn(move || {
             let _ = tx.send(child.wait());
         });
-        let deadline = tokio::time::Instant::now() + BOOT_TIMEOUT;
-        // Not poll_until: bubblewrap exiting ends this wait as surely as the deadline does.
-        loop {
+        let deadline = std::time::Instant::now() + BOOT_TIMEOUT;
+        let every = Backoff::fixed(Duration::from_millis(10));
+        // Ready(Some(pid 1)) once up, Ready(None) once bubblewrap exited.
+        // `move`: the receiver is Send but not Sync, so it must be owned, not borrowed.
+        let up = poll_until(deadline, every, move || {
             // Up once pid 1 has forked the payload: bubblewrap does that after all mounts.
-            if let Some(r) = procs::first_child(b)
+            let seen = if let Some(r) = procs::first_child(b)
                 && procs::pid_ns(r).is_some_and(|ns| Some(ns) != procs::pid_ns(0))
                 && procs::first_child(r).is_some()
             {
+                Poll::Ready(Some(r))
+            } else if rx.try_recv().is_ok() {
+                Poll::Ready(None)
+            } else {
+                Poll::Pending(())
+            };
+            std::future::ready(Ok::<_, std::convert::Infallible>(seen))
+        })
+        .await;
+        let exited = match up {
+            Ok(Waited::Ready(Some(r))) => {
                 rec.init_pid = Some(b);
                 self.store.save(rec)?;
                 return Ok(Some(r));
             }
-            let exited = rx.try_recv().is_ok();
-            if exited || tokio::time::Instant::now() >= deadline {
-                procs::signal(b, libc::SIGKILL);
-                let tail = std::fs::read_to_string(&events).unwrap_or_default();
-                let last: Vec<&str> = tail.lines().rev().take(3).collect();
-                return Err(ProviderError::Other(format!(
-                    "the sandbox {} did not start ({}): {}",
-                    rec.name,
-                    if exited {
-                        "bubblewrap exited"
-                    } else {
-                        "timed out"
-                    },
-                    last.into_iter().rev().collect::<Vec<_>>().join(" | ")
-                )));
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+            Ok(Waited::Ready(None)) => true,
+            _ => false,
+        };
+        procs::signal(b, libc::SIGKILL);
+        let tail = std::fs::read_to_string(&events).unwrap_or_default();
+        let last: Vec<&str> = tail.lines().rev().take(3).collect();
+        Err(ProviderError::Other(format!(
+            "the sandbox {} did not start ({}): {}",
+            rec.name,
+            if exited {
+                "bubblewrap exited"
+            } else {
+                "timed out"
+            },
+            last.into_iter().rev().collect::<Vec<_>>().join(" | ")
+        )))
     }
 
     /// For exec and clone: refuse a stopped sandbox; boot a started one whose init is gone.

@@ -164,6 +164,31 @@ pub fn new_session(emu: &Emu, task: Option<String>) -> String {
     created[0].session_id.clone()
 }
 
+/// An orchestrator on Daytona that launches the image's `devin` (`--launch cli`) with the
+/// Windows snapshot beside the Linux one (a Windows session on a Linux outpost: the start-up
+/// check wants both), and one new Windows session in the queue: its id.
+pub fn windows_cli_orch(emu: &Emu, env: &TestEnv) -> (Orch, String) {
+    let orch = Orch::start(
+        env,
+        &[
+            "--provider",
+            "daytona",
+            "--launch",
+            "cli",
+            "--snapshot",
+            "daytonaio/sandbox:0.6.0",
+            "--windows-snapshot",
+            "windows-medium",
+        ],
+    );
+    let created = block_on(emu.client().new_sessions(&NewSession {
+        platform: Some("windows".into()),
+        ..NewSession::default()
+    }))
+    .expect("new Windows session");
+    (orch, created[0].session_id.clone())
+}
+
 pub fn session(emu: &Emu, id: &str) -> SessionInfo {
     block_on(emu.client().session(id))
         .expect("session")

@@ -18,6 +18,7 @@ use crate::api::daytona_types::{
     BuildInfo, CreateSandbox, SandboxDesiredState as Desired, SandboxState as St, SnapshotState,
 };
 use crate::emulator::AppState;
+use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{SandboxSpec, Source};
 use crate::secrets::Secret;
 
@@ -250,13 +251,20 @@ pub(super) async fn wait_for(
     max: Duration,
     done: impl Fn(&SandboxRec) -> bool,
 ) -> Option<SandboxRec> {
-    let deadline = Instant::now() + max;
-    loop {
-        let rec = s.daytona.org().sandboxes.get(id).cloned()?;
-        if done(&rec) || rec.stored.is_error() || Instant::now() >= deadline {
-            return Some(rec);
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
+    let every = Backoff::fixed(Duration::from_millis(25));
+    // A vanished record ends the wait as an error (`None`).
+    let waited = poll_until(Instant::now() + max, every, || {
+        std::future::ready(match s.daytona.org().sandboxes.get(id).cloned() {
+            None => Err(()),
+            Some(rec) if done(&rec) || rec.stored.is_error() => Ok(Poll::Ready(rec)),
+            Some(rec) => Ok(Poll::Pending(rec)),
+        })
+    })
+    .await
+    .ok()?;
+    match waited {
+        Waited::Ready(rec) => Some(rec),
+        Waited::TimedOut(rec) => rec,
     }
 }
 
@@ -314,6 +322,7 @@ pub(crate) async fn boot(s: AppState, id: String, build: Option<BuildCheck>) {
         tokio::time::sleep(d(settings.snapshot_pending_ms)).await;
         update(&s, &id, |r| r.stored = St::BuildingSnapshot);
         for line in &check.log {
+            // Not poll_until: the emulated build's pace (one log line per step), not a wait.
             tokio::time::sleep(d(settings.snapshot_step_ms)).await;
             update(&s, &id, |r| r.build_log.push(line.clone()));
         }

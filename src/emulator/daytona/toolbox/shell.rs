@@ -20,6 +20,7 @@ use axum::extract::ws::{Message, WebSocket};
 use super::process::spool_dir;
 use super::{Ctx, run, sandbox_argv};
 use crate::emulator::AppState;
+use crate::poll::{Backoff, Poll, poll_until};
 use crate::provider::{ExecRequest, Provider};
 use crate::secrets::Secret;
 
@@ -87,18 +88,20 @@ pub(super) async fn start(s: &AppState, c: &Ctx, session: &str) -> Result<(), St
         }
     });
     let p = s.sandboxes.provider();
-    let deadline = tokio::time::Instant::now() + SHELL_START;
     let ready = format!("{dir}/ready");
-    while tokio::time::Instant::now() < deadline {
-        if matches!(p.read_file(&c.sid, &ready).await, Ok(Some(_))) {
-            return Ok(());
+    let deadline = std::time::Instant::now() + SHELL_START;
+    let (p, ready) = (&p, &ready);
+    let waited = poll_until(deadline, Backoff::fixed(LOOK), || async move {
+        if matches!(p.read_file(&c.sid, ready).await, Ok(Some(_))) {
+            return Ok(Poll::Ready(()));
         }
         if shell_exit(s, &c.sid, session).is_some() {
-            return Err("the session's shell exited at start".into());
+            return Err("the session's shell exited at start".to_string());
         }
-        tokio::time::sleep(LOOK).await;
-    }
-    Err("the session's shell did not start".into())
+        Ok(Poll::Pending(()))
+    })
+    .await?;
+    waited.or_else(|_| "the session's shell did not start".to_string())
 }
 
 /// The session shell's exit code once it has ended.
@@ -200,6 +203,8 @@ pub(super) async fn wait(s: &AppState, sid: &str, session: &str, cid: &str) -> i
             // Deleted (or the sandbox stopped) under the command.
             return -1;
         }
+        // Not poll_until: no deadline — a command runs as long as it runs; its end or its session's
+        // deletion ends the wait.
         tokio::time::sleep(LOOK).await;
     }
 }
@@ -291,6 +296,8 @@ pub(super) async fn follow_logs(
         if done {
             break;
         }
+        // Not poll_until: a stream that forwards output as it comes, until the command ends or the
+        // client leaves.
         tokio::select! {
             msg = ws.recv() => match msg {
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
