@@ -163,7 +163,7 @@ impl Orchestrator {
     /// Whether the janitor already reaped sandbox `id` of `session`. A reaped sandbox is over
     /// even when it can still be read: CoreWeave keeps a FAILED sandbox readable after its
     /// delete, and taking it for the session's sandbox would fail every attempt on it again.
-    pub(super) fn reaped_already(&self, session: &str, id: &str) -> bool {
+    pub(super) fn reaped_already(&self, session: &SessionId, id: &str) -> bool {
         self.failures
             .get(session)
             .is_some_and(|r| r.reaped_at.is_some() && r.sandbox_id.as_deref() == Some(id))
