@@ -293,6 +293,17 @@ impl HasHint for crate::provider::ProviderError {
     }
 }
 
+impl HasHint for crate::verify::sleep_cycle::CycleError {
+    fn hint(&self) -> Option<Hint> {
+        use crate::verify::sleep_cycle::CycleError as E;
+        match self {
+            E::Admin(e) => HasHint::hint(e),
+            E::Provider(e) => HasHint::hint(e),
+            E::NoSession(_) => None,
+        }
+    }
+}
+
 impl HasHint for crate::orchestrator::ProvisionError {
     fn hint(&self) -> Option<Hint> {
         use crate::orchestrator::ProvisionError as E;

@@ -372,6 +372,19 @@ impl Config {
         self.get(var).map(|r| r.value)
     }
 
+    /// A list setting: items separated by commas, spaces or newlines; empty when unset.
+    pub fn list(&self, var: &'static EnvVar) -> Vec<String> {
+        self.value(var)
+            .map(|r| {
+                r.split([',', ' ', '\n'])
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// The value, or a [`ConfigError::Missing`] with `hint`.
     pub fn require(&self, var: &'static EnvVar, hint: &str) -> Result<Resolved, ConfigError> {
         self.get(var).ok_or_else(|| ConfigError::Missing {

@@ -13,6 +13,26 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+/// What `POST /_emulator/daytona/error` and `/_emulator/coreweave/failed` take: the sandbox (an
+/// id, name or label value) or the next one created, and an optional reason.
+#[derive(Deserialize)]
+pub struct BrokenSandbox {
+    #[serde(default)]
+    pub sandbox: Option<String>,
+    #[serde(default)]
+    pub next: bool,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+impl BrokenSandbox {
+    /// The reason the provider will give, or the default one.
+    pub fn reason(&self) -> String {
+        (self.reason.clone())
+            .unwrap_or_else(|| "emulated fault: the sandbox's runner failed".into())
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FaultRule {
     /// HTTP method to match; any when absent.

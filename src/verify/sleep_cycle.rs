@@ -5,54 +5,29 @@
 //! Devin's v3 sessions API has no suspend or resume (specs/devin-sessions-api.md §2–3: create,
 //! get, list, messages, end), so the cycle is driven through the emulator's admin API
 //! (`POST /_emulator/sessions/{id}/suspend|resume`). Against a real Devin API it is refused
-//! before anything is created ([`admin_for`]).
+//! before anything is created (`commands/session/verify_sleep.rs`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::api::http::{ApiError, HttpClient};
-use crate::emulator::client::EmulatorClient;
+use crate::api::http::ApiError;
 use crate::orchestrator::integrity::IntegrityRow;
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{Provider, ProviderError, SandboxInfo, SandboxState};
 
 const STEP: Backoff = Backoff::growing(Duration::from_millis(200), Duration::from_secs(2));
 
-/// Why the cycle cannot run against this Devin API.
-#[derive(Debug, thiserror::Error)]
-pub enum NotEmulated {
-    #[error(
-        "--sleep-cycle needs a way to suspend and resume the proof session, and Devin's v3 sessions API has none; DEVIN_API_URL ({url}) is not the emulator ({why})"
-    )]
-    RealApi { url: String, why: String },
-}
-
-/// The emulator's admin client for a Devin API at `api_url`: only a loopback URL that answers
-/// `/_emulator/info` is the emulator. Nothing else is sent to a real API.
-pub async fn admin_for(http: HttpClient, api_url: &str) -> Result<EmulatorClient, NotEmulated> {
-    let refuse = |why: String| NotEmulated::RealApi {
-        url: api_url.to_string(),
-        why,
-    };
-    let loopback = url::Url::parse(api_url)
-        .ok()
-        .is_some_and(|u| match u.host() {
-            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-            Some(url::Host::Domain(d)) => d == "localhost",
-            None => false,
-        });
-    if !loopback {
-        return Err(refuse("not a loopback address".into()));
-    }
-    let admin = EmulatorClient::new(http, api_url);
-    match tokio::time::timeout(Duration::from_secs(10), admin.info()).await {
-        Ok(Ok(_)) => Ok(admin),
-        Ok(Err(e)) => Err(refuse(format!("/_emulator/info: {e}"))),
-        Err(_) => Err(refuse("/_emulator/info did not answer in 10s".into())),
-    }
+/// What suspends and resumes a session. Devin's v3 API has neither, so the command layer
+/// hands the emulator's admin API in (verify/ does not name the emulator: DESIGN.md's map).
+#[async_trait::async_trait]
+pub trait SessionControl: Sync {
+    /// The session's generation (a wake starts a new one) and its status as reads show it;
+    /// `None` when the session is unknown.
+    async fn state(&self, session: &str) -> Result<Option<(u32, String)>, ApiError>;
+    async fn suspend(&self, session: &str) -> Result<(), ApiError>;
+    async fn resume(&self, session: &str) -> Result<(), ApiError>;
 }
 
 /// A step of the cycle, for narration and for saying where it stalled.
@@ -118,7 +93,7 @@ pub enum Cycled {
 
 /// One sleep cycle of `session`, whose file at `path` was read from `sandbox`.
 pub struct SleepCycle<'a> {
-    pub admin: &'a EmulatorClient,
+    pub admin: &'a dyn SessionControl,
     pub provider: &'a dyn Provider,
     pub session_id: &'a str,
     pub sandbox: &'a SandboxInfo,
@@ -131,9 +106,9 @@ impl SleepCycle<'_> {
     /// Run it, calling `on` at each step reached.
     pub async fn run(&self, mut on: impl FnMut(CycleStep)) -> Result<Cycled, CycleError> {
         let deadline = Instant::now() + self.wait;
-        let before = self
+        let (before, _) = self
             .admin
-            .session(self.session_id)
+            .state(self.session_id)
             .await?
             .ok_or_else(|| CycleError::NoSession(self.session_id.into()))?;
         self.admin.suspend(self.session_id).await?;
@@ -158,9 +133,9 @@ impl SleepCycle<'_> {
         // Served: the woken entry (a later generation) is running — its remote connected —
         // and the session's sandbox is started.
         let served = poll_until(deadline, STEP, || async {
-            let s = self.admin.session(self.session_id).await?;
-            let running = s
-                .is_some_and(|s| s.generation > before.generation && s.session_status == "running");
+            let s = self.admin.state(self.session_id).await?;
+            let running =
+                s.is_some_and(|(generation, status)| generation > before && status == "running");
             let sb = self.provider.get(&self.sandbox.name).await?;
             Ok::<_, CycleError>(match sb {
                 Some(sb) if running && sb.state == SandboxState::Started => Poll::Ready(sb),

@@ -61,7 +61,7 @@ fn module_of(rel: &str) -> Vec<String> {
 }
 
 /// Production lines: without comment lines, and without the `#[cfg(test)]` code that ends a
-/// file (this code base keeps tests last) or lives in a `tests.rs` of its own.
+/// file (this code base keeps tests last), a test-only file (`#![cfg(test)]`) or a `tests.rs`.
 fn production_lines(path: &Path, rel: &str) -> Vec<Line> {
     if rel.ends_with("/tests.rs") || rel == "tests.rs" {
         return Vec::new();
@@ -70,7 +70,8 @@ fn production_lines(path: &Path, rel: &str) -> Vec<Line> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim_start();
-        if line.starts_with("#[cfg(test)]") {
+        // A test-only file says so at its top (`#![cfg(test)]`): none of it is production.
+        if line.starts_with("#[cfg(test)]") || line.starts_with("#![cfg(test)]") {
             break;
         }
         if t.starts_with("//") {

@@ -228,15 +228,7 @@ pub fn run_options(
         .positive(&env::MAX_CONCURRENT_SESSIONS)?
         .unwrap_or_default() as usize;
     let (source, windows_source) = sources(&config, a, kind);
-    let repos = config
-        .value(&env::REPOS)
-        .map(|r| {
-            r.split([',', ' ', '\n'])
-                .filter(|s| !s.trim().is_empty())
-                .map(|s| s.trim().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let repos = config.list(&env::REPOS);
     Ok(RunOptions {
         outpost_id: outpost,
         acceptor_id: acceptor,
@@ -278,15 +270,7 @@ pub fn run_options(
                 .unwrap_or_default()
                 .as_secs_f64(),
         ),
-        snapshot_fallback: config
-            .value(&env::SNAPSHOT_FALLBACK)
-            .map(|r| {
-                r.split([',', ' ', '\n'])
-                    .filter(|s| !s.trim().is_empty())
-                    .map(|s| s.trim().to_string())
-                    .collect()
-            })
-            .unwrap_or_default(),
+        snapshot_fallback: config.list(&env::SNAPSHOT_FALLBACK),
         targets: targets::targets(&config, kind)?,
         prices: crate::settings::PriceSettings::resolve(&config, kind)?,
         cost_alert_hourly: crate::settings::PriceSettings::alert(&config)?,

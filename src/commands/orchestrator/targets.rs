@@ -12,15 +12,7 @@ use crate::provider::ProviderKind;
 /// The targets to place on, in order; empty when there is no fallback to go to (nothing to
 /// choose: the provider sends `DAYTONA_TARGET` itself) or the provider is not Daytona.
 pub(super) fn targets(config: &Config, kind: ProviderKind) -> Result<Vec<String>> {
-    let fallback: Vec<String> = config
-        .value(&env::DAYTONA_TARGET_FALLBACK)
-        .map(|r| {
-            r.split([',', ' ', '\n'])
-                .filter(|s| !s.trim().is_empty())
-                .map(|s| s.trim().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let fallback = config.list(&env::DAYTONA_TARGET_FALLBACK);
     if fallback.is_empty() || kind != ProviderKind::Daytona {
         return Ok(Vec::new());
     }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::api::http::ApiError;
 use crate::commands::emulator::{Signal, Signals};
 use crate::emulator::client::EmulatorClient;
 use crate::error::CliError;
@@ -14,7 +15,7 @@ use crate::orchestrator::integrity::IntegrityRow;
 use crate::output::Printer;
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::provider::{Provider, SandboxInfo};
-use crate::verify::sleep_cycle::{CycleStep, Cycled, SleepCycle, admin_for, wake_verdict};
+use crate::verify::sleep_cycle::{CycleStep, Cycled, SessionControl, SleepCycle, wake_verdict};
 use crate::verify::{Comparison, compare, show};
 
 /// How long the wake's integrity verdict is looked for in the state dir once served again (the
@@ -87,18 +88,57 @@ pub struct CycleStepAt {
 }
 
 /// The emulator's admin client, or the usage error (exit 2) that says why not, before any
-/// session is created.
+/// session is created: only a loopback URL that answers `/_emulator/info` is the emulator, and
+/// nothing else is sent to a real API.
 pub async fn admin(
     http: crate::api::http::HttpClient,
     api_url: &str,
 ) -> anyhow::Result<EmulatorClient> {
-    admin_for(http, api_url).await.map_err(|e| {
+    let refuse = |why: String| -> anyhow::Error {
         CliError::usage(
-            e.to_string(),
+            format!(
+                "--sleep-cycle needs a way to suspend and resume the proof session, and Devin's v3 sessions API has none; DEVIN_API_URL ({api_url}) is not the emulator ({why})"
+            ),
             "drop --sleep-cycle to verify against this Devin API; the cycle runs against the emulator (`outposts emulator start`, then the DEVIN_API_URL `outposts emulator env` prints)",
         )
         .into()
-    })
+    };
+    let loopback = url::Url::parse(api_url)
+        .ok()
+        .is_some_and(|u| match u.host() {
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            Some(url::Host::Domain(d)) => d == "localhost",
+            None => false,
+        });
+    if !loopback {
+        return Err(refuse("not a loopback address".into()));
+    }
+    let admin = EmulatorClient::new(http, api_url);
+    match tokio::time::timeout(Duration::from_secs(10), admin.info()).await {
+        Ok(Ok(_)) => Ok(admin),
+        Ok(Err(e)) => Err(refuse(format!("/_emulator/info: {e}"))),
+        Err(_) => Err(refuse("/_emulator/info did not answer in 10s".into())),
+    }
+}
+
+/// The emulator's admin API suspends and resumes sessions for the cycle.
+#[async_trait::async_trait]
+impl SessionControl for EmulatorClient {
+    async fn state(&self, session: &str) -> Result<Option<(u32, String)>, ApiError> {
+        Ok(self
+            .session(session)
+            .await?
+            .map(|s| (s.generation, s.session_status)))
+    }
+
+    async fn suspend(&self, session: &str) -> Result<(), ApiError> {
+        EmulatorClient::suspend(self, session).await.map(drop)
+    }
+
+    async fn resume(&self, session: &str) -> Result<(), ApiError> {
+        EmulatorClient::resume(self, session).await.map(drop)
+    }
 }
 
 /// What `run` needs besides the proof session.

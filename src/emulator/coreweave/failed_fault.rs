@@ -13,34 +13,22 @@ use std::time::SystemTime;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::json;
 
 use super::lifecycle::Phase;
 use crate::api::coreweave::pb;
 use crate::emulator::AppState;
-
-const DEFAULT_REASON: &str = "emulated fault: the sandbox's runner failed";
-
-#[derive(Deserialize)]
-struct Body {
-    #[serde(default)]
-    sandbox: Option<String>,
-    #[serde(default)]
-    next: bool,
-    #[serde(default)]
-    reason: Option<String>,
-}
+use crate::emulator::faults::BrokenSandbox;
 
 pub(super) async fn put_failed(State(s): State<AppState>, body: axum::body::Bytes) -> Response {
     let answer = |status: StatusCode, v: serde_json::Value| (status, axum::Json(v)).into_response();
-    let Ok(b) = serde_json::from_slice::<Body>(&body) else {
+    let Ok(b) = serde_json::from_slice::<BrokenSandbox>(&body) else {
         return answer(
             StatusCode::UNPROCESSABLE_ENTITY,
             json!({"detail": "send {\"sandbox\": ID_OR_NAME} or {\"next\": true}, with an optional \"reason\""}),
         );
     };
-    let reason = b.reason.unwrap_or_else(|| DEFAULT_REASON.to_string());
+    let reason = b.reason();
     match (b.sandbox, b.next) {
         (Some(key), false) => match find(&s, &key) {
             Some(id) => {

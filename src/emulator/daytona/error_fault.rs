@@ -10,24 +10,12 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::json;
 
 use super::sandbox::{find_id, update};
 use crate::api::daytona_types::SandboxState as St;
 use crate::emulator::AppState;
-
-const DEFAULT_REASON: &str = "emulated fault: the sandbox's runner failed";
-
-#[derive(Deserialize)]
-struct Body {
-    #[serde(default)]
-    sandbox: Option<String>,
-    #[serde(default)]
-    next: bool,
-    #[serde(default)]
-    reason: Option<String>,
-}
+use crate::emulator::faults::BrokenSandbox;
 
 pub(super) async fn put_error(State(s): State<AppState>, body: axum::body::Bytes) -> Response {
     let bad = |detail: &str| {
@@ -37,12 +25,12 @@ pub(super) async fn put_error(State(s): State<AppState>, body: axum::body::Bytes
         )
             .into_response()
     };
-    let Ok(b) = serde_json::from_slice::<Body>(&body) else {
+    let Ok(b) = serde_json::from_slice::<BrokenSandbox>(&body) else {
         return bad(
             "send {\"sandbox\": ID_OR_NAME} or {\"next\": true}, with an optional \"reason\"",
         );
     };
-    let reason = b.reason.unwrap_or_else(|| DEFAULT_REASON.to_string());
+    let reason = b.reason();
     match (b.sandbox, b.next) {
         (Some(key), false) => {
             let Some(id) = find_id(&s.daytona.org(), &key) else {

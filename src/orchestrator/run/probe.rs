@@ -7,6 +7,7 @@
 //!   --toggle-collect='*probe*one_pass*' target/debug/deps/outposts-HASH \
 //!   --ignored --exact orchestrator::run::probe::one_reconcile_pass
 //! ```
+#![cfg(test)]
 
 use std::collections::BTreeMap;
 
