@@ -5,31 +5,11 @@
 
 use std::time::Duration;
 
-use outposts::api::{ApiRequest, http};
-
-use crate::support::daytona::http_client;
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
+use crate::support::{Emu, block_on};
 
 const WAIT: Duration = Duration::from_secs(120);
 const IMAGE: &str = "public.ecr.aws/e0h8a4b6/devin-cli:stable";
-
-/// The session's failure record, as `orchestrator failures --json SESSION` prints it.
-fn record(env: &TestEnv, session: &str) -> Option<serde_json::Value> {
-    let r = env.run(&["orchestrator", "failures", "--json", session]);
-    (r.code == 0).then(|| r.json()["records"][0].clone())
-}
-
-/// `POST /_emulator/<path>` with a JSON body.
-fn admin_post(emu: &Emu, path: &str, body: serde_json::Value) {
-    let req = ApiRequest::new(
-        http::EMULATOR,
-        reqwest::Method::POST,
-        format!("{}/_emulator/{path}", emu.base_url),
-    )
-    .json(&body);
-    block_on(http_client().send(req)).expect("the emulator's admin API");
-}
 
 /// How many calls the emulator answered whose path ends with `suffix`.
 fn calls(emu: &Emu, suffix: &str) -> usize {
@@ -45,7 +25,7 @@ fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() 
     let (emu, mut env) = orch_emulator(&[]);
     env.set("FAILED_KEEP", "10s");
     let reason = "emulated fault: runner r-9 lost the pod";
-    admin_post(
+    emulator_post(
         &emu,
         "coreweave/failed",
         serde_json::json!({"next": true, "reason": reason}),
@@ -67,10 +47,10 @@ fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() 
     wait_until(
         WAIT,
         "the failure record",
-        || record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
+        || failure_record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
         || orch.log(),
     );
-    let r = record(&env, &s).unwrap();
+    let r = failure_record(&env, &s).unwrap();
     assert_eq!(r["step"], "sandbox", "{r:#}");
     assert!(r["error"].as_str().unwrap().contains(reason), "{r:#}");
     assert!(r["reaped_at"].is_null(), "kept at first: {r:#}");
@@ -80,10 +60,10 @@ fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() 
     wait_until(
         WAIT,
         "the reaping",
-        || record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
+        || failure_record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
         || orch.log(),
     );
-    let r = record(&env, &s).unwrap();
+    let r = failure_record(&env, &s).unwrap();
     let kept_for = r["reaped_at"].as_f64().unwrap() - r["failing_since"].as_f64().unwrap();
     eprintln!("kept {kept_for:.1} s (FAILED_KEEP 10 s)");
     assert!(kept_for >= 10.0, "not reaped before FAILED_KEEP: {r:#}");
@@ -104,19 +84,6 @@ fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() 
     // neither for the session nor by the janitor.
     let log = orch.log();
     assert_eq!(log.matches("janitor: failed_reaped").count(), 1, "{log}");
-}
-
-/// The snapshot (or target) each Daytona create asked for, in order, with the answer's status.
-fn daytona_creates(emu: &Emu, field: &str) -> Vec<(String, u16)> {
-    emu.requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
-        .map(|r| {
-            let body: serde_json::Value =
-                serde_json::from_str(r.body.as_deref().unwrap_or("{}")).unwrap_or_default();
-            (body[field].as_str().unwrap_or("").to_string(), r.status)
-        })
-        .collect()
 }
 
 #[test]

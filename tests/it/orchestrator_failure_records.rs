@@ -5,32 +5,14 @@
 
 use std::time::Duration;
 
-use outposts::api::{ApiRequest, http};
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
-use crate::support::daytona::{http_client, provider};
+use crate::support::block_on;
+use crate::support::daytona::provider;
 use crate::support::orch::*;
-use crate::support::{Emu, TestEnv, block_on};
 
 const WAIT: Duration = Duration::from_secs(120);
-
-/// The session's failure record, as `orchestrator failures --json SESSION` prints it.
-fn record(env: &TestEnv, session: &str) -> Option<serde_json::Value> {
-    let r = env.run(&["orchestrator", "failures", "--json", session]);
-    (r.code == 0).then(|| r.json()["records"][0].clone())
-}
-
-/// The `error` fault of the emulated Daytona (`POST /_emulator/daytona/error`).
-fn arm_error(emu: &Emu, body: serde_json::Value) {
-    let req = ApiRequest::new(
-        http::EMULATOR,
-        reqwest::Method::POST,
-        format!("{}/_emulator/daytona/error", emu.base_url),
-    )
-    .json(&body);
-    block_on(http_client().send(req)).expect("arm the error fault");
-}
 
 #[test]
 fn a_given_up_sessions_failure_record_shows_the_remotes_last_log_line() {
@@ -42,10 +24,10 @@ fn a_given_up_sessions_failure_record_shows_the_remotes_last_log_line() {
     wait_until(
         WAIT,
         "the give-up in the failure record",
-        || record(&env, &s).is_some_and(|r| r["given_up"].is_string()),
+        || failure_record(&env, &s).is_some_and(|r| r["given_up"].is_string()),
         || orch.log(),
     );
-    let r = record(&env, &s).unwrap();
+    let r = failure_record(&env, &s).unwrap();
     assert_eq!(r["step"], "remote", "{r:#}");
     assert!(r["error"].as_str().unwrap().contains("exited 2"), "{r:#}");
     let last = r["remote_log"].as_array().unwrap().last().cloned();
@@ -149,7 +131,11 @@ fn an_error_state_sandbox_is_recorded_kept_for_failed_keep_then_reaped() {
     let (emu, mut env) = orch_emulator_built(&[]);
     env.set("FAILED_KEEP", "10s");
     let reason = "emulated fault: runner r-7 lost its disk";
-    arm_error(&emu, serde_json::json!({"next": true, "reason": reason}));
+    emulator_post(
+        &emu,
+        "daytona/error",
+        serde_json::json!({"next": true, "reason": reason}),
+    );
     let orch = Orch::start(&env, &["--provider", "daytona", "--janitor-grace", "1s"]);
     let daytona = provider(&emu);
     let s = new_session(&emu, None);
@@ -158,10 +144,10 @@ fn an_error_state_sandbox_is_recorded_kept_for_failed_keep_then_reaped() {
     wait_until(
         WAIT,
         "the failure record",
-        || record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
+        || failure_record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
         || orch.log(),
     );
-    let r = record(&env, &s).unwrap();
+    let r = failure_record(&env, &s).unwrap();
     assert_eq!(r["step"], "sandbox", "{r:#}");
     assert!(r["error"].as_str().unwrap().contains(reason), "{r:#}");
     assert!(
@@ -185,10 +171,10 @@ fn an_error_state_sandbox_is_recorded_kept_for_failed_keep_then_reaped() {
     wait_until(
         WAIT,
         "the reaping",
-        || record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
+        || failure_record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
         || orch.log(),
     );
-    let r = record(&env, &s).unwrap();
+    let r = failure_record(&env, &s).unwrap();
     let kept_for = r["reaped_at"].as_f64().unwrap() - r["failing_since"].as_f64().unwrap();
     eprintln!("kept {kept_for:.1} s (FAILED_KEEP 10 s)");
     assert!(kept_for >= 10.0, "not reaped before FAILED_KEEP: {r:#}");

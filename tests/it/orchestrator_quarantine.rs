@@ -25,22 +25,6 @@ fn fail_creates_from(emu: &Emu, snapshot: &str, times: u32) {
     block_on(emu.client().add_faults(&rule)).unwrap();
 }
 
-/// The snapshot each create asked for, in order, with the answer's status.
-fn creates(emu: &Emu) -> Vec<(String, u16)> {
-    emu.requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
-        .map(|r| {
-            let body: serde_json::Value =
-                serde_json::from_str(r.body.as_deref().unwrap_or("{}")).unwrap_or_default();
-            (
-                body["snapshot"].as_str().unwrap_or("").to_string(),
-                r.status,
-            )
-        })
-        .collect()
-}
-
 fn metrics_addr() -> String {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -82,7 +66,7 @@ fn a_failing_snapshot_is_quarantined_and_sessions_go_to_the_fallback() {
     }
     // Two refused creates from the primary, then only the fallback: no third try while it
     // cools off.
-    let made = creates(&emu);
+    let made = daytona_creates(&emu, "snapshot");
     let on_primary = made.iter().filter(|(s, _)| *s == primary).count();
     assert_eq!(on_primary, 2, "{made:?}\n{}", orch.log());
     assert!(
@@ -150,7 +134,7 @@ fn a_failing_snapshot_is_quarantined_and_sessions_go_to_the_fallback() {
         "{}",
         orch.log()
     );
-    let made = creates(&emu);
+    let made = daytona_creates(&emu, "snapshot");
     assert_eq!(
         made.iter().filter(|(s, _)| *s == primary).count(),
         2,
@@ -215,7 +199,7 @@ fn with_no_fallback_nothing_is_claimed_while_quarantined_then_claiming_resumes()
     let log = orch.log();
     assert!(log.contains("recovered"), "{log}");
     assert!(log.contains("claiming new sessions again"), "{log}");
-    let made = creates(&emu);
+    let made = daytona_creates(&emu, "snapshot");
     assert!(made.iter().all(|(s, _)| *s == primary), "{made:?}");
     let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
     assert_eq!(status["placement"]["claiming"], true, "{status:#}");

@@ -241,3 +241,34 @@ pub fn snapshot_name(env: &TestEnv) -> String {
         .trim()
         .to_string()
 }
+
+/// A session's failure record, as `orchestrator failures --json SESSION` prints it.
+pub fn failure_record(env: &TestEnv, session: &str) -> Option<serde_json::Value> {
+    let r = env.run(&["orchestrator", "failures", "--json", session]);
+    (r.code == 0).then(|| r.json()["records"][0].clone())
+}
+
+/// `POST /_emulator/<path>` with a JSON body (the emulator's fault and admin routes).
+pub fn emulator_post(emu: &Emu, path: &str, body: serde_json::Value) {
+    let req = outposts::api::ApiRequest::new(
+        outposts::api::http::EMULATOR,
+        reqwest::Method::POST,
+        format!("{}/_emulator/{path}", emu.base_url),
+    )
+    .json(&body);
+    block_on(crate::support::daytona::http_client().send(req)).expect("the emulator's admin API");
+}
+
+/// What each Daytona create asked for in `field` (`snapshot`, `target`), in order, with the
+/// answer's status.
+pub fn daytona_creates(emu: &Emu, field: &str) -> Vec<(String, u16)> {
+    emu.requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/daytona/api/sandbox")
+        .map(|r| {
+            let body: serde_json::Value =
+                serde_json::from_str(r.body.as_deref().unwrap_or("{}")).unwrap_or_default();
+            (body[field].as_str().unwrap_or("").to_string(), r.status)
+        })
+        .collect()
+}
