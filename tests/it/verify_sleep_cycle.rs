@@ -41,11 +41,15 @@ fn steps(doc: &serde_json::Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Whether the emulator saw the session released (asleep) and woken (a second generation
-/// connected).
+/// Whether the emulator saw the session's holder let go (asleep) and the session woken (a
+/// second generation connected). The orchestrator stops the sandbox before it releases, and the
+/// cycle resumes once the sandbox is seen stopped: a release that arrives after the resume finds
+/// the new generation's row and is answered 409 (`release_conflict`), as the real queue would.
 fn slept_and_woke(emu: &Emu, id: &str) -> bool {
     let history = block_on(emu.client().history(Some(id))).unwrap();
-    history.iter().any(|h| h.event == "release")
+    history
+        .iter()
+        .any(|h| h.event == "release" || h.event == "release_conflict")
         && history
             .iter()
             .any(|h| h.event == "connect" && h.generation == 2)
@@ -88,7 +92,10 @@ fn the_readme_sleep_cycle_runs_verbatim_and_reads_the_proof_again_intact() {
 #[test]
 fn a_proof_file_lost_in_a_daytona_sleep_fails_the_cycle_with_exit_3() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
-    let (emu, env) = orch_emulator_built(&[]);
+    let (emu, mut env) = orch_emulator_built(&[]);
+    // The release held back 3 s: the cycle sees the sandbox stopped and resumes the session
+    // before its holder has let go (the order CI once met by chance), every run.
+    env.set("OUTPOSTS_FAILPOINTS", "release.before_post=sleep:3000");
     let orch = Orch::start(&env, &["--provider", "daytona"]);
     // Any sandbox's next start (a create is none): the wake's, after the proof was written. The
     // proof goes into WORKDIR, which the orchestrator's integrity manifest covers.
