@@ -13,7 +13,7 @@ pub fn oldest<T, K: Ord>(mut items: Vec<T>, k: usize, key: impl Fn(&T) -> K) -> 
         items.select_nth_unstable_by(k - 1, |a, b| key(a).cmp(&key(b)));
         items.truncate(k);
     }
-    items.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
+    items.sort_unstable_by_key(&key);
     items
 }
 
