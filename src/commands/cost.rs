@@ -11,6 +11,7 @@ use crate::cost::ledger;
 use crate::cost::report::{self, By, CostDoc};
 use crate::error::{CliError, ExitStatus};
 use crate::output::table::Table;
+use crate::settings::V3Settings;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -23,8 +24,11 @@ sandbox state change; each stretch is priced at the provider's table of its time
 (DAYTONA_PRICES, COREWEAVE_PRICES, LOCAL_PRICES). Open stretches count up to now.
 
 Scripting: --json prints one document {since, until, by, rows: [{key, outpost, provider,
-seconds, usd, total_usd, acus}], providers, total_usd, unreadable_lines}; its provider sums are
-the outposts_sandbox_cost_usd metric's. --csv prints the rows as RFC 4180 CSV with a header.
+seconds, usd, total_usd, acus}], providers, total_usd, total_acus, unreadable_lines}; its
+provider sums are the outposts_sandbox_cost_usd metric's. acus is Devin's own usage of the
+session (acus_consumed, read by the orchestrator when the session sleeps or ends, with
+DEVIN_API_KEY and DEVIN_ORG_ID set); null when unknown. --csv prints the rows as RFC 4180 CSV
+with a header (acus empty when unknown).
 Exit 0, or 2 for a bad flag or state dir.";
 
 #[derive(Debug, Parser)]
@@ -70,6 +74,32 @@ pub async fn run(ctx: &Ctx, a: Args) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// Where `orchestrator run` reads Devin's usage of each session: the v3 key and organisation
+/// when both are configured. No key: `None` in silence (usage is optional); a key without an
+/// organisation (or another unusable setting) is a warning naming the variable, not an error:
+/// cost reporting is never a reason not to serve.
+pub(crate) fn devin_usage(ctx: &Ctx, config: &crate::config::Config) -> Option<V3Settings> {
+    config
+        .value(&crate::env::DEVIN_API_KEY)
+        .filter(|k| !k.trim().is_empty())?;
+    match V3Settings::resolve(config, None) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            // `V3Settings`' own hint offers `--org`, which `orchestrator run` does not take.
+            let fix = match &e {
+                crate::config::ConfigError::Missing { var, .. } => {
+                    format!("set {var} beside DEVIN_API_KEY")
+                }
+                other => other.hint().to_string(),
+            };
+            ctx.printer.warn(&format!(
+                "Devin's usage (ACUs) of sessions will not be in the cost ledger: {e}; {fix}"
+            ));
+            None
+        }
+    }
+}
+
 fn hours(s: f64) -> String {
     format!("{:.2}", s / 3600.0)
 }
@@ -111,7 +141,7 @@ fn human(doc: &CostDoc, dir: &std::path::Path, width: Option<usize>) -> String {
             hours(r.seconds.stopped),
             hours(r.seconds.archived),
             format!("{:.4}", r.total_usd),
-            r.acus.map(|a| format!("{a}")).unwrap_or_else(|| "–".into()),
+            acus(r.acus),
         ]);
     }
     let mut out = t.render(width).text;
@@ -127,6 +157,15 @@ fn human(doc: &CostDoc, dir: &std::path::Path, width: Option<usize>) -> String {
             p.usd.archived
         ));
     }
-    out.push_str(&format!("total: ${:.4}\n", doc.total_usd));
+    out.push_str(&format!(
+        "total: ${:.4}, Devin usage {} ACUs\n",
+        doc.total_usd,
+        acus(doc.total_acus)
+    ));
     out
+}
+
+/// ACUs as recorded; "—" when unknown (no v3 key, or never read): never shown as 0.
+fn acus(a: Option<f64>) -> String {
+    a.map_or_else(|| "—".into(), |a| format!("{a:.2}"))
 }

@@ -54,6 +54,9 @@ pub struct CostDoc {
     /// Sums of every row, per provider (the `outposts_sandbox_cost_usd` metric's labels).
     pub providers: BTreeMap<String, ProviderTotal>,
     pub total_usd: f64,
+    /// Devin's usage (ACUs) summed over the rows that have it; `None`: no row has it recorded
+    /// (no v3 key, or not read yet), which is unknown, not 0.
+    pub total_acus: Option<f64>,
     /// Ledger lines that could not be read (a write cut short by a crash).
     pub unreadable_lines: usize,
 }
@@ -144,6 +147,7 @@ pub fn report(tally: &Tally, since: f64, until: f64, by: By) -> CostDoc {
     rows.retain(|r| r.seconds.total() > 0.0 || r.acus.is_some());
     // `+ 0.0`: an empty sum is -0.0, which would print as `-0`.
     let total_usd = providers.values().map(|p| p.usd.total()).sum::<f64>() + 0.0;
+    let total_acus = rows.iter().filter_map(|r| r.acus).reduce(|a, b| a + b);
     CostDoc {
         since,
         until,
@@ -151,6 +155,7 @@ pub fn report(tally: &Tally, since: f64, until: f64, by: By) -> CostDoc {
         rows,
         providers,
         total_usd,
+        total_acus,
         unreadable_lines: tally.unreadable,
     }
 }

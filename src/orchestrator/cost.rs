@@ -5,8 +5,9 @@
 //! serving).
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use super::cost_usage::UsageReader;
 use super::plan::janitor::JanitorAction;
 use super::plan::retention::{SleepState, Sleeper};
 use super::run::{OrchEvent, Orchestrator, RunOptions};
@@ -17,9 +18,13 @@ use crate::cost::tally::Mark;
 use crate::provider::ProviderKind;
 use crate::time::now;
 
-/// The ledger of this orchestrator's outpost (`None`: it could not be opened; logged once).
+/// The ledger of this orchestrator's outpost (`None`: it could not be opened; logged once),
+/// and the reader of Devin's usage (`None`: no v3 key configured).
 #[derive(Debug)]
-pub(super) struct CostHook(Option<Mutex<Ledger>>);
+pub(super) struct CostHook {
+    ledger: Option<Arc<Mutex<Ledger>>>,
+    usage: Option<Arc<UsageReader>>,
+}
 
 /// What a session's sandbox holds: the requested resources, else the provider's default (its
 /// descriptor's `default_resources`, settings/descriptor.rs).
@@ -33,8 +38,17 @@ pub(super) fn resources(kind: ProviderKind, asked: &crate::provider::Resources) 
 }
 
 impl CostHook {
-    pub(super) fn open(state: &OutpostState, opts: &RunOptions, kind: ProviderKind) -> CostHook {
-        match Ledger::open(
+    pub(super) fn open(
+        state: &OutpostState,
+        opts: &RunOptions,
+        kind: ProviderKind,
+        http: &crate::api::http::HttpClient,
+    ) -> CostHook {
+        let usage = opts
+            .devin_usage
+            .clone()
+            .map(|v3| UsageReader::new(crate::api::devin_v3::DevinV3Client::new(v3, http.clone())));
+        let ledger = match Ledger::open(
             state.dir(),
             &opts.outpost_id,
             kind.as_str(),
@@ -42,16 +56,17 @@ impl CostHook {
             resources(kind, &opts.resources),
             now(),
         ) {
-            Ok(l) => CostHook(Some(Mutex::new(l))),
+            Ok(l) => Some(Arc::new(Mutex::new(l))),
             Err(e) => {
                 tracing::warn!("no cost ledger this run: {e:#}");
-                CostHook(None)
+                None
             }
-        }
+        };
+        CostHook { ledger, usage }
     }
 
     fn with<R>(&self, f: impl FnOnce(&mut Ledger) -> R) -> Option<R> {
-        let l = self.0.as_ref()?;
+        let l = self.ledger.as_ref()?;
         Some(f(&mut l.lock().unwrap_or_else(|e| e.into_inner())))
     }
 }
@@ -91,13 +106,31 @@ fn mark_of(ev: &OrchEvent) -> Option<(&str, &str, Mark)> {
 }
 
 impl Orchestrator {
-    /// A sandbox changed state: one ledger line.
+    /// A sandbox changed state: one ledger line. A session put to sleep or ended also has its
+    /// Devin usage read, once per such change (`cost_usage.rs`).
     pub(super) fn cost_on_event(&self, ev: &OrchEvent) {
         let Some((session, sandbox, mark)) = mark_of(ev) else {
             return;
         };
-        if let Some(Err(e)) = self.cost.with(|l| l.mark(session, sandbox, mark, now())) {
-            tracing::warn!(session, "cannot record the sandbox's cost: {e:#}");
+        let changed = self.cost.with(|l| {
+            let before = l.billed_now(session);
+            let r = l.mark(session, sandbox, mark, now());
+            (r, before != l.billed_now(session))
+        });
+        let changed = match changed {
+            Some((Err(e), _)) => {
+                tracing::warn!(session, "cannot record the sandbox's cost: {e:#}");
+                return;
+            }
+            Some((Ok(()), changed)) => changed,
+            None => return,
+        };
+        if changed
+            && matches!(mark, Mark::Stopped | Mark::Gone)
+            && !session.starts_with(crate::cost::tally::WARM_PREFIX)
+            && let (Some(reader), Some(ledger)) = (&self.cost.usage, &self.cost.ledger)
+        {
+            reader.read(session, ledger.clone());
         }
     }
 

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 mod claim;
 mod cost;
+mod cost_usage;
 mod egress;
 mod end;
 pub mod failures;

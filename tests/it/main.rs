@@ -15,6 +15,7 @@ mod coreweave_provider;
 mod coreweave_sdk;
 mod coreweave_sleep;
 mod cost_ledger;
+mod cost_usage;
 mod daytona_archive;
 mod daytona_bake;
 mod daytona_conformance;

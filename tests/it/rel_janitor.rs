@@ -274,6 +274,7 @@ fn options(outpost: &str, acceptor: &str) -> RunOptions {
         prices: Default::default(),
         cost_alert_hourly: None,
         warm: Default::default(),
+        devin_usage: None,
     }
 }
 

@@ -275,6 +275,7 @@ pub fn run_options(
         prices: crate::settings::PriceSettings::resolve(&config, kind)?,
         cost_alert_hourly: crate::settings::PriceSettings::alert(&config)?,
         warm: warm::warm_settings(&config)?,
+        devin_usage: crate::commands::cost::devin_usage(ctx, &config),
     })
 }
 

@@ -45,6 +45,7 @@ mod tasks;
 mod v3;
 mod v3_default;
 mod v3_state;
+mod v3_usage;
 mod watch;
 
 pub use lifecycle::{NewSession, SessionInfo, SessionView};

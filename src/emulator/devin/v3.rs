@@ -17,7 +17,8 @@
 //!
 //! Admin (loopback, no auth): `POST /_emulator/v3/keys {"permissions": [...], "label"}` →
 //! `{"key", "org_id", "permissions"}`; `POST /_emulator/v3/settings {"outposts_only",
-//! "proof_override"}`; `POST /_emulator/outposts {"name", "platform", "personal"}` (routed in
+//! "proof_override"}`; `POST /_emulator/v3/sessions/{id}/usage {"acus_consumed"}` pins a
+//! session's usage (`v3_usage.rs`); `POST /_emulator/outposts {"name", "platform", "personal"}` (routed in
 //! `admin.rs`) adds an outpost as another member would (a personal one, or a duplicate name).
 
 // Handlers bail out with a ready `Response`; its size does not matter here.
@@ -58,6 +59,10 @@ pub fn routes() -> Router<AppState> {
             );
     }
     r.route("/_emulator/v3/keys", post(mint_key))
+        .route(
+            "/_emulator/v3/sessions/:id/usage",
+            post(super::v3_usage::set_usage),
+        )
         .route("/_emulator/v3/settings", post(settings))
 }
 

@@ -66,6 +66,9 @@ pub struct V3Session {
     /// Made by a member in the web app (`emulator session new`), not through the v3 API.
     #[serde(default)]
     pub from_web_app: bool,
+    /// `acus_consumed` as a test set it (`v3_usage.rs`); `None`: derived from its life.
+    #[serde(default)]
+    pub acus: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -252,6 +255,7 @@ impl Queue {
                 archived: false,
                 service_user_id,
                 from_web_app: false,
+                acus: None,
             },
         );
         self.mutations += 1;
@@ -312,7 +316,7 @@ impl Queue {
             "org_id": self.v3.org_id,
             "created_at": secs(s.created_us),
             "updated_at": secs(updated),
-            "acus_consumed": 0.0,
+            "acus_consumed": super::v3_usage::acus(s, updated),
             "pull_requests": [],
             "title": s.title,
             "is_archived": s.archived,
@@ -427,6 +431,7 @@ impl Queue {
                 archived: false,
                 service_user_id: String::new(),
                 from_web_app: true,
+                acus: None,
             });
     }
 

@@ -97,7 +97,7 @@ impl Orchestrator {
         let metrics = Arc::new(Metrics::new(provider.kind(), opts.reconcile_interval));
         let provider = super::metrics::instrument(provider, metrics.clone());
         let placing = super::placing::Placing::load(&state);
-        let cost = super::cost::CostHook::open(&state, &opts, provider.kind());
+        let cost = super::cost::CostHook::open(&state, &opts, provider.kind(), &http);
         metrics.set_spend_ceiling(opts.cost_alert_hourly.unwrap_or(f64::INFINITY));
         // One warm sandbox's hourly cost: the operator's figure, else the price table's running
         // rate for the sandbox size sessions get (what the spend ceiling divides by).

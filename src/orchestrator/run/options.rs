@@ -56,6 +56,9 @@ pub struct RunOptions {
     pub cost_alert_hourly: Option<f64>,
     /// Warm capacity (`WARM_*`).
     pub warm: crate::orchestrator::warm::WarmSettings,
+    /// Where Devin's usage of each session is read (`DEVIN_API_KEY`, `DEVIN_ORG_ID`); `None`:
+    /// no v3 key, usage unknown.
+    pub devin_usage: Option<crate::settings::V3Settings>,
 }
 
 impl RunOptions {
@@ -97,6 +100,7 @@ impl RunOptions {
             prices: crate::cost::prices::Prices::default(),
             cost_alert_hourly: None,
             warm: Default::default(),
+            devin_usage: None,
         }
     }
 }
