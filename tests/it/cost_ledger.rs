@@ -248,3 +248,120 @@ fn cost_reads_the_ledger_by_session_outpost_and_day() {
         "{human}"
     );
 }
+
+fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
+}
+
+/// Every ledger line of the test's state dir.
+fn ledger_text(env: &TestEnv) -> String {
+    std::fs::read_dir(env.path("state/outposts"))
+        .map(|dirs| {
+            dirs.flatten()
+                .filter_map(|d| std::fs::read_to_string(d.path().join("cost-ledger.jsonl")).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `outposts cost --json` and `/metrics` read at the same moment, with warm capacity on: the
+/// metrics are set by the orchestrator's passes, the report is made when asked, so each is
+/// the ledger at its own instant. With one warm sandbox the only thing accruing (a known rate
+/// r), the report made at `until` and the metrics scraped just after differ by r × (until −
+/// the pass that set them): the test takes that pass to be no earlier than 2 s before the
+/// report was asked for (the loop runs every second; a slower pass is retried), so the sums
+/// agree to within that, and a warm share missing from either side (≥ 10 s of it) shows.
+#[test]
+fn cost_json_sums_match_the_metrics_with_warm_capacity_on() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator_built(&[]);
+    env.set("WARM_IDLE", "1");
+    // $0.01/s per vCPU running (Daytona's default sandbox: 1 vCPU, so $36/h), nothing else.
+    env.set(
+        "DAYTONA_PRICES",
+        "running.vcpu_second=0.01,running.memory_gib_second=0,running.disk_gib_hour=0,\
+         stopped.disk_gib_hour=0,archived.disk_gib_hour=0",
+    );
+    let orch = Orch::start(
+        &env,
+        &["--provider", "daytona", "--metrics-addr", "127.0.0.1:0"],
+    );
+    let addr = metrics_addr(&orch);
+    let rate_series = "outposts_sandbox_spend_usd_per_hour{provider=\"daytona\",state=\"running\"}";
+    let warm_series = "outposts_warm_idle_cost_usd{provider=\"daytona\"}";
+    let cost_series = |state: &str| {
+        format!("outposts_sandbox_cost_usd{{provider=\"daytona\",state=\"{state}\"}}")
+    };
+    // A session served (from the warm sandbox) and ended; the warm capacity refilled.
+    wait_until(
+        WAIT,
+        "a warm sandbox",
+        || ledger_text(&env).contains("\"session\":\"warm:"),
+        || orch.log(),
+    );
+    let s = new_session(&emu, None);
+    wait_until(WAIT, "the serve", || connected_at(&emu, &s, 1), || orch.log());
+    block_on(emu.client().terminate(&s)).unwrap();
+    let gone = format!("\"session\":\"{s}\",");
+    wait_until(
+        WAIT,
+        "the session's sandbox deleted and one warm sandbox running",
+        || {
+            ledger_text(&env)
+                .lines()
+                .any(|l| l.contains(&gone) && l.contains("\"mark\":\"gone\""))
+                && sample(&scrape(&addr), rate_series) == Some(36.0)
+        },
+        || format!("{}\n{}", orch.log(), ledger_text(&env)),
+    );
+    // Enough warm idle time that a missing warm share is far outside the tolerance.
+    wait_until(
+        WAIT,
+        "10 s of warm idle cost",
+        || sample(&scrape(&addr), warm_series).is_some_and(|v| v >= 0.10),
+        || scrape(&addr),
+    );
+
+    let last = std::cell::RefCell::new(String::new());
+    wait_until(
+        Duration::from_secs(60),
+        "`outposts cost --json` to match /metrics at the same moment",
+        || {
+            let asked = unix_now();
+            let doc = cost_json(&env, &["--by", "session"]);
+            let text = scrape(&addr);
+            let scraped = unix_now();
+            let until = doc["until"].as_f64().unwrap();
+            let p = &doc["providers"]["daytona"]["usd"];
+            let warm_row = doc["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["key"] == "warm")
+                .map_or(0.0, |r| r["total_usd"].as_f64().unwrap());
+            let session_row = doc["rows"].as_array().unwrap().iter().any(|r| r["key"] == s);
+            let m = |st: &str| sample(&text, &cost_series(st)).unwrap_or(f64::NAN);
+            let rate = sample(&text, rate_series).unwrap_or(0.0) / 3600.0;
+            // Seconds of accrual between the pass behind the metrics and the report.
+            let lag = (p["running"].as_f64().unwrap() - m("running")) / rate;
+            let warm_lag = (warm_row - sample(&text, warm_series).unwrap_or(f64::NAN)) / rate;
+            *last.borrow_mut() = format!(
+                "lag {lag:.3} s, warm lag {warm_lag:.3} s, asked {asked:.3} until {until:.3} \
+                 scraped {scraped:.3}, rate {rate}/s\n{doc}\n{text}"
+            );
+            session_row
+                && rate > 0.0
+                && lag >= -(scraped - asked) - 0.01
+                && lag <= until - asked + 2.0
+                && (warm_lag - lag).abs() < 0.01
+                && ["stopped", "archived"]
+                    .iter()
+                    .all(|st| (p[*st].as_f64().unwrap() - m(st)).abs() < 1e-9)
+        },
+        || last.borrow().clone(),
+    );
+    eprintln!("{}", last.borrow().lines().next().unwrap_or_default());
+}
