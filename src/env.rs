@@ -100,6 +100,7 @@ env_vars! {
     /// Service-user key (`cog_…`) for Devin's public v3 API: `session create|show|end|verify --create`
     /// and `outpost default`. Needs ManageOrgSessions and ViewOrgSessions (ManageOrgSettings for
     /// `outpost default`) on DEVIN_ORG_ID. Not DEVIN_OUTPOSTS_TOKEN; never sent to a sandbox.
+    /// `orchestrator run` uses it (ViewOrgSessions) to record each session's ACUs in the ledger.
     DEVIN_API_KEY: Devin [secret];
     /// Organisation id (`org-…`) of the v3 API calls; `--org` overrides it.
     DEVIN_ORG_ID: Devin;
