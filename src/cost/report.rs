@@ -54,8 +54,8 @@ pub struct CostDoc {
     /// Sums of every row, per provider (the `outposts_sandbox_cost_usd` metric's labels).
     pub providers: BTreeMap<String, ProviderTotal>,
     pub total_usd: f64,
-    /// Devin's usage (ACUs) summed over the rows that have it; `None`: no row has it recorded
-    /// (no v3 key, or not read yet), which is unknown, not 0.
+    /// Devin's usage (ACUs) summed over the rows that have it; null when no row has it
+    /// recorded (no v3 key, or not read yet): unknown, not 0.
     pub total_acus: Option<f64>,
     /// Ledger lines that could not be read (a write cut short by a crash).
     pub unreadable_lines: usize,

@@ -303,7 +303,12 @@ fn cost_json_sums_match_the_metrics_with_warm_capacity_on() {
         || orch.log(),
     );
     let s = new_session(&emu, None);
-    wait_until(WAIT, "the serve", || connected_at(&emu, &s, 1), || orch.log());
+    wait_until(
+        WAIT,
+        "the serve",
+        || connected_at(&emu, &s, 1),
+        || orch.log(),
+    );
     block_on(emu.client().terminate(&s)).unwrap();
     let gone = format!("\"session\":\"{s}\",");
     wait_until(
@@ -342,7 +347,11 @@ fn cost_json_sums_match_the_metrics_with_warm_capacity_on() {
                 .iter()
                 .find(|r| r["key"] == "warm")
                 .map_or(0.0, |r| r["total_usd"].as_f64().unwrap());
-            let session_row = doc["rows"].as_array().unwrap().iter().any(|r| r["key"] == s);
+            let session_row = doc["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["key"] == s);
             let m = |st: &str| sample(&text, &cost_series(st)).unwrap_or(f64::NAN);
             let rate = sample(&text, rate_series).unwrap_or(0.0) / 3600.0;
             // Seconds of accrual between the pass behind the metrics and the report.
