@@ -164,3 +164,22 @@ fn without_a_v3_key_devins_usage_is_unknown_and_never_asked() {
         .unwrap_or_else(|| panic!("{csv}"));
     assert!(line.ends_with(','), "an empty acus field: {line}");
 }
+
+#[test]
+fn a_v3_key_without_an_organisation_is_a_warning_naming_the_variable() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (_emu, mut env) = orch_emulator_built(&[]);
+    env.unset("DEVIN_ORG_ID");
+    let mut orch = Orch::start(&env, &["--provider", "daytona"]);
+    wait_until(
+        WAIT,
+        "the warning",
+        || {
+            orch.log()
+                .contains("DEVIN_ORG_ID is not set; set DEVIN_ORG_ID beside DEVIN_API_KEY")
+        },
+        || orch.log(),
+    );
+    let (code, _) = orch.terminate(Duration::from_secs(35));
+    assert_eq!(code, Some(0), "serving goes on: {}", orch.log());
+}
