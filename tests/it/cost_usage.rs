@@ -183,3 +183,41 @@ fn a_v3_key_without_an_organisation_is_a_warning_naming_the_variable() {
     let (code, _) = orch.terminate(Duration::from_secs(35));
     assert_eq!(code, Some(0), "serving goes on: {}", orch.log());
 }
+
+#[test]
+fn a_refused_usage_read_is_logged_once_per_session_without_the_key_and_left_unknown() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator_built(&["--sweep-delay", "1s"]);
+    // A key that may manage sessions but not read them: both reads are answered 403.
+    let key = block_on(
+        emu.client()
+            .v3_key(&["ManageOrgSessions"], "no ViewOrgSessions"),
+    )
+    .unwrap();
+    env.set("DEVIN_API_KEY", key.expose());
+    let (s, orch) = cycle(&emu, &env, -1.0, 3.0);
+    wait_until(
+        WAIT,
+        "both reads",
+        || usage_reads(&emu, &s) == 2,
+        || orch.log(),
+    );
+    // The second failure is not logged again (it may still be in flight: give it a moment).
+    wait_until(
+        WAIT,
+        "the warning",
+        || orch.log().contains("of this session is unknown"),
+        || orch.log(),
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let log = orch.log();
+    let warned: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("of this session is unknown") && l.contains(&s))
+        .collect();
+    assert_eq!(warned.len(), 1, "{log}");
+    assert!(warned[0].contains("ViewOrgSessions"), "{}", warned[0]);
+    let (r, doc) = row(&env, &s);
+    assert_eq!(r["acus"], Value::Null, "{doc}");
+    assert_never_shown(key.expose(), &[("the orchestrator's log", &log)]);
+}
