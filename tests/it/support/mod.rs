@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod capacity;
 pub mod connect;
 pub mod daytona;
 pub mod host;
