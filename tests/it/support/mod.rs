@@ -9,6 +9,7 @@ pub mod daytona;
 pub mod host;
 pub mod orch;
 pub mod rel;
+pub mod shell;
 pub mod verify;
 
 use std::collections::BTreeMap;
