@@ -130,3 +130,47 @@ pub fn orchestrator_count(b: &Bench, n: usize) -> (usize, usize) {
     );
     seen
 }
+
+/// The launch's calls by route (ids folded, a list's query kept without its values: a list by
+/// labels reads apart from a plain list), and its toolbox execs by the first words of the
+/// command they ran: what each launch's calls were for, route by route.
+pub fn by_route(log: &[RequestRecord], route: impl Fn(&str) -> String) -> BTreeMap<String, usize> {
+    let mut m: BTreeMap<String, usize> = BTreeMap::new();
+    for r in log
+        .iter()
+        .filter(|r| matches!(r.api.as_str(), "devin" | "daytona" | "coreweave"))
+    {
+        let query = r.query.as_deref().map(|q| {
+            let keys: Vec<&str> = q.split('&').filter_map(|kv| kv.split('=').next()).collect();
+            format!("?{}", keys.join("&"))
+        });
+        let mut key = format!(
+            "{} {}{}",
+            r.method,
+            route(&r.path),
+            query.unwrap_or_default()
+        );
+        if r.path.ends_with("/process/execute") {
+            key = format!(
+                "{key} [{}]",
+                exec_words(r.body.as_deref().unwrap_or_default())
+            );
+        }
+        *m.entry(key).or_default() += 1;
+    }
+    m
+}
+
+/// The first words of an exec's command, enough to tell the launch from a liveness check or
+/// the integrity manifest.
+fn exec_words(body: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    let cmd = v["command"].as_str().unwrap_or(body);
+    cmd.split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(48)
+        .collect()
+}

@@ -419,6 +419,9 @@ fn main() -> anyhow::Result<()> {
         launch_calls as f64 / n as f64,
         calls_served as f64 / n as f64
     );
+    for (r, k) in launch::by_route(&launch, route) {
+        println!("  {:<72} {:.2}/launch", r, k as f64 / n as f64);
+    }
     println!(
         "remote downloads per launch        {:.2}{}",
         downloads as f64 / n as f64,

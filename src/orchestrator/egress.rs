@@ -56,7 +56,7 @@ impl Orchestrator {
 pub(super) fn refusals(book: &Book) -> Vec<super::report::RefusedRow> {
     book.refusals()
         .map(|(id, reason, at)| super::report::RefusedRow {
-            session_id: id.clone(),
+            session_id: id.to_string(),
             reason: reason.to_string(),
             at,
             retry_at: book.track(id).and_then(|t| t.retry_at),

@@ -71,9 +71,9 @@ impl Orchestrator {
                     session: id.into(),
                     outcome: Outcome::Relisted { began },
                 }));
-                let sighting = match fresh.get(id) {
+                let sighting = match fresh.get(id.as_str()) {
                     // The listing was read before a change the view already has.
-                    Some(e) if book.queue().get(id).is_some_and(|v| plan::older(e, v)) => continue,
+                    Some(e) if book.queue().get(id.as_str()).is_some_and(|v| plan::older(e, v)) => continue,
                     Some(e) => plan::sighting(e, me, true),
                     None if complete => Sighting::absent(),
                     None => {

@@ -248,7 +248,7 @@ fn not_served_rows(book: &Book) -> Vec<NotServedRow> {
         .filter_map(|(id, t)| {
             let (reason, at) = book.failure(id)?;
             Some(NotServedRow {
-                session_id: id.clone(),
+                session_id: id.to_string(),
                 reason: super::narrate::one_line(reason),
                 at,
                 failures: t.failures,
@@ -293,7 +293,7 @@ pub(super) fn session_rows(book: &Book, events: &Events) -> Vec<SessionRow> {
             let entry = book.entry(id);
             let running = matches!(t.remote, RemoteState::Running { .. });
             SessionRow {
-                session_id: id.clone(),
+                session_id: id.to_string(),
                 sandbox_id: book.sandbox(id).map(str::to_string),
                 sandbox_name: sandbox_name(id),
                 served_warm: book.served_warm(id),
@@ -326,7 +326,7 @@ pub(super) fn session_rows(book: &Book, events: &Events) -> Vec<SessionRow> {
 fn sleeping_rows(book: &Book, events: &Events, retention: Option<f64>) -> Vec<SleepingRow> {
     book.sleepers()
         .map(|(id, s)| SleepingRow {
-            session_id: id.clone(),
+            session_id: id.to_string(),
             sandbox_name: s.sandbox.clone(),
             sandbox_id: s.sandbox_id.clone(),
             state: s.state.as_str().to_string(),

@@ -73,6 +73,31 @@ impl From<SessionId> for String {
     }
 }
 
+/// What the book looks a session up by, with no allocation: a [`SessionId`] from a stage, or
+/// the `str` of a queue row (the API's own type, which cannot name [`SessionId`]). A map keyed
+/// by [`SessionId`] is searched through its `Borrow<str>`, so `Hash`/`Ord` agree.
+pub trait SessionKey {
+    fn key(&self) -> &str;
+}
+
+impl SessionKey for SessionId {
+    fn key(&self) -> &str {
+        &self.0
+    }
+}
+
+impl SessionKey for str {
+    fn key(&self) -> &str {
+        self
+    }
+}
+
+impl SessionKey for String {
+    fn key(&self) -> &str {
+        self
+    }
+}
+
 impl PartialEq<str> for SessionId {
     fn eq(&self, other: &str) -> bool {
         self.0 == other

@@ -8,7 +8,7 @@ use outposts::provider::Provider;
 use crate::local_provider::spec;
 use crate::support::orch::wait_until;
 use crate::support::verify::{local_sandboxes, spawn_verify, verify};
-use crate::support::{BIN, Emu, Run, TestEnv, block_on, emulated_env};
+use crate::support::{Emu, TestEnv, block_on, emulated_env};
 
 /// The command in the error's `hint:` line, from `outposts` to the end of the line.
 pub fn hint_command(stderr: &str) -> String {
@@ -25,26 +25,7 @@ pub fn hint_command(stderr: &str) -> String {
         .to_string()
 }
 
-/// Run a command line exactly as the tool printed it, through `sh`, with this build's
-/// `outposts` first on PATH.
-pub fn run_as_printed(env: &TestEnv, line: &str) -> Run {
-    let dir = std::path::Path::new(BIN).parent().expect("bin dir");
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        env.vars.get("PATH").cloned().unwrap_or_default()
-    );
-    let out = std::process::Command::new("sh")
-        .args(["-c", line])
-        .env_clear()
-        .envs(&env.vars)
-        .env("PATH", path)
-        .current_dir(&env.cwd)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("sh");
-    Run::from(out)
-}
+pub use crate::support::shell::run_as_printed;
 
 fn emulated() -> (TestEnv, Emu) {
     let (env, emu) = emulated_env(&[]);

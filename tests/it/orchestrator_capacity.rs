@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::support::capacity::*;
 use crate::support::orch::*;
 use crate::support::{Emu, block_on};
 
@@ -44,29 +45,11 @@ fn a_coreweave_sandbox_in_failed_is_recorded_kept_for_failed_keep_then_reaped() 
     let s = new_session(&emu, None);
 
     // The attempt fails on the FAILED sandbox; the record says so, with the provider's reason.
-    wait_until(
-        WAIT,
-        "the failure record",
-        || failure_record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
-        || orch.log(),
-    );
-    let r = failure_record(&env, &s).unwrap();
-    assert_eq!(r["step"], "sandbox", "{r:#}");
-    assert!(r["error"].as_str().unwrap().contains(reason), "{r:#}");
-    assert!(r["reaped_at"].is_null(), "kept at first: {r:#}");
+    failed_sandbox_record(&env, &orch, &s, reason, WAIT);
     let deletes_before = calls(&emu, "/DeleteSandbox");
 
     // Reaped by the janitor once FAILED_KEEP ran out (a DeleteSandbox for it), and said so.
-    wait_until(
-        WAIT,
-        "the reaping",
-        || failure_record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
-        || orch.log(),
-    );
-    let r = failure_record(&env, &s).unwrap();
-    let kept_for = r["reaped_at"].as_f64().unwrap() - r["failing_since"].as_f64().unwrap();
-    eprintln!("kept {kept_for:.1} s (FAILED_KEEP 10 s)");
-    assert!(kept_for >= 10.0, "not reaped before FAILED_KEEP: {r:#}");
+    reaped_after(&env, &orch, &s, 10.0, WAIT);
     assert!(
         calls(&emu, "/DeleteSandbox") > deletes_before,
         "no DeleteSandbox for the failed sandbox\n{}",
@@ -112,22 +95,13 @@ fn a_create_that_hangs_fails_after_the_timeout_and_quarantines_like_a_refused_on
         || connected_at(&emu, &s, 1),
         || orch.log(),
     );
-    let log = orch.log();
-    let warns = log
-        .lines()
-        .filter(|l| l.contains("WARN") && l.contains(&format!("quarantined snapshot {primary}")))
-        .count();
-    assert_eq!(warns, 1, "{log}");
+    warned_once(&orch, &format!("quarantined snapshot {primary}"));
     // The hung creates never answered; the last create went to the fallback and was served.
     let made = daytona_creates(&emu, "snapshot");
     let last = made.last().expect("creates");
     assert_eq!(last.0, "fallback-snap", "{made:?}");
-    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
-    let rows = status["placement"]["placements"]
-        .as_array()
-        .unwrap()
-        .clone();
-    let bad = rows.iter().find(|r| r["name"] == primary).expect("its row");
+    let (status, rows) = placements(&env);
+    let bad = row(&rows, &primary).expect("its row");
     assert_eq!(bad["quarantined"], true, "{status:#}");
     assert_eq!(bad["failures"], 2, "{status:#}");
 }
@@ -157,32 +131,13 @@ fn a_failing_daytona_target_is_quarantined_and_sessions_go_to_the_fallback_targe
     }
     // Two refused creates in `us`, then only `eu`.
     let made = daytona_creates(&emu, "target");
-    let in_us: Vec<_> = made.iter().filter(|(t, _)| t == "us").collect();
-    assert_eq!(in_us.len(), 2, "{made:?}\n{}", orch.log());
-    assert!(in_us.iter().all(|(_, st)| *st == 400), "{made:?}");
-    let last_us = made.iter().rposition(|(t, _)| t == "us").unwrap();
-    assert!(
-        made[last_us + 1..]
-            .iter()
-            .all(|(t, st)| t == "eu" && *st < 300),
-        "{made:?}"
-    );
-    let log = orch.log();
-    let warns = log
-        .lines()
-        .filter(|l| l.contains("WARN") && l.contains("quarantined target us"))
-        .count();
-    assert_eq!(warns, 1, "{log}");
-    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
-    let rows = status["placement"]["placements"]
-        .as_array()
-        .unwrap()
-        .clone();
-    let row = |name: &str| rows.iter().find(|r| r["name"] == name).cloned();
-    let us = row("us").expect("the row of target us");
+    refused_then_only(&made, "us", "eu", 2, &orch.log());
+    warned_once(&orch, "quarantined target us");
+    let (status, rows) = placements(&env);
+    let us = row(&rows, "us").expect("the row of target us");
     assert_eq!(us["kind"], "target", "{status:#}");
     assert_eq!(us["quarantined"], true, "{status:#}");
-    assert_eq!(row("eu").expect("eu's row")["quarantined"], false);
+    assert_eq!(row(&rows, "eu").expect("eu's row")["quarantined"], false);
     assert_eq!(status["placement"]["claiming"], true, "{status:#}");
 }
 

@@ -9,6 +9,7 @@ use outposts::orchestrator::sandbox_name;
 use outposts::provider::{Provider, SandboxState};
 
 use crate::support::block_on;
+use crate::support::capacity::{failed_sandbox_record, reaped_after};
 use crate::support::daytona::provider;
 use crate::support::orch::*;
 
@@ -141,15 +142,7 @@ fn an_error_state_sandbox_is_recorded_kept_for_failed_keep_then_reaped() {
     let s = new_session(&emu, None);
 
     // The attempt fails on the sandbox in `error`; the record says so.
-    wait_until(
-        WAIT,
-        "the failure record",
-        || failure_record(&env, &s).is_some_and(|r| r["sandbox_state"] == "error"),
-        || orch.log(),
-    );
-    let r = failure_record(&env, &s).unwrap();
-    assert_eq!(r["step"], "sandbox", "{r:#}");
-    assert!(r["error"].as_str().unwrap().contains(reason), "{r:#}");
+    let r = failed_sandbox_record(&env, &orch, &s, reason, WAIT);
     assert!(
         r["sandbox_detail"].as_str().unwrap().contains(reason),
         "{r:#}"
@@ -158,7 +151,6 @@ fn an_error_state_sandbox_is_recorded_kept_for_failed_keep_then_reaped() {
         .as_str()
         .expect("the sandbox id")
         .to_string();
-    assert!(r["reaped_at"].is_null(), "kept at first: {r:#}");
     assert_eq!(
         block_on(daytona.get(&failed_id))
             .unwrap()
@@ -168,16 +160,7 @@ fn an_error_state_sandbox_is_recorded_kept_for_failed_keep_then_reaped() {
     );
 
     // Reaped by the janitor once FAILED_KEEP ran out, and said so.
-    wait_until(
-        WAIT,
-        "the reaping",
-        || failure_record(&env, &s).is_some_and(|r| r["reaped_at"].is_f64()),
-        || orch.log(),
-    );
-    let r = failure_record(&env, &s).unwrap();
-    let kept_for = r["reaped_at"].as_f64().unwrap() - r["failing_since"].as_f64().unwrap();
-    eprintln!("kept {kept_for:.1} s (FAILED_KEEP 10 s)");
-    assert!(kept_for >= 10.0, "not reaped before FAILED_KEEP: {r:#}");
+    reaped_after(&env, &orch, &s, 10.0, WAIT);
     wait_until(
         WAIT,
         "the failed sandbox gone",

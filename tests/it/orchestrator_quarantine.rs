@@ -8,6 +8,7 @@ use std::time::Duration;
 use outposts::orchestrator::sandbox_name;
 use outposts::provider::Provider;
 
+use crate::support::capacity::{placements, refused_then_only, row, warned_once};
 use crate::support::daytona::provider;
 use crate::support::orch::*;
 use crate::support::{Emu, block_on};
@@ -67,48 +68,28 @@ fn a_failing_snapshot_is_quarantined_and_sessions_go_to_the_fallback() {
     // Two refused creates from the primary, then only the fallback: no third try while it
     // cools off.
     let made = daytona_creates(&emu, "snapshot");
-    let on_primary = made.iter().filter(|(s, _)| *s == primary).count();
-    assert_eq!(on_primary, 2, "{made:?}\n{}", orch.log());
-    assert!(
-        made.iter()
-            .filter(|(s, _)| *s == primary)
-            .all(|(_, st)| *st == 400)
-    );
-    let last_primary = made.iter().rposition(|(s, _)| *s == primary).unwrap();
-    assert!(
-        made[last_primary + 1..]
-            .iter()
-            .all(|(s, st)| s == "fallback-snap" && *st < 300),
-        "{made:?}"
-    );
+    refused_then_only(&made, &primary, "fallback-snap", 2, &orch.log());
     let daytona = provider(&emu);
     for s in &sessions {
         assert!(block_on(daytona.get(&sandbox_name(s))).unwrap().is_some());
     }
     // Said once, at WARN, naming the snapshot.
+    warned_once(&orch, &format!("quarantined snapshot {primary}"));
     let log = orch.log();
-    let warns: Vec<&str> = log
-        .lines()
-        .filter(|l| l.contains("WARN") && l.contains(&format!("quarantined snapshot {primary}")))
-        .collect();
-    assert_eq!(warns.len(), 1, "{log}");
     assert!(!log.contains("not claiming new sessions"), "{log}");
     // The metric, and `orchestrator status` (JSON and table).
     assert_eq!(quarantined_gauge(&addr, &primary), Some(1.0));
     assert_eq!(quarantined_gauge(&addr, "fallback-snap"), Some(0.0));
-    let status = env.run(&["orchestrator", "status", "--json"]).ok().json();
-    let p = &status["placement"];
-    assert_eq!(p["claiming"], true, "{status:#}");
-    let rows = p["placements"].as_array().unwrap();
-    let row = |name: &str| rows.iter().find(|r| r["name"] == name).cloned();
-    let bad = row(&primary).expect("the primary's row");
+    let (status, rows) = placements(&env);
+    assert_eq!(status["placement"]["claiming"], true, "{status:#}");
+    let bad = row(&rows, &primary).expect("the primary's row");
     assert_eq!(bad["quarantined"], true);
     assert_eq!(bad["failures"], 2);
     assert!(
         bad["reason"].as_str().unwrap().contains("failed to start"),
         "{bad}"
     );
-    assert_eq!(row("fallback-snap").unwrap()["quarantined"], false);
+    assert_eq!(row(&rows, "fallback-snap").unwrap()["quarantined"], false);
     let table = env.run(&["orchestrator", "status"]).ok().stdout.clone();
     assert!(
         table.contains(&format!(

@@ -3,11 +3,9 @@
 //! the README's recipe run verbatim on the local provider, a file lost in a Daytona sleep, and
 //! the refusal against a Devin API that is not the emulator.
 
-use std::process::{Command, Stdio};
-
 use crate::readme_walkthrough::guide;
 use crate::support::orch::{Orch, orch_emulator, orch_emulator_built};
-use crate::support::{BIN, Emu, Run, TestEnv, block_on};
+use crate::support::{Emu, Run, TestEnv, block_on};
 
 const SECTION: &str = "#### Proving a sleep end to end: `session verify --sleep-cycle`";
 
@@ -15,18 +13,7 @@ const SECTION: &str = "#### Proving a sleep end to end: `session verify --sleep-
 fn run_recipe(env: &TestEnv) -> Run {
     let lines = guide(SECTION);
     assert_eq!(lines.len(), 1, "one command in the recipe: {lines:?}");
-    let bin_dir = std::path::Path::new(BIN).parent().expect("bin dir");
-    let path = format!("{}:{}", bin_dir.display(), env.vars["PATH"]);
-    let out = Command::new("sh")
-        .args(["-c", &lines.join("\n")])
-        .env_clear()
-        .envs(&env.vars)
-        .env("PATH", path)
-        .current_dir(&env.cwd)
-        .stdin(Stdio::null())
-        .output()
-        .expect("sh");
-    Run::from(out)
+    crate::support::shell::run_as_printed(env, &lines.join("\n"))
 }
 
 /// The steps the document reached, in order.

@@ -260,7 +260,7 @@ impl Metrics {
             .iter()
             .filter(|sb| !matches!(sb.state, SandboxState::Deleted))
             .filter_map(|sb| janitor::owner(sb, outpost))
-            .filter(|s| book.known_terminated(s))
+            .filter(|s| book.known_terminated(*s))
             .count();
         self.terminated_left.set(left as i64);
     }

@@ -15,6 +15,7 @@ use super::change::{
 use crate::api::devin_types::{Phase, QueueEntry};
 use crate::orchestrator::plan::retention::Sleeper;
 use crate::orchestrator::plan::{self, Limits, Track};
+use crate::orchestrator::session_id::{SessionId, SessionKey};
 use crate::orchestrator::sleep::Fleet;
 use crate::time::now;
 
@@ -75,8 +76,8 @@ pub(super) struct Persist {
 pub(in crate::orchestrator) struct Book {
     limits: Limits,
     queue: BTreeMap<String, QueueEntry>,
-    sessions: BTreeMap<String, Record>,
-    in_flight: BTreeMap<String, ActionKind>,
+    sessions: BTreeMap<SessionId, Record>,
+    in_flight: BTreeMap<SessionId, ActionKind>,
     /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
     /// proof of termination once the queue has swept the entry.
     terminated: BTreeMap<String, f64>,
@@ -94,7 +95,7 @@ pub(in crate::orchestrator) struct Book {
     ttl_warned: bool,
     /// Records a change reached since the last prune: pruning sweeps only these, since a sweep
     /// of all records per batch of changes was O(N) per change (O(N²) in a burst).
-    touched: Vec<String>,
+    touched: Vec<SessionId>,
     /// A change reached every record (a listing, the sleepers): the next prune sweeps all.
     touched_all: bool,
 }
@@ -146,22 +147,22 @@ impl Book {
             .count()
     }
 
-    pub fn in_flight(&self, session: &str) -> Option<ActionKind> {
-        self.in_flight.get(session).copied()
+    pub fn in_flight(&self, session: &(impl SessionKey + ?Sized)) -> Option<ActionKind> {
+        self.in_flight.get(session.key()).copied()
     }
 
     fn flying(&self, keep: impl Fn(ActionKind) -> bool) -> BTreeSet<String> {
         self.in_flight
             .iter()
             .filter(|(_, k)| keep(**k))
-            .map(|(s, _)| s.clone())
+            .map(|(s, _)| s.to_string())
             .collect()
     }
 
     /// This instance is working on the session (claiming, holding, or acting on it): the
     /// janitor and the sleepers' review leave such a session alone.
-    pub fn active(&self, session: &str) -> bool {
-        self.in_flight.contains_key(session) || self.track(session).is_some_and(|t| t.held)
+    pub fn active(&self, session: &(impl SessionKey + ?Sized)) -> bool {
+        self.in_flight.contains_key(session.key()) || self.track(session).is_some_and(|t| t.held)
     }
 
     // ---- reads ----
@@ -170,15 +171,15 @@ impl Book {
         &self.queue
     }
 
-    pub fn entry(&self, session: &str) -> Option<&QueueEntry> {
-        self.queue.get(session)
+    pub fn entry(&self, session: &(impl SessionKey + ?Sized)) -> Option<&QueueEntry> {
+        self.queue.get(session.key())
     }
 
-    pub fn track(&self, session: &str) -> Option<&Track> {
-        self.sessions.get(session)?.track.as_ref()
+    pub fn track(&self, session: &(impl SessionKey + ?Sized)) -> Option<&Track> {
+        self.sessions.get(session.key())?.track.as_ref()
     }
 
-    pub fn tracks(&self) -> impl Iterator<Item = (&String, &Track)> {
+    pub fn tracks(&self) -> impl Iterator<Item = (&SessionId, &Track)> {
         self.sessions
             .iter()
             .filter_map(|(id, r)| r.track.as_ref().map(|t| (id, t)))
@@ -187,24 +188,24 @@ impl Book {
     /// The planner's memory, as it takes it.
     pub fn tracks_map(&self) -> BTreeMap<String, Track> {
         self.tracks()
-            .map(|(id, t)| (id.clone(), t.clone()))
+            .map(|(id, t)| (id.to_string(), t.clone()))
             .collect()
     }
 
-    pub fn claim(&self, session: &str) -> Option<&ClaimInfo> {
-        self.sessions.get(session)?.claim.as_ref()
+    pub fn claim(&self, session: &(impl SessionKey + ?Sized)) -> Option<&ClaimInfo> {
+        self.sessions.get(session.key())?.claim.as_ref()
     }
 
-    pub fn sandbox(&self, session: &str) -> Option<&str> {
-        self.sessions.get(session)?.sandbox.as_deref()
+    pub fn sandbox(&self, session: &(impl SessionKey + ?Sized)) -> Option<&str> {
+        self.sessions.get(session.key())?.sandbox.as_deref()
     }
 
-    pub fn served_warm(&self, session: &str) -> Option<bool> {
-        self.sessions.get(session)?.served_warm
+    pub fn served_warm(&self, session: &(impl SessionKey + ?Sized)) -> Option<bool> {
+        self.sessions.get(session.key())?.served_warm
     }
 
     /// Refusals of sessions still tracked: (session, reason, when).
-    pub fn refusals(&self) -> impl Iterator<Item = (&String, &str, f64)> {
+    pub fn refusals(&self) -> impl Iterator<Item = (&SessionId, &str, f64)> {
         self.sessions.iter().filter_map(|(id, r)| {
             let (why, at) = r.refusal.as_ref()?;
             r.track.as_ref().map(|_| (id, why.as_str(), *at))
@@ -212,20 +213,20 @@ impl Book {
     }
 
     /// Why the session's last provisioning attempt failed, and when.
-    pub fn failure(&self, session: &str) -> Option<(&str, f64)> {
-        let (why, at) = self.sessions.get(session)?.failure.as_ref()?;
+    pub fn failure(&self, session: &(impl SessionKey + ?Sized)) -> Option<(&str, f64)> {
+        let (why, at) = self.sessions.get(session.key())?.failure.as_ref()?;
         Some((why.as_str(), *at))
     }
 
-    pub fn exit_log(&self, session: &str) -> Option<&str> {
-        self.sessions.get(session)?.exit_log.as_deref()
+    pub fn exit_log(&self, session: &(impl SessionKey + ?Sized)) -> Option<&str> {
+        self.sessions.get(session.key())?.exit_log.as_deref()
     }
 
-    pub fn sleeper(&self, session: &str) -> Option<&Sleeper> {
-        self.sessions.get(session)?.sleeper.as_ref()
+    pub fn sleeper(&self, session: &(impl SessionKey + ?Sized)) -> Option<&Sleeper> {
+        self.sessions.get(session.key())?.sleeper.as_ref()
     }
 
-    pub fn sleepers(&self) -> impl Iterator<Item = (&String, &Sleeper)> {
+    pub fn sleepers(&self) -> impl Iterator<Item = (&SessionId, &Sleeper)> {
         self.sessions
             .iter()
             .filter_map(|(id, r)| r.sleeper.as_ref().map(|s| (id, s)))
@@ -233,17 +234,17 @@ impl Book {
 
     pub fn sleepers_map(&self) -> BTreeMap<String, Sleeper> {
         self.sleepers()
-            .map(|(id, s)| (id.clone(), s.clone()))
+            .map(|(id, s)| (id.to_string(), s.clone()))
             .collect()
     }
 
-    pub fn first_seen(&self, session: &str, sandbox: &str) -> Option<f64> {
-        let (id, at) = self.sessions.get(session)?.first_seen.as_ref()?;
+    pub fn first_seen(&self, session: &(impl SessionKey + ?Sized), sandbox: &str) -> Option<f64> {
+        let (id, at) = self.sessions.get(session.key())?.first_seen.as_ref()?;
         (id == sandbox).then_some(*at)
     }
 
-    pub fn known_terminated(&self, session: &str) -> bool {
-        self.terminated.contains_key(session)
+    pub fn known_terminated(&self, session: &(impl SessionKey + ?Sized)) -> bool {
+        self.terminated.contains_key(session.key())
     }
 
     pub(super) fn terminated_map(&self) -> &BTreeMap<String, f64> {
@@ -298,7 +299,7 @@ impl Book {
         match change {
             ViewChange::Fold { session, outcome } => {
                 let limits = self.limits.clone();
-                self.record(&session)
+                self.record(session)
                     .track
                     .get_or_insert_with(Track::default)
                     .apply(outcome, now(), &limits);
@@ -329,7 +330,7 @@ impl Book {
                         "{kind:?} not started: {k:?} is in flight"
                     );
                 } else {
-                    self.in_flight.insert(session.into(), kind);
+                    self.in_flight.insert(session, kind);
                 }
             }
             ViewChange::Finish { session, kind } => {
@@ -345,37 +346,37 @@ impl Book {
     fn apply_to_record(&mut self, change: RecordChange, persist: &mut Persist) {
         match change {
             RecordChange::Claim { session, mut claim } => {
-                let r = self.record(&session);
+                let r = self.record(session);
                 if claim.sha.is_none() {
                     claim.sha = r.claim.as_ref().and_then(|c| c.sha.clone());
                 }
                 r.claim = Some(claim);
             }
             RecordChange::RemoteSha { session, sha } => {
-                if let Some(c) = self.record(&session).claim.as_mut() {
+                if let Some(c) = self.record(session).claim.as_mut() {
                     c.sha = Some(sha);
                 }
             }
             RecordChange::LetGo(session) => {
-                let r = self.record(&session);
+                let r = self.record(session.into());
                 r.claim = None;
                 r.sandbox = None;
             }
-            RecordChange::Sandbox { session, id } => self.record(&session).sandbox = id,
+            RecordChange::Sandbox { session, id } => self.record(session).sandbox = id,
             RecordChange::ServedWarm { session, warm } => {
-                self.record(&session).served_warm = Some(warm);
+                self.record(session).served_warm = Some(warm);
                 self.status_dirty = true;
             }
             RecordChange::Refusal { session, reason } => {
-                self.record(&session).refusal = reason.map(|r| (r, now()));
+                self.record(session).refusal = reason.map(|r| (r, now()));
             }
-            RecordChange::ExitLog { session, line } => self.record(&session).exit_log = Some(line),
+            RecordChange::ExitLog { session, line } => self.record(session).exit_log = Some(line),
             RecordChange::Failure { session, reason } => {
-                self.record(&session).failure = reason.map(|r| (r, now()));
+                self.record(session).failure = reason.map(|r| (r, now()));
                 self.status_dirty = true;
             }
             RecordChange::Sleeper { session, sleeper } => {
-                let r = self.record(&session);
+                let r = self.record(session);
                 if r.sleeper.is_some() || sleeper.is_some() {
                     r.sleeper = sleeper;
                     persist.sleepers = true;
@@ -387,9 +388,11 @@ impl Book {
                 persist.sleepers = true;
                 self.status_dirty = true;
             }
-            RecordChange::Terminated(session) => persist.terminated |= self.saw_terminated(session),
+            RecordChange::Terminated(session) => {
+                persist.terminated |= self.saw_terminated(session.into())
+            }
             RecordChange::FirstSeen { session, sandbox } => {
-                self.record(&session).first_seen = Some((sandbox, now()));
+                self.record(session).first_seen = Some((sandbox, now()));
             }
         }
     }
@@ -433,18 +436,18 @@ impl Book {
     }
 
     /// The one way to reach a single record: it is remembered for the next [`Self::prune`].
-    fn record(&mut self, session: &str) -> &mut Record {
-        self.touched.push(session.to_string());
-        self.sessions.entry(session.to_string()).or_default()
+    fn record(&mut self, session: SessionId) -> &mut Record {
+        self.touched.push(session.clone());
+        self.sessions.entry(session).or_default()
     }
 
     fn set_sleepers(&mut self, mut all: BTreeMap<String, Sleeper>) {
         self.touched_all = true;
         for (id, r) in self.sessions.iter_mut() {
-            r.sleeper = all.remove(id);
+            r.sleeper = all.remove(id.as_str());
         }
         for (id, s) in all {
-            self.record(&id).sleeper = Some(s);
+            self.record(id.into()).sleeper = Some(s);
         }
     }
 
@@ -477,9 +480,9 @@ impl Book {
 
     /// Remember that the server said `session` is terminated (bounded: a day, 10,000 ids);
     /// `true` when it is news (to be written to the state dir before anything acts on it).
-    fn saw_terminated(&mut self, session: String) -> bool {
+    fn saw_terminated(&mut self, session: SessionId) -> bool {
         let t = now();
-        if self.terminated.contains_key(&session) {
+        if self.terminated.contains_key(session.as_str()) {
             return false;
         }
         if self.terminated.len() >= TERMINATED_MEMORY {
@@ -496,7 +499,7 @@ impl Book {
                 };
             }
         }
-        self.terminated.insert(session, t);
+        self.terminated.insert(session.into(), t);
         true
     }
 }

@@ -502,7 +502,7 @@ pub(super) fn given_up(book: &Book) -> Vec<super::report::GivenUpRow> {
         .filter_map(|(id, t)| {
             let why = t.gave_up?;
             Some(super::report::GivenUpRow {
-                session_id: id.clone(),
+                session_id: id.to_string(),
                 reason: why.to_string(),
                 retry_at: t.retry_at,
                 last_log: book.exit_log(id).map(str::to_string),

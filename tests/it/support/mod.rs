@@ -3,11 +3,13 @@
 
 #![allow(dead_code)]
 
+pub mod capacity;
 pub mod connect;
 pub mod daytona;
 pub mod host;
 pub mod orch;
 pub mod rel;
+pub mod shell;
 pub mod verify;
 
 use std::collections::BTreeMap;
