@@ -107,6 +107,9 @@ pub struct AutoTarget {
     /// Sandboxes added for misses, and when it last changed.
     pub bonus: usize,
     pub bonus_at: f64,
+    /// The create seconds it was sized with: a measured create under half of it (the first
+    /// measurement replacing the 10 s guess) lowers the target at once.
+    pub create: f64,
 }
 
 /// What the planner sees.
@@ -190,7 +193,7 @@ pub fn arrival_rate(arrivals: &[f64], now: f64, observed_since: f64) -> f64 {
         .filter(|&&t| t <= now && now - t <= ARRIVAL_WINDOW)
         .count();
     // Over less than 10 s a single arrival would read as a storm.
-    let span = (now - observed_since).clamp(10.0, ARRIVAL_WINDOW);
+    let span = (now - observed_since).clamp(RATE_MIN_SPAN, ARRIVAL_WINDOW);
     n as f64 / span
 }
 
@@ -202,6 +205,9 @@ pub fn auto_size(rate: f64, create_seconds: f64) -> usize {
     }
     (m + m.sqrt()).ceil() as usize
 }
+
+/// The shortest span a rate is measured over (seconds).
+const RATE_MIN_SPAN: f64 = 10.0;
 
 /// Misses above this share of the last minute's arrivals raise the bonus.
 pub const MISS_SHARE: f64 = 0.1;
@@ -216,7 +222,21 @@ fn bonus(i: &WarmInputs, m: f64, create: f64) -> (usize, f64) {
             .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY)
             .count()
     };
-    let (arrived, missed) = (recent(i.arrivals), recent(i.misses));
+    // Misses while demand is still being learnt (the rate read over its first 10 s, then one
+    // create) say the capacity was late, not that its margin is short: they teach nothing.
+    let learnt = i
+        .arrivals
+        .iter()
+        .filter(|&&t| t <= i.now && i.now - t <= ARRIVAL_WINDOW)
+        .fold(f64::INFINITY, |a, &t| a.min(t))
+        + RATE_MIN_SPAN
+        + create;
+    let arrived = recent(i.arrivals);
+    let missed = i
+        .misses
+        .iter()
+        .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY && t >= learnt)
+        .count();
     let most = m.sqrt().ceil() as usize + 1;
     let since = i.now - prev_at;
     if missed > 0 && missed as f64 > MISS_SHARE * arrived as f64 {
@@ -239,16 +259,23 @@ fn wanted(i: &WarmInputs) -> (usize, Option<AutoTarget>) {
             let (bonus, bonus_at) = bonus(i, rate * create, create);
             let now_size = auto_size(rate, create) + bonus;
             let keep = match i.previous {
-                Some(p) if now_size < p.target && i.now - p.at < AUTO_EVERY => AutoTarget {
-                    bonus,
-                    bonus_at,
-                    ..p
-                },
+                Some(p)
+                    if now_size < p.target
+                        && i.now - p.at < AUTO_EVERY
+                        && create >= p.create / 2.0 =>
+                {
+                    AutoTarget {
+                        bonus,
+                        bonus_at,
+                        ..p
+                    }
+                }
                 _ => AutoTarget {
                     at: i.now,
                     target: now_size,
                     bonus,
                     bonus_at,
+                    create,
                 },
             };
             (keep.target, Some(keep))

@@ -178,6 +178,7 @@ fn auto_follows_littles_law_with_a_poisson_margin() {
             target: 5,
             bonus: 0,
             bonus_at: 1000.0,
+            create: 3.0,
         })
     );
     // Arrivals older than the window do not count; a young process is not read as a storm.
@@ -201,6 +202,7 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
                 target: 7,
                 bonus: 0,
                 bonus_at: 0.0,
+                create: 0.0,
             }),
             &[],
             7,
@@ -212,6 +214,7 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
                 target: 7,
                 bonus: 0,
                 bonus_at: 0.0,
+                create: 0.0,
             }),
             &[],
             0,
@@ -223,6 +226,7 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
                 target: 1,
                 bonus: 0,
                 bonus_at: 0.0,
+                create: 0.0,
             }),
             &busy,
             5,
@@ -249,6 +253,7 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
             target: 5 + bonus,
             bonus,
             bonus_at,
+            create: 0.0,
         })
     };
     let some: Vec<f64> = vec![990.0, 995.0]; // 2 of the last minute's 60 arrivals: 3 %
@@ -290,6 +295,49 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
             (*target, Some(*bonus)),
             "{previous:?} {misses:?}"
         );
+    }
+}
+
+#[test]
+fn auto_learns_demand_before_misses_count_and_drops_a_guessed_create_at_once() {
+    let s = WarmSettings {
+        idle: WarmIdle::Auto,
+        ..WarmSettings::default()
+    };
+    // A stream that began at 990 (the process started at 985): 1/s for 10 s, every arrival
+    // missed. Demand is learnt at 990 + 10 s + one 3 s create = 1003: no bonus yet.
+    let start: Vec<f64> = (0..10).map(|k| 990.0 + k as f64).collect();
+    let mut i = inputs(&s, &[], 0, &start);
+    i.observed_since = 985.0;
+    i.misses = &start;
+    let p = plan(&i);
+    assert_eq!(p.auto.map(|a| a.bonus), Some(0), "{p:?}");
+    // The same misses once demand was learnt (the stream began at 700) do raise it.
+    let busy: Vec<f64> = (0..300).map(|k| 700.0 + k as f64 + 0.5).collect();
+    let mut i = inputs(&s, &[], 0, &busy);
+    i.misses = &start;
+    assert_eq!(plan(&i).auto.map(|a| a.bonus), Some(1));
+
+    // A target sized on the 10 s guess before any create was seen (1/s → ⌈10 + √10⌉ = 14)
+    // lowers at once when the first create measures 3 s; a 3 s target does not lower for a
+    // 2.5 s create within the minute.
+    let guessed = |create: f64, target| {
+        Some(AutoTarget {
+            at: 995.0,
+            target,
+            bonus: 0,
+            bonus_at: 995.0,
+            create,
+        })
+    };
+    // (previous, measured create) → target
+    let table: &[(Option<AutoTarget>, f64, usize)] =
+        &[(guessed(10.0, 14), 3.0, 5), (guessed(3.0, 7), 2.5, 7)];
+    for (previous, create, want) in table {
+        let mut i = inputs(&s, &[], 0, &busy);
+        i.previous = *previous;
+        i.create_seconds = Some(*create);
+        assert_eq!(plan(&i).target, *want, "{previous:?} {create}");
     }
 }
 
