@@ -114,7 +114,9 @@ fn a_warm_served_session_pinned_to_another_build_downloads_it_at_launch() {
         emu.requests()
             .iter()
             .filter(|r| {
-                r.method == "GET" && r.path.ends_with(&format!("/devin-remote_{OTHER}_linux_x64"))
+                r.method == "GET"
+                    && r.path
+                        .ends_with(&format!("/devin-remote_{OTHER}_linux_x64"))
             })
             .count()
     };

@@ -44,6 +44,9 @@ pub struct WarmStatus {
     pub misses: u64,
     /// Seconds warm sandboxes have spent idle since the start (the capacity's cost driver).
     pub idle_seconds: f64,
+    /// Seconds the last warm create took from request to ready (remote pre-installed): what
+    /// `auto` sizes by, and what a static `WARM_IDLE` should be sized by. `None` before one.
+    pub create_seconds: Option<f64>,
 }
 
 struct Entry {
@@ -137,6 +140,7 @@ impl Warm {
             misses: inner.misses,
             idle_seconds: inner.idle_seconds
                 + idle.iter().map(|e| (t - e.sb.since).max(0.0)).sum::<f64>(),
+            create_seconds: inner.create_seconds,
         }
     }
 
