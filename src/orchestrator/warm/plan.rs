@@ -8,8 +8,8 @@
 //!   demand expected while one sandbox is being created: `m` = arrival rate × create time
 //!   (Little's law), and the miss share of `S` sandboxes is Erlang B(S, m) — every hand-over
 //!   starts one create, so the creates in flight are the busy servers of a loss system. The
-//!   rate is the higher of the last minute's (counted from its first arrival, so a stream that
-//!   starts is read within seconds) and the last five minutes'. Plus a bonus learnt from
+//!   rate is the higher of the last minute's (from the gaps between its arrivals, so a stream
+//!   that starts is read within seconds) and the last five minutes'. Plus a bonus learnt from
 //!   misses, for demand burstier than Poisson: more than one miss in ten arrivals over the last
 //!   minute, once demand was learnt, raises it by one (at most once per create time), a minute
 //!   without a miss decays it by one. Auto raises the target at once and lowers it at most
@@ -192,20 +192,22 @@ pub struct WarmPlan {
 
 /// Arrivals per second: the higher of the last minute's and the whole window's rate (0 without
 /// any), so a stream that starts or steps up is followed within seconds while a lull lowers
-/// the rate only as the window forgets. The last minute's rate is counted from its first
-/// arrival: the quiet before a stream began says nothing about the stream's rate.
+/// the rate only as the window forgets. The last minute's rate is the gaps between its
+/// arrivals (n − 1 over the time from the first to now): the quiet before a stream began says
+/// nothing about the stream's rate, and a lone arrival says nothing about any rate.
 pub fn arrival_rate(arrivals: &[f64], now: f64, observed_since: f64) -> f64 {
-    let over = |window: f64, from_first: bool| {
-        let (n, first) = arrivals
-            .iter()
-            .filter(|&&t| t <= now && now - t <= window)
-            .fold((0usize, now), |(n, first), &t| (n + 1, first.min(t)));
-        let since = if from_first { first } else { observed_since };
-        // Over less than 10 s a single arrival would read as a storm.
-        let span = (now - since).clamp(RATE_MIN_SPAN, window);
-        n as f64 / span
-    };
-    over(AUTO_EVERY, true).max(over(ARRIVAL_WINDOW, false))
+    let (n, first) = arrivals
+        .iter()
+        .filter(|&&t| t <= now && now - t <= AUTO_EVERY)
+        .fold((0usize, now), |(n, first), &t| (n + 1, first.min(t)));
+    // Over less than 10 s a few arrivals would read as a storm.
+    let minute = n.saturating_sub(1) as f64 / (now - first).clamp(RATE_MIN_SPAN, AUTO_EVERY);
+    let n = arrivals
+        .iter()
+        .filter(|&&t| t <= now && now - t <= ARRIVAL_WINDOW)
+        .count();
+    let window = n as f64 / (now - observed_since).clamp(RATE_MIN_SPAN, ARRIVAL_WINDOW);
+    minute.max(window)
 }
 
 /// The fewest warm sandboxes that keep the share of arrivals finding none ready at or under

@@ -189,10 +189,14 @@ fn auto_follows_littles_law_with_an_erlang_b_margin() {
     // over 240 s, then 1/s for the last 20 s (21 arrivals from 980 to 1000).
     let mut stepped: Vec<f64> = (0..30).map(|k| 700.0 + 8.0 * k as f64).collect();
     stepped.extend((0..=20).map(|k| 980.0 + k as f64));
-    assert_eq!(arrival_rate(&stepped, 1000.0, 0.0), 21.0 / 20.0);
+    assert_eq!(arrival_rate(&stepped, 1000.0, 0.0), 1.0);
     // A stream that began 20 s ago, 40 s after the process: its rate, not diluted by the quiet.
     let began: Vec<f64> = (0..=20).map(|k| 980.0 + k as f64).collect();
-    assert_eq!(arrival_rate(&began, 1000.0, 940.0), 21.0 / 20.0);
+    assert_eq!(arrival_rate(&began, 1000.0, 940.0), 1.0);
+    // One a minute: the last minute's lone arrival reads as nothing, the window as 5 in 300 s.
+    let sparse: Vec<f64> = (0..5).map(|k| 760.0 + 60.0 * k as f64).collect();
+    assert_eq!(arrival_rate(&sparse, 1000.0, 0.0), 5.0 / 300.0);
+    assert_eq!(auto_size(arrival_rate(&sparse, 1000.0, 0.0), 3.0), 1);
 }
 
 #[test]
