@@ -11,8 +11,9 @@
 //!   rate is the higher of the last minute's (from the gaps between its arrivals, so a stream
 //!   that starts is read within seconds) and the last five minutes'. Plus a bonus learnt from
 //!   misses, for demand burstier than Poisson: more than one miss in ten arrivals over the last
-//!   minute, once demand was learnt, raises it by one (at most once per create time), a minute
-//!   without a miss decays it by one. Auto raises the target at once and lowers it at most
+//!   minute (at least 20 of them), once demand was learnt, raises it by one (at most once per
+//!   create time, and only on a miss after the last raise), a minute without a miss decays it
+//!   by one. Auto raises the target at once and lowers it at most
 //!   once a minute (a lull of a few seconds must not delete what the next burst needs), or at
 //!   once when a measured create replaces the 10 s guess. The old margin `⌈m + √m⌉` missed
 //!   11–12 % at m = 3–4 (`sim.rs` replays the benchmark's stream through this planner).
@@ -21,7 +22,7 @@
 //!   free).
 //! - Warm sandboxes from another source (snapshot/image changed) or in an error state are
 //!   deleted; ready ones above the target are deleted, newest first (creates in flight are
-//!   counted, never cancelled). Missing ones are created.
+//!   never cancelled, and no ready one is deleted for them). Missing ones are created.
 //! - Draining (the orchestrator stops): create nothing; with `WARM_ON_EXIT=delete` delete all.
 //! - Hand-over: a ready sandbox of the current source, oldest first; one already handed over
 //!   is never offered again (the executor removes it from the pool under the same lock).
@@ -245,18 +246,16 @@ const RATE_MIN_SPAN: f64 = 10.0;
 /// Misses above this share of the last minute's arrivals raise the bonus.
 pub const MISS_SHARE: f64 = 0.1;
 
-/// The miss bonus after this pass: raised on too many recent misses (once per create time),
-/// decayed a minute after its last change when none were seen; never above `⌈√m⌉ + 1`, the
-/// old two-deviation margin and one.
+/// The miss bonus after this pass: raised when over one in ten of the last minute's arrivals
+/// missed (at most once per create time, the soonest a raise can show, and only on a miss
+/// after the last raise: misses it already answered do not raise it again), decayed a minute
+/// after its last change when none were seen; never above `⌈√m⌉ + 1`, the old two-deviation
+/// margin and one.
 fn bonus(i: &WarmInputs, m: f64, create: f64) -> (usize, f64) {
     let (prev, prev_at) = i.previous.map_or((0, i.now), |p| (p.bonus, p.bonus_at));
-    let recent = |ts: &[f64]| {
-        ts.iter()
-            .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY)
-            .count()
-    };
-    // Misses while demand is still being learnt (the rate read over its first 10 s, then one
-    // create) say the capacity was late, not that its margin is short: they teach nothing.
+    // Arrivals and misses while demand is still being learnt (the rate read over its first
+    // 10 s, then one create) say the capacity was late, not that its margin is short: they
+    // teach nothing.
     let learnt = i
         .arrivals
         .iter()
@@ -264,16 +263,21 @@ fn bonus(i: &WarmInputs, m: f64, create: f64) -> (usize, f64) {
         .fold(f64::INFINITY, |a, &t| a.min(t))
         + RATE_MIN_SPAN
         + create;
-    let arrived = recent(i.arrivals);
-    let missed = i
-        .misses
-        .iter()
-        .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY && t >= learnt)
-        .count();
+    let recent = |ts: &[f64]| {
+        ts.iter()
+            .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY && t >= learnt)
+            .count()
+    };
+    let (arrived, missed) = (recent(i.arrivals), recent(i.misses));
+    let answered = i.previous.is_some() && prev > 0;
+    let new_miss = !answered || i.misses.iter().any(|&t| t > prev_at && t <= i.now);
     let most = m.sqrt().ceil() as usize + 1;
     let since = i.now - prev_at;
-    if missed > 0 && missed as f64 > MISS_SHARE * arrived as f64 {
-        if prev < most && (i.previous.is_none() || prev == 0 || since >= create) {
+    // A few arrivals are too few to tell a short margin from chance: a burst of 4 misses in
+    // the first 16 arrivals of a stream is what a 5 % margin shows now and then.
+    let enough = arrived as f64 >= 2.0 / MISS_SHARE;
+    if enough && missed > 0 && missed as f64 > MISS_SHARE * arrived as f64 {
+        if prev < most && new_miss && (!answered || since >= create) {
             return (prev + 1, i.now);
         }
     } else if missed == 0 && prev > 0 && since >= AUTO_EVERY {
@@ -387,9 +391,11 @@ pub fn plan(i: &WarmInputs) -> WarmPlan {
         actions.push(WarmAction::Create {
             count: target - have,
         });
-    } else {
-        // Extra ready ones go, newest first; those still coming up count and stay.
-        let extra = (have - target).min(ready.len());
+    } else if ready.len() > target {
+        // Extra ready ones go, newest first. Creates in flight are not counted here: a ready
+        // sandbox is never deleted for one that is not (a target lowered while creates are in
+        // flight deletes the extras when they land).
+        let extra = ready.len() - target;
         ready.sort_by(|a, b| b.since.total_cmp(&a.since).then_with(|| a.id.cmp(&b.id)));
         actions.extend(ready.iter().take(extra).map(|w| WarmAction::Delete {
             id: w.id.clone(),

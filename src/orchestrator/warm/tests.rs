@@ -49,14 +49,9 @@ fn fixed_target_creates_what_is_missing_counting_creates_in_flight() {
     let table: &[(usize, Vec<WarmAction>)] = &[
         (0, vec![WarmAction::Create { count: 1 }]),
         (1, vec![]),
-        // Over the target by a create in flight: the ready one goes (creates are never cancelled).
-        (
-            2,
-            vec![WarmAction::Delete {
-                id: "a".into(),
-                why: DeleteWhy::Extra,
-            }],
-        ),
+        // Over the target by a create in flight: nothing goes (creates are never cancelled, and
+        // the ready one is not deleted for one that is not ready; the extra goes when it lands).
+        (2, vec![]),
     ];
     for (creating, want) in table {
         let p = plan(&inputs(&s, &pool, *creating, &[]));
@@ -271,6 +266,7 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
     };
     let some: Vec<f64> = vec![990.0, 995.0]; // 2 of the last minute's 60 arrivals: 3 %
     let many: Vec<f64> = (0..10).map(|k| 950.0 + k as f64).collect(); // 17 %
+    let more: Vec<f64> = many.iter().copied().chain([997.0]).collect();
     // (previous, misses) → (target, bonus)
     let table: &[(Option<AutoTarget>, &[f64], usize, usize)] = &[
         // No misses, nothing learnt: the base.
@@ -279,8 +275,10 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
         (prev(0, 900.0), &some, 7, 0),
         // Many: raised at once …
         (prev(0, 900.0), &many, 8, 1),
-        // … again once a create time (3 s) has passed since the last raise …
-        (prev(1, 996.0), &many, 9, 2),
+        // … again once a create time (3 s) has passed since the last raise, on a new miss …
+        (prev(1, 996.0), &more, 9, 2),
+        // … not on the misses it already answered …
+        (prev(1, 996.0), &many, 8, 1),
         // … but not sooner …
         (prev(1, 998.0), &many, 8, 1),
         // … and never above the cap.
@@ -330,6 +328,13 @@ fn auto_learns_demand_before_misses_count_and_drops_a_guessed_create_at_once() {
     let mut i = inputs(&s, &[], 0, &busy);
     i.misses = &start;
     assert_eq!(plan(&i).auto.map(|a| a.bonus), Some(1));
+    // Too few arrivals to tell a short margin from chance: 15 in the last minute (one each
+    // 4 s for five minutes), 4 of them missed, raise nothing.
+    let sparse: Vec<f64> = (0..75).map(|k| 700.5 + 4.0 * k as f64).collect();
+    let burst = [980.5, 984.5, 988.5, 992.5];
+    let mut i = inputs(&s, &[], 0, &sparse);
+    i.misses = &burst;
+    assert_eq!(plan(&i).auto.map(|a| a.bonus), Some(0));
 
     // A target sized on the 10 s guess before any create was seen (1/s → 15) lowers at once
     // when the first create measures 3 s; a 3 s target does not lower for a 2.5 s create
