@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Issue 34's warm-capacity benchmark on the emulator: sessions arrive as a Poisson stream
 # (`emulator session new --rate`), each ends LIFE seconds after it was enqueued, and the
-# orchestrator serves them cold (WARM_IDLE=0), from a static warm capacity sized for the peak
-# (WARM_IDLE=$STATIC) and with WARM_IDLE=auto. Emulated Daytona sandboxes take CREATE to
+# orchestrator serves them cold (WARM_IDLE=0), with WARM_IDLE=auto, and from a static warm
+# capacity sized for the peak (WARM_IDLE=$STATIC). Sized for the peak, by default
+# (STATIC=peak): the 99th percentile of a Poisson count of mean rate × create seconds — the
+# arrivals during one create — where the create seconds are those the auto run measured on
+# that provider (`orchestrator status --json` .warm.create_seconds: request to ready, remote
+# pre-installed), or CREATE when auto did not run. Emulated Daytona sandboxes take CREATE to
 # start (`emulator start --daytona-create-delay`); local ones take what they take on this host.
 # One Markdown table row per run: claim→served p50/p95 (the emulator's claim and connect
 # records), the share of new sessions served warm and the idle warm sandbox-seconds (the warm
@@ -21,8 +25,8 @@ RATE=${RATE:-1/s}
 FOR=${FOR:-5m}
 LIFE=${LIFE:-10}
 CREATE=${CREATE:-3s}
-STATIC=${STATIC:-10}
-MODES=${MODES:-"cold static auto"}
+STATIC=${STATIC:-peak}
+MODES=${MODES:-"cold auto static"}
 PROVIDERS=${PROVIDERS:-"daytona local"}
 if [ -n "${OUT:-}" ]; then
   out=$OUT
@@ -31,6 +35,30 @@ else
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
 fi
+
+# The smallest pool holding the 99th percentile of Poisson(rate × create seconds).
+peak_pool() {
+  python3 - "$RATE" "$1" <<'PY'
+import math, sys
+n, per = sys.argv[1].split("/")
+rate = float(n) / {"s": 1, "m": 60, "h": 3600}[per.strip()[-1]]
+m = rate * float(sys.argv[2])
+k, p = 0, math.exp(-m)
+cdf = p
+while cdf < 0.99:
+    k += 1
+    p *= m / k
+    cdf += p
+print(k)
+PY
+}
+
+# Create seconds the auto run measured on $1, else CREATE.
+measured_create() {
+  local f=$out/$1-auto/status.json c=""
+  [ -f "$f" ] && c=$(jq -r '.warm.create_seconds // empty' "$f")
+  echo "${c:-${CREATE%s}}"
+}
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -52,7 +80,17 @@ run() {
   dir=$out/$provider-$mode
   rm -rf "$dir" && mkdir -p "$dir/home"
   port=$(free_port)
-  case $mode in cold) idle=0 ;; static) idle=$STATIC ;; auto) idle=auto ;; esac
+  case $mode in
+    cold) idle=0 ;;
+    auto) idle=auto ;;
+    static)
+      idle=$STATIC
+      if [ "$STATIC" = peak ]; then
+        idle=$(peak_pool "$(measured_create "$provider")")
+        echo "static $provider: the 99th percentile of Poisson($RATE × $(measured_create "$provider") s) = $idle" >&2
+      fi
+      ;;
+  esac
   (
     export HOME=$dir/home XDG_CONFIG_HOME=$dir/home/.config XDG_DATA_HOME=$dir/home/.local/share
     export STATE_DIR=$dir/state OUTPOSTS_NO_KEYRING=1 OUTPOSTS_LOCAL_ROOT=$dir/sandboxes
@@ -80,18 +118,18 @@ run() {
     jq -r --arg p "$provider" --arg m "$mode ($idle)" --arg lat "$lat" '
       .warm as $w
       | ($w.hits // 0) as $h | ($w.misses // 0) as $x
-      | "| \($p) | \($m) | \($lat) | \(if ($h + $x) > 0 then ($h * 100 / ($h + $x) | round) else 0 end) % (\($h) of \($h + $x)) | \(($w.idle_seconds // 0) | round) |"' \
+      | "| \($p) | \($m) | \($lat) | \(if ($h + $x) > 0 then ($h * 100 / ($h + $x) | round) else 0 end) % (\($h) of \($h + $x)) | \(($w.idle_seconds // 0) | round) | \(($w.create_seconds // 0) * 100 | round / 100) s |"' \
       "$dir/status.json"
   )
 }
 
 echo "Host: $(uname -m), $(nproc) CPUs, $(basename "$BIN") $("$BIN" --version | cut -d' ' -f2); Poisson $RATE for $FOR, sessions live ${LIFE}s, Daytona create ${CREATE}"
 echo
-echo "| provider | WARM_IDLE | claim→served p50 / p95 | served warm | idle warm sandbox-seconds |"
-echo "|---|---|---|---|---|"
+echo "| provider | WARM_IDLE | claim→served p50 / p95 | served warm | idle warm sandbox-seconds | last warm create |"
+echo "|---|---|---|---|---|---|"
 for provider in $PROVIDERS; do
   for mode in $MODES; do
     echo "== $provider $mode" >&2
-    run "$provider" "$mode" || echo "| $provider | $mode | failed | | |"
+    run "$provider" "$mode" || echo "| $provider | $mode | failed | | | |"
   done
 done

@@ -89,6 +89,7 @@ mod verify_daytona;
 mod verify_local;
 mod verify_recipe;
 mod verify_sleep_cycle;
+mod warm_remote;
 mod windows_daemon;
 mod windows_grammar;
 mod windows_launch;

@@ -33,6 +33,18 @@ fn warm_idle(p: &dyn Provider) -> BTreeSet<String> {
         .collect()
 }
 
+/// How many warm sandboxes the orchestrator itself holds ready to hand over (its status file).
+/// A sandbox the provider lists as started may still be warming up (the remote being
+/// pre-installed): only these are sure to serve the next session.
+pub(crate) fn ready_to_serve(env: &crate::support::TestEnv) -> u64 {
+    let out = env.run(&["--json", "orchestrator", "status"]).stdout;
+    // Before the first status file there is nothing ready to count.
+    serde_json::from_str::<serde_json::Value>(out.trim())
+        .ok()
+        .and_then(|doc| doc["warm"]["idle"].as_u64())
+        .unwrap_or(0)
+}
+
 /// Every warm sandbox there is, whatever its state (deleted ones excluded).
 fn warm_any(p: &dyn Provider) -> Vec<SandboxInfo> {
     all(p)
@@ -59,7 +71,7 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
     wait_until(
         WAIT,
         "two warm sandboxes",
-        || warm_idle(&local).len() == 2,
+        || warm_idle(&local).len() == 2 && ready_to_serve(&env) == 2,
         || orch.log(),
     );
     let before = warm_idle(&local);

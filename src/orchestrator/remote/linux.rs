@@ -40,37 +40,11 @@ ours() {
     };
 }
 
-/// Env: OUTPOSTS_SAFE_ID, OUTPOSTS_WORKDIR, OUTPOSTS_LAUNCH (`remote` | `cli`); for `remote`
-/// OUTPOSTS_REMOTE_SHA, OUTPOSTS_REMOTE_BASE and OUTPOSTS_SHA256_<suffix> per Linux suffix;
-/// plus the remote's own variables. Prints `outposts-launch result=… …` last.
-pub(super) const LAUNCH: &str = concat!(
-    "set -eu\n",
-    identity_fns!(),
-    r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
-mkdir -p "$run"
-say() { echo "outposts-launch $*"; }
-# A live remote of ours is never launched twice: the recorded pid is still the process we started.
-if [ -f "$run/remote.pid" ]; then
-  pid=$(cat "$run/remote.pid" 2>/dev/null || true)
-  start=$(cat "$run/remote.start" 2>/dev/null || true)
-  old=$(cat "$run/remote.bin" 2>/dev/null || true)
-  if ours "$pid" "$start" "$old"; then
-    echo "outposts: adopted the running remote pid=$pid start=$start exe=$(readlink "/proc/$pid/exe" 2>/dev/null || echo '?') launched-from=$old" >> "$run/remote.log"
-    say "result=running pid=$pid"
-    exit 0
-  fi
-fi
-mode="$OUTPOSTS_LAUNCH"
-cached=none
-if [ "$mode" = cli ]; then
-  bin=$(command -v devin || true)
-  if [ -z "$bin" ]; then
-    say "result=error stage=cli"
-    echo "devin CLI not found on PATH in the sandbox" >&2
-    exit 5
-  fi
-else
-  case "$(uname -m)" in
+/// The pick-verify-download step both the launch and the warm-up ([`PREFETCH`]) run: sets `bin`
+/// to the verified binary for this architecture and `cached` to `yes` (already there) or `no`.
+macro_rules! fetch_remote {
+    () => {
+        r#"  case "$(uname -m)" in
     aarch64 | arm64) suffix=linux_arm64 ;;
     *) suffix=linux_x64 ;;
   esac
@@ -107,7 +81,43 @@ else
     chmod 0755 "$part"
     mv -f "$part" "$bin"
   fi
+"#
+    };
+}
+
+/// Env: OUTPOSTS_SAFE_ID, OUTPOSTS_WORKDIR, OUTPOSTS_LAUNCH (`remote` | `cli`); for `remote`
+/// OUTPOSTS_REMOTE_SHA, OUTPOSTS_REMOTE_BASE and OUTPOSTS_SHA256_<suffix> per Linux suffix;
+/// plus the remote's own variables. Prints `outposts-launch result=… …` last.
+pub(super) const LAUNCH: &str = concat!(
+    "set -eu\n",
+    identity_fns!(),
+    r#"run="$HOME/.devin-outposts/$OUTPOSTS_SAFE_ID"
+mkdir -p "$run"
+say() { echo "outposts-launch $*"; }
+# A live remote of ours is never launched twice: the recorded pid is still the process we started.
+if [ -f "$run/remote.pid" ]; then
+  pid=$(cat "$run/remote.pid" 2>/dev/null || true)
+  start=$(cat "$run/remote.start" 2>/dev/null || true)
+  old=$(cat "$run/remote.bin" 2>/dev/null || true)
+  if ours "$pid" "$start" "$old"; then
+    echo "outposts: adopted the running remote pid=$pid start=$start exe=$(readlink "/proc/$pid/exe" 2>/dev/null || echo '?') launched-from=$old" >> "$run/remote.log"
+    say "result=running pid=$pid"
+    exit 0
+  fi
 fi
+mode="$OUTPOSTS_LAUNCH"
+cached=none
+if [ "$mode" = cli ]; then
+  bin=$(command -v devin || true)
+  if [ -z "$bin" ]; then
+    say "result=error stage=cli"
+    echo "devin CLI not found on PATH in the sandbox" >&2
+    exit 5
+  fi
+else
+"#,
+    fetch_remote!(),
+    r#"fi
 # The resolved file, for the log (a diagnostic: the guard is the start time); the process still
 # starts under its own name (a multi-call binary decides by argv[0]).
 exe=$(readlink -f "$bin")
@@ -162,6 +172,19 @@ done
 pid=$(cat "$run/remote.pid" 2>/dev/null || echo 0)
 echo "outposts: launched the remote pid=$pid start=$(cat "$run/remote.start" 2>/dev/null || echo '?') binary=$exe" >> "$run/remote.log"
 say "result=launched pid=$pid cached=$cached"
+"#
+);
+
+/// Warm-up of a warm sandbox: put the build's verified binary where [`LAUNCH`] looks for it, so
+/// the session handed the sandbox launches with `cached=yes` and no download. Env:
+/// OUTPOSTS_REMOTE_SHA, OUTPOSTS_REMOTE_BASE, OUTPOSTS_SHA256_<suffix>. Prints
+/// `outposts-launch result=fetched cached=…` last.
+pub(super) const PREFETCH: &str = concat!(
+    "set -eu\n",
+    r#"say() { echo "outposts-launch $*"; }
+"#,
+    fetch_remote!(),
+    r#"say "result=fetched cached=$cached"
 "#
 );
 

@@ -209,6 +209,43 @@ pub async fn launch(
     }
 }
 
+/// Warm-up: download and verify `build`'s Linux binary into the cache the launch reads (see
+/// [`linux::PREFETCH`]); `Ok(true)` when it was downloaded now, `Ok(false)` when already there.
+pub async fn prefetch(
+    provider: &dyn Provider,
+    sandbox_id: &str,
+    build: &Build,
+) -> Result<bool, RemoteError> {
+    let mut env = BTreeMap::new();
+    env.insert(
+        "OUTPOSTS_REMOTE_SHA".into(),
+        Secret::plain(build.sha.clone()),
+    );
+    env.insert(
+        "OUTPOSTS_REMOTE_BASE".into(),
+        Secret::plain(build.base.clone()),
+    );
+    for (suffix, sum) in &build.sha256 {
+        env.insert(
+            format!("OUTPOSTS_SHA256_{suffix}"),
+            Secret::plain(sum.clone()),
+        );
+    }
+    let out = provider
+        .exec(sandbox_id, &exec(linux::PREFETCH, env))
+        .await?;
+    let detail = || last_line(&out.stderr, &out.stdout);
+    match linux::parse_launch(&out.stdout) {
+        Some((r, pairs)) if r == "fetched" && out.exit_code == 0 => {
+            Ok(!pairs.iter().any(|(k, v)| k == "cached" && v == "yes"))
+        }
+        Some((_, pairs)) if pairs.iter().any(|(k, v)| k == "stage" && v == "checksum") => {
+            Err(RemoteError::ChecksumMismatch(detail()))
+        }
+        _ => Err(RemoteError::Download(detail())),
+    }
+}
+
 /// The documented environment of the remote (and of the CLI in direct-serve mode).
 pub fn remote_env(plan: &LaunchPlan) -> BTreeMap<String, Secret> {
     let safe = safe_id(&plan.session_id);

@@ -44,6 +44,9 @@ pub struct WarmStatus {
     pub misses: u64,
     /// Seconds warm sandboxes have spent idle since the start (the capacity's cost driver).
     pub idle_seconds: f64,
+    /// Seconds the last warm create took from request to ready (remote pre-installed): what
+    /// `auto` sizes by, and what a static `WARM_IDLE` should be sized by. `None` before one.
+    pub create_seconds: Option<f64>,
 }
 
 struct Entry {
@@ -137,6 +140,7 @@ impl Warm {
             misses: inner.misses,
             idle_seconds: inner.idle_seconds
                 + idle.iter().map(|e| (t - e.sb.since).max(0.0)).sum::<f64>(),
+            create_seconds: inner.create_seconds,
         }
     }
 
@@ -321,7 +325,10 @@ impl Orchestrator {
         )
         .await;
         match waited {
-            Ok(Waited::Ready(sb)) => Ok((sb, began.elapsed().as_secs_f64())),
+            Ok(Waited::Ready(sb)) => {
+                self.warm_prefetch(&sb.id).await;
+                Ok((sb, began.elapsed().as_secs_f64()))
+            }
             Ok(Waited::TimedOut(_)) | Err(_) => {
                 // Not usable: it goes now rather than waiting for the next listing.
                 let _ = self.provider.delete(&id).await;
@@ -333,6 +340,36 @@ impl Orchestrator {
                     )),
                 })
             }
+        }
+    }
+
+    /// Pre-install the remote the next session most likely runs (the latest Linux build), so
+    /// its launch finds it cached and downloads nothing; a session pinned to another build
+    /// downloads its own at launch, as a cold one does. A failure only costs that download.
+    async fn warm_prefetch(&self, id: &str) {
+        if self.opts.launch != crate::orchestrator::remote::LaunchMode::Remote {
+            return;
+        }
+        let fetched = match self
+            .remotes
+            .build(crate::api::devin_types::Platform::Linux, None)
+            .await
+        {
+            Ok(build) => crate::orchestrator::remote::prefetch(self.provider.as_ref(), id, &build)
+                .await
+                .map(|now| (build.sha, now)),
+            Err(e) => Err(e),
+        };
+        match fetched {
+            Ok((sha, now)) => tracing::debug!(
+                sandbox = %id,
+                "warm sandbox has devin-remote {sha} {}",
+                if now { "(downloaded)" } else { "(already cached)" }
+            ),
+            Err(e) => tracing::warn!(
+                sandbox = %id,
+                "cannot pre-install devin-remote in the warm sandbox (its session downloads it): {e}"
+            ),
         }
     }
 

@@ -12,6 +12,8 @@
 mod exec;
 pub mod plan;
 #[cfg(test)]
+mod sim;
+#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeMap;

@@ -3,21 +3,26 @@
 //! asks, and carries the answer out; it decides nothing.
 //!
 //! Rules:
-//! - The target is `WARM_IDLE` (a number), or with `auto` the demand expected while one
-//!   sandbox is being created (Little's law: arrival rate × create time) plus one standard
-//!   deviation of a Poisson stream (`√m`), plus a bonus learnt from misses: more than one miss
-//!   in ten arrivals over the last minute raises the bonus by one (at most once per create
-//!   time, the soonest a raise can show), a minute without a miss decays it by one. Two
-//!   standard deviations for everyone kept half again as many sandboxes idle as the goal
-//!   allows (77 % of a static pool's idle time); the bonus pays for a margin only where misses
-//!   show it is needed. Auto raises the target at once and lowers it at most once a minute (a
-//!   lull of a few seconds must not delete what the next burst needs).
+//! - The target is `WARM_IDLE` (a number), or with `auto` the fewest sandboxes that keep the
+//!   share of arrivals finding none ready at or under one in twenty ([`MISS_GOAL`]) for the
+//!   demand expected while one sandbox is being created: `m` = arrival rate × create time
+//!   (Little's law), and the miss share of `S` sandboxes is Erlang B(S, m) — every hand-over
+//!   starts one create, so the creates in flight are the busy servers of a loss system. The
+//!   rate is the higher of the last minute's (from the gaps between its arrivals, so a stream
+//!   that starts is read within seconds) and the last five minutes'. Plus a bonus learnt from
+//!   misses, for demand burstier than Poisson: more than one miss in ten arrivals over the last
+//!   minute (at least 20 of them), once demand was learnt, raises it by one (at most once per
+//!   create time, and only on a miss after the last raise), a minute without a miss decays it
+//!   by one. Auto raises the target at once and lowers it at most
+//!   once a minute (a lull of a few seconds must not delete what the next burst needs), or at
+//!   once when a measured create replaces the 10 s guess. The old margin `⌈m + √m⌉` missed
+//!   11–12 % at m = 3–4 (`sim.rs` replays the benchmark's stream through this planner).
 //! - Then capped by `WARM_MAX` and by the spend ceiling (`WARM_MAX_HOURLY_COST` divided by one
 //!   warm sandbox's hourly cost; an unknown cost under a ceiling keeps none: unknown is not
 //!   free).
 //! - Warm sandboxes from another source (snapshot/image changed) or in an error state are
 //!   deleted; ready ones above the target are deleted, newest first (creates in flight are
-//!   counted, never cancelled). Missing ones are created.
+//!   never cancelled, and no ready one is deleted for them). Missing ones are created.
 //! - Draining (the orchestrator stops): create nothing; with `WARM_ON_EXIT=delete` delete all.
 //! - Hand-over: a ready sandbox of the current source, oldest first; one already handed over
 //!   is never offered again (the executor removes it from the pool under the same lock).
@@ -107,6 +112,9 @@ pub struct AutoTarget {
     /// Sandboxes added for misses, and when it last changed.
     pub bonus: usize,
     pub bonus_at: f64,
+    /// The create seconds it was sized with: a measured create under half of it (the first
+    /// measurement replacing the 10 s guess) lowers the target at once.
+    pub create: f64,
 }
 
 /// What the planner sees.
@@ -183,44 +191,93 @@ pub struct WarmPlan {
     pub actions: Vec<WarmAction>,
 }
 
-/// Arrivals per second over the window (0 without any).
+/// Arrivals per second: the higher of the last minute's and the whole window's rate (0 without
+/// any), so a stream that starts or steps up is followed within seconds while a lull lowers
+/// the rate only as the window forgets. The last minute's rate is the gaps between its
+/// arrivals (n − 1 over the time from the first to now): the quiet before a stream began says
+/// nothing about the stream's rate, and a lone arrival says nothing about any rate.
 pub fn arrival_rate(arrivals: &[f64], now: f64, observed_since: f64) -> f64 {
+    let (n, first) = arrivals
+        .iter()
+        .filter(|&&t| t <= now && now - t <= AUTO_EVERY)
+        .fold((0usize, now), |(n, first), &t| (n + 1, first.min(t)));
+    // Over less than 10 s a few arrivals would read as a storm.
+    let minute = n.saturating_sub(1) as f64 / (now - first).clamp(RATE_MIN_SPAN, AUTO_EVERY);
     let n = arrivals
         .iter()
         .filter(|&&t| t <= now && now - t <= ARRIVAL_WINDOW)
         .count();
-    // Over less than 10 s a single arrival would read as a storm.
-    let span = (now - observed_since).clamp(10.0, ARRIVAL_WINDOW);
-    n as f64 / span
+    let window = n as f64 / (now - observed_since).clamp(RATE_MIN_SPAN, ARRIVAL_WINDOW);
+    minute.max(window)
 }
 
-/// Little's law with a Poisson margin: `⌈m + √m⌉`, `m` = rate × create seconds.
+/// The fewest warm sandboxes that keep the share of arrivals finding none ready at or under
+/// [`MISS_GOAL`], for `rate` arrivals per second and creates taking `create_seconds`.
+///
+/// Every hand-over starts one create, and an arrival that finds none ready is created cold
+/// without one: the sandboxes being replaced are the busy servers of an Erlang loss system with
+/// `S` servers and offered load `m` = rate × create seconds (Little's law), and a miss is the
+/// system being full, Erlang B(S, m) — for any distribution of create times. The old margin
+/// `⌈m + √m⌉` missed 11–12 % at m = 3–4 and leaned on the miss bonus.
 pub fn auto_size(rate: f64, create_seconds: f64) -> usize {
     let m = rate * create_seconds;
     if m <= 0.0 {
         return 0;
     }
-    (m + m.sqrt()).ceil() as usize
+    // B(0) = 1; B(s) = m·B(s−1) / (s + m·B(s−1)).
+    let (mut s, mut b) = (0usize, 1.0f64);
+    while b > MISS_GOAL && s < AUTO_MOST {
+        s += 1;
+        b = m * b / (s as f64 + m * b);
+    }
+    s
 }
+
+/// The share of arrivals auto lets find no warm sandbox in a steady Poisson stream: one in
+/// twenty, half of what the 90 % goal allows, the other half left for the misses
+/// before demand is learnt and for bursts.
+pub const MISS_GOAL: f64 = 0.05;
+/// Auto never asks for more than this (`WARM_MAX` caps it lower).
+const AUTO_MOST: usize = 10_000;
+
+/// The shortest span a rate is measured over (seconds).
+const RATE_MIN_SPAN: f64 = 10.0;
 
 /// Misses above this share of the last minute's arrivals raise the bonus.
 pub const MISS_SHARE: f64 = 0.1;
 
-/// The miss bonus after this pass: raised on too many recent misses (once per create time),
-/// decayed a minute after its last change when none were seen; never above `⌈√m⌉ + 1`, the
-/// old two-deviation margin and one.
+/// The miss bonus after this pass: raised when over one in ten of the last minute's arrivals
+/// missed (at most once per create time, the soonest a raise can show, and only on a miss
+/// after the last raise: misses it already answered do not raise it again), decayed a minute
+/// after its last change when none were seen; never above `⌈√m⌉ + 1`, the old two-deviation
+/// margin and one.
 fn bonus(i: &WarmInputs, m: f64, create: f64) -> (usize, f64) {
     let (prev, prev_at) = i.previous.map_or((0, i.now), |p| (p.bonus, p.bonus_at));
+    // Arrivals and misses while demand is still being learnt (the rate read over its first
+    // 10 s, then one create) say the capacity was late, not that its margin is short: they
+    // teach nothing.
+    let learnt = i
+        .arrivals
+        .iter()
+        .filter(|&&t| t <= i.now && i.now - t <= ARRIVAL_WINDOW)
+        .fold(f64::INFINITY, |a, &t| a.min(t))
+        + RATE_MIN_SPAN
+        + create;
     let recent = |ts: &[f64]| {
         ts.iter()
-            .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY)
+            .filter(|&&t| t <= i.now && i.now - t <= AUTO_EVERY && t >= learnt)
             .count()
     };
     let (arrived, missed) = (recent(i.arrivals), recent(i.misses));
+    let answered = i.previous.is_some() && prev > 0;
+    let new_miss = !answered || i.misses.iter().any(|&t| t > prev_at && t <= i.now);
     let most = m.sqrt().ceil() as usize + 1;
     let since = i.now - prev_at;
-    if missed > 0 && missed as f64 > MISS_SHARE * arrived as f64 {
-        if prev < most && (i.previous.is_none() || prev == 0 || since >= create) {
+    // A few arrivals are too few to tell a short margin from chance: a burst of 4 misses in
+    // the first 16 arrivals of a stream is what a 5 % margin shows now and then.
+    let enough = arrived as f64 >= 2.0 / MISS_SHARE;
+    if enough && missed > 0 && missed as f64 > MISS_SHARE * arrived as f64 {
+        if prev < most && new_miss && (!answered || since >= create) {
             return (prev + 1, i.now);
         }
     } else if missed == 0 && prev > 0 && since >= AUTO_EVERY {
@@ -239,16 +296,23 @@ fn wanted(i: &WarmInputs) -> (usize, Option<AutoTarget>) {
             let (bonus, bonus_at) = bonus(i, rate * create, create);
             let now_size = auto_size(rate, create) + bonus;
             let keep = match i.previous {
-                Some(p) if now_size < p.target && i.now - p.at < AUTO_EVERY => AutoTarget {
-                    bonus,
-                    bonus_at,
-                    ..p
-                },
+                Some(p)
+                    if now_size < p.target
+                        && i.now - p.at < AUTO_EVERY
+                        && create >= p.create / 2.0 =>
+                {
+                    AutoTarget {
+                        bonus,
+                        bonus_at,
+                        ..p
+                    }
+                }
                 _ => AutoTarget {
                     at: i.now,
                     target: now_size,
                     bonus,
                     bonus_at,
+                    create,
                 },
             };
             (keep.target, Some(keep))
@@ -327,9 +391,11 @@ pub fn plan(i: &WarmInputs) -> WarmPlan {
         actions.push(WarmAction::Create {
             count: target - have,
         });
-    } else {
-        // Extra ready ones go, newest first; those still coming up count and stay.
-        let extra = (have - target).min(ready.len());
+    } else if ready.len() > target {
+        // Extra ready ones go, newest first. Creates in flight are not counted here: a ready
+        // sandbox is never deleted for one that is not (a target lowered while creates are in
+        // flight deletes the extras when they land).
+        let extra = ready.len() - target;
         ready.sort_by(|a, b| b.since.total_cmp(&a.since).then_with(|| a.id.cmp(&b.id)));
         actions.extend(ready.iter().take(extra).map(|w| WarmAction::Delete {
             id: w.id.clone(),

@@ -49,14 +49,9 @@ fn fixed_target_creates_what_is_missing_counting_creates_in_flight() {
     let table: &[(usize, Vec<WarmAction>)] = &[
         (0, vec![WarmAction::Create { count: 1 }]),
         (1, vec![]),
-        // Over the target by a create in flight: the ready one goes (creates are never cancelled).
-        (
-            2,
-            vec![WarmAction::Delete {
-                id: "a".into(),
-                why: DeleteWhy::Extra,
-            }],
-        ),
+        // Over the target by a create in flight: nothing goes (creates are never cancelled, and
+        // the ready one is not deleted for one that is not ready; the extra goes when it lands).
+        (2, vec![]),
     ];
     for (creating, want) in table {
         let p = plan(&inputs(&s, &pool, *creating, &[]));
@@ -150,14 +145,15 @@ fn caps_warm_max_and_the_spend_ceiling() {
 }
 
 #[test]
-fn auto_follows_littles_law_with_a_poisson_margin() {
-    // (arrivals per second, create seconds) → target
+fn auto_follows_littles_law_with_an_erlang_b_margin() {
+    // (arrivals per second, create seconds) → target: the fewest with Erlang B(S, m) ≤ 5 %
     let table: &[(f64, f64, usize)] = &[
         (0.0, 3.0, 0),
-        (1.0, 3.0, 5),   // m = 3: 3 + 1.73 = 4.73
-        (0.1, 3.0, 1),   // m = 0.3: 0.3 + 0.55
-        (1.0, 30.0, 36), // m = 30: 30 + 5.48
-        (2.0, 0.5, 2),   // m = 1: 1 + 1
+        (1.0, 3.0, 7),   // m = 3: B(6) = 5.2 %, B(7) = 2.2 %
+        (0.1, 3.0, 2),   // m = 0.3: B(1) = 23 %, B(2) = 3.3 %
+        (1.0, 30.0, 36), // m = 30
+        (2.0, 0.5, 4),   // m = 1: B(3) = 6.3 %, B(4) = 1.5 %
+        (1.0, 4.0, 8),   // m = 4: B(7) = 6.3 %, B(8) = 3.0 %
     ];
     for &(rate, secs, want) in table {
         assert_eq!(auto_size(rate, secs), want, "{rate}/s × {secs}s");
@@ -169,20 +165,33 @@ fn auto_follows_littles_law_with_a_poisson_margin() {
         ..WarmSettings::default()
     };
     let p = plan(&inputs(&s, &[], 0, &arrivals));
-    assert_eq!(p.target, 5);
-    assert_eq!(p.actions, [WarmAction::Create { count: 5 }]);
+    assert_eq!(p.target, 7);
+    assert_eq!(p.actions, [WarmAction::Create { count: 7 }]);
     assert_eq!(
         p.auto,
         Some(AutoTarget {
             at: 1000.0,
-            target: 5,
+            target: 7,
             bonus: 0,
             bonus_at: 1000.0,
+            create: 3.0,
         })
     );
     // Arrivals older than the window do not count; a young process is not read as a storm.
     assert_eq!(arrival_rate(&[1.0, 2.0], 1000.0, 0.0), 0.0);
     assert_eq!(arrival_rate(&[999.0], 1000.0, 999.5), 0.1);
+    // A stream that stepped up reads at its new rate, not the window's average: 30 arrivals
+    // over 240 s, then 1/s for the last 20 s (21 arrivals from 980 to 1000).
+    let mut stepped: Vec<f64> = (0..30).map(|k| 700.0 + 8.0 * k as f64).collect();
+    stepped.extend((0..=20).map(|k| 980.0 + k as f64));
+    assert_eq!(arrival_rate(&stepped, 1000.0, 0.0), 1.0);
+    // A stream that began 20 s ago, 40 s after the process: its rate, not diluted by the quiet.
+    let began: Vec<f64> = (0..=20).map(|k| 980.0 + k as f64).collect();
+    assert_eq!(arrival_rate(&began, 1000.0, 940.0), 1.0);
+    // One a minute: the last minute's lone arrival reads as nothing, the window as 5 in 300 s.
+    let sparse: Vec<f64> = (0..5).map(|k| 760.0 + 60.0 * k as f64).collect();
+    assert_eq!(arrival_rate(&sparse, 1000.0, 0.0), 5.0 / 300.0);
+    assert_eq!(auto_size(arrival_rate(&sparse, 1000.0, 0.0), 3.0), 1);
 }
 
 #[test]
@@ -201,6 +210,7 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
                 target: 7,
                 bonus: 0,
                 bonus_at: 0.0,
+                create: 0.0,
             }),
             &[],
             7,
@@ -212,6 +222,7 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
                 target: 7,
                 bonus: 0,
                 bonus_at: 0.0,
+                create: 0.0,
             }),
             &[],
             0,
@@ -223,9 +234,10 @@ fn auto_raises_at_once_and_lowers_at_most_once_a_minute() {
                 target: 1,
                 bonus: 0,
                 bonus_at: 0.0,
+                create: 0.0,
             }),
             &busy,
-            5,
+            7,
         ),
     ];
     for (previous, arrivals, want) in table {
@@ -241,42 +253,46 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
         idle: WarmIdle::Auto,
         ..WarmSettings::default()
     };
-    // 1/s over the window: m = 3, base ⌈3 + √3⌉ = 5, the bonus at most ⌈√3⌉ + 1 = 3.
+    // 1/s over the window: m = 3, base 7 (Erlang B ≤ 5 %), the bonus at most ⌈√3⌉ + 1 = 3.
     let busy: Vec<f64> = (0..300).map(|k| 700.0 + k as f64 + 0.5).collect();
     let prev = |bonus, bonus_at| {
         Some(AutoTarget {
             at: 990.0,
-            target: 5 + bonus,
+            target: 7 + bonus,
             bonus,
             bonus_at,
+            create: 0.0,
         })
     };
     let some: Vec<f64> = vec![990.0, 995.0]; // 2 of the last minute's 60 arrivals: 3 %
     let many: Vec<f64> = (0..10).map(|k| 950.0 + k as f64).collect(); // 17 %
+    let more: Vec<f64> = many.iter().copied().chain([997.0]).collect();
     // (previous, misses) → (target, bonus)
     let table: &[(Option<AutoTarget>, &[f64], usize, usize)] = &[
         // No misses, nothing learnt: the base.
-        (None, &[], 5, 0),
+        (None, &[], 7, 0),
         // A few misses, under one in ten: no raise.
-        (prev(0, 900.0), &some, 5, 0),
+        (prev(0, 900.0), &some, 7, 0),
         // Many: raised at once …
-        (prev(0, 900.0), &many, 6, 1),
-        // … again once a create time (3 s) has passed since the last raise …
-        (prev(1, 996.0), &many, 7, 2),
+        (prev(0, 900.0), &many, 8, 1),
+        // … again once a create time (3 s) has passed since the last raise, on a new miss …
+        (prev(1, 996.0), &more, 9, 2),
+        // … not on the misses it already answered …
+        (prev(1, 996.0), &many, 8, 1),
         // … but not sooner …
-        (prev(1, 998.0), &many, 6, 1),
+        (prev(1, 998.0), &many, 8, 1),
         // … and never above the cap.
-        (prev(3, 900.0), &many, 8, 3),
+        (prev(3, 900.0), &many, 10, 3),
         // A minute without a miss decays it by one (the target lowers only once a minute
         // after its own last change, 10 s ago here) …
-        (prev(2, 930.0), &[], 7, 1),
+        (prev(2, 930.0), &[], 9, 1),
         // … less than a minute after its last change it stays.
-        (prev(2, 950.0), &[], 7, 2),
+        (prev(2, 950.0), &[], 9, 2),
         // Misses older than a minute do not count.
         (
             prev(0, 900.0),
             &[900.0, 901.0, 902.0, 903.0, 904.0, 905.0, 906.0],
-            5,
+            7,
             0,
         ),
     ];
@@ -290,6 +306,56 @@ fn auto_raises_its_bonus_on_misses_and_decays_it_without() {
             (*target, Some(*bonus)),
             "{previous:?} {misses:?}"
         );
+    }
+}
+
+#[test]
+fn auto_learns_demand_before_misses_count_and_drops_a_guessed_create_at_once() {
+    let s = WarmSettings {
+        idle: WarmIdle::Auto,
+        ..WarmSettings::default()
+    };
+    // A stream that began at 990 (the process started at 985): 1/s for 10 s, every arrival
+    // missed. Demand is learnt at 990 + 10 s + one 3 s create = 1003: no bonus yet.
+    let start: Vec<f64> = (0..10).map(|k| 990.0 + k as f64).collect();
+    let mut i = inputs(&s, &[], 0, &start);
+    i.observed_since = 985.0;
+    i.misses = &start;
+    let p = plan(&i);
+    assert_eq!(p.auto.map(|a| a.bonus), Some(0), "{p:?}");
+    // The same misses once demand was learnt (the stream began at 700) do raise it.
+    let busy: Vec<f64> = (0..300).map(|k| 700.0 + k as f64 + 0.5).collect();
+    let mut i = inputs(&s, &[], 0, &busy);
+    i.misses = &start;
+    assert_eq!(plan(&i).auto.map(|a| a.bonus), Some(1));
+    // Too few arrivals to tell a short margin from chance: 15 in the last minute (one each
+    // 4 s for five minutes), 4 of them missed, raise nothing.
+    let sparse: Vec<f64> = (0..75).map(|k| 700.5 + 4.0 * k as f64).collect();
+    let burst = [980.5, 984.5, 988.5, 992.5];
+    let mut i = inputs(&s, &[], 0, &sparse);
+    i.misses = &burst;
+    assert_eq!(plan(&i).auto.map(|a| a.bonus), Some(0));
+
+    // A target sized on the 10 s guess before any create was seen (1/s → 15) lowers at once
+    // when the first create measures 3 s; a 3 s target does not lower for a 2.5 s create
+    // within the minute.
+    let guessed = |create: f64, target| {
+        Some(AutoTarget {
+            at: 995.0,
+            target,
+            bonus: 0,
+            bonus_at: 995.0,
+            create,
+        })
+    };
+    // (previous, measured create) → target
+    let table: &[(Option<AutoTarget>, f64, usize)] =
+        &[(guessed(10.0, 15), 3.0, 7), (guessed(3.0, 7), 2.5, 7)];
+    for (previous, create, want) in table {
+        let mut i = inputs(&s, &[], 0, &busy);
+        i.previous = *previous;
+        i.create_seconds = Some(*create);
+        assert_eq!(plan(&i).target, *want, "{previous:?} {create}");
     }
 }
 
