@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Instructions per reconcile pass at N held sessions (issue 35), counted by valgrind's callgrind
+# (instruction counts are stable on a noisy machine, unlike times). Runs the test-only probe
+# `orchestrator::run::probe::one_reconcile_pass` (debug build of the library's unit tests) with
+# collection on only inside its one pass: plan, one change applied, the status rows.
+#
+#   scripts/callgrind-reconcile.sh 1000 10000    # one line per N; the last line is the last N
+#   SKIP_BUILD=1 TEST_BIN=target/debug/deps/outposts-HASH scripts/callgrind-reconcile.sh 1000
+#
+# Needs valgrind. Run it under the shared build lock (it builds, then takes a core for ~a minute
+# at 10,000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind not found: install it (apt-get install valgrind)" >&2; exit 2; }
+[ "$#" -gt 0 ] || set -- 1000 10000
+bin=${TEST_BIN:-}
+if [ -z "$bin" ]; then
+  bin=$(cargo test --lib --locked --no-run --message-format=json 2>/dev/null |
+    python3 -c 'import json, sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["lib"]:
+        print(m["executable"])')
+fi
+[ -x "$bin" ] || { echo "no unit-test binary (cargo test --lib --no-run failed?)" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for n in "$@"; do
+  PROBE_SESSIONS=$n valgrind --tool=callgrind --collect-atstart=no \
+    --toggle-collect='*probe*one_pass*' --callgrind-out-file="$out/cg.$n" \
+    "$bin" --ignored --exact orchestrator::run::probe::one_reconcile_pass >/dev/null 2>"$out/log.$n" ||
+    { echo "valgrind failed at N=$n:" >&2; tail -5 "$out/log.$n" >&2; exit 1; }
+  ir=$(awk '/^summary:/ { print $2 }' "$out/cg.$n")
+  printf '%s sessions: %s instructions per reconcile (%.1f k per session)\n' \
+    "$n" "$(printf "%'d" "$ir" 2>/dev/null || echo "$ir")" "$(awk -v i="$ir" -v n="$n" 'BEGIN { print i / n / 1000 }')"
+done
