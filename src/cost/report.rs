@@ -278,6 +278,10 @@ mod tests {
         assert_eq!(warm[0].key, WARM_ROW);
         assert_eq!(warm[0].seconds.running, 5400.0);
         assert!((warm[0].total_usd - 1.5).abs() < 1e-9);
+        // The outposts_warm_idle_cost_usd series reads the same warm share, per provider.
+        let warm_metric = t.warm_by_provider(now);
+        assert_eq!(warm_metric.len(), 1, "{warm_metric:?}");
+        assert!((warm_metric.values().sum::<f64>() - warm[0].total_usd).abs() < 1e-9);
         assert!((by_session.total_usd - 9.6).abs() < 1e-9);
         let by_outpost = report(&t, 0.0, now, By::Outpost);
         assert!((by_outpost.total_usd - by_session.total_usd).abs() < 1e-9);

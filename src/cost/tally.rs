@@ -283,6 +283,18 @@ impl Tally {
         out
     }
 
+    /// USD the idle warm sandboxes (`warm:<id>` pseudo-sessions) have cost per provider, up
+    /// to `now`: the warm capacity's own share of [`Tally::by_provider`].
+    pub fn warm_by_provider(&self, now: f64) -> BTreeMap<String, f64> {
+        let mut out: BTreeMap<String, f64> = BTreeMap::new();
+        for ((_, session), t) in &self.sessions {
+            if session.starts_with(WARM_PREFIX) {
+                *out.entry(t.provider.clone()).or_default() += t.sum(0.0, now).1.total();
+            }
+        }
+        out
+    }
+
     /// The spend rate now (USD per hour) per (provider, state).
     pub fn rate_now(&self) -> BTreeMap<(String, CostState), f64> {
         let mut out = BTreeMap::new();

@@ -145,8 +145,11 @@ impl Orchestrator {
     pub(super) fn note_cost(&self) {
         self.cost.with(|l| {
             let t = now();
-            self.metrics
-                .set_cost(&l.tally().by_provider(0.0, t), &l.tally().rate_now());
+            self.metrics.set_cost(
+                &l.tally().by_provider(0.0, t),
+                &l.tally().rate_now(),
+                &l.tally().warm_by_provider(t),
+            );
         });
     }
 }

@@ -9,18 +9,19 @@
 
 pub mod dotenv;
 pub mod keyring;
+mod registry;
 
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
 /// Shortest value we register: shorter ones would redact ordinary words.
-const MIN_SECRET_LEN: usize = 6;
+const MIN_SECRET_LEN: usize = registry::KEY;
 const MASK: &str = "[REDACTED]";
 
-fn registry() -> &'static RwLock<Vec<String>> {
-    static REG: OnceLock<RwLock<Vec<String>>> = OnceLock::new();
-    REG.get_or_init(|| RwLock::new(Vec::new()))
+fn registry() -> &'static RwLock<registry::Registry> {
+    static REG: OnceLock<RwLock<registry::Registry>> = OnceLock::new();
+    REG.get_or_init(Default::default)
 }
 
 /// Is `name` a variable `env.rs` declares secret (a token, a key)?
@@ -34,24 +35,19 @@ pub fn register(value: &str) {
     if value.len() < MIN_SECRET_LEN {
         return;
     }
-    let mut reg = registry().write().unwrap_or_else(|e| e.into_inner());
-    if !reg.iter().any(|v| v == value) {
-        reg.push(value.to_string());
-        // Longest first, so a secret that contains another is masked whole.
-        reg.sort_by_key(|v| std::cmp::Reverse(v.len()));
-    }
+    registry()
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(value);
 }
 
 /// Mask registered secrets and well-known token shapes in `text`.
 pub fn redact(text: &str) -> Cow<'_, str> {
-    let reg = registry().read().unwrap_or_else(|e| e.into_inner());
-    let mut out: Cow<'_, str> = Cow::Borrowed(text);
-    for secret in reg.iter() {
-        if out.contains(secret.as_str()) {
-            out = Cow::Owned(out.replace(secret.as_str(), MASK));
-        }
-    }
-    drop(reg);
+    let masked = registry()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .mask(text, MASK);
+    let out: Cow<'_, str> = masked.map_or(Cow::Borrowed(text), Cow::Owned);
     match redact_shapes(&out) {
         Some(s) => Cow::Owned(s),
         None => out,

@@ -251,6 +251,12 @@ pub const SANDBOX_COST: Def = def(
     &["provider", "state: running|stopped|archived"],
     "USD the outpost's sandboxes have cost, by state, summed from the cost ledger (every recorded session, open stretches up to now): what `outposts cost --json` sums.",
 );
+pub const WARM_IDLE_COST: Def = def(
+    "warm_idle_cost_usd",
+    Gauge,
+    &["provider"],
+    "USD the idle warm sandboxes have cost (ready, not yet handed to a session), summed from the cost ledger: the warm capacity's share of sandbox_cost_usd, the `warm` row of `outposts cost --by session`.",
+);
 pub const SPEND_RATE: Def = def(
     "sandbox_spend_usd_per_hour",
     Gauge,
@@ -305,6 +311,7 @@ pub const ALL: &[Def] = &[
     RECONCILE,
     RECONCILED_AT,
     SANDBOX_COST,
+    WARM_IDLE_COST,
     SPEND_RATE,
     SPEND_CEILING,
 ];

@@ -96,6 +96,7 @@ pub struct Metrics {
     reconcile: Histogram,
     reconciled_at: Seconds,
     sandbox_cost: Family<Labels, Seconds>,
+    warm_idle_cost: Family<Labels, Seconds>,
     spend_rate: Family<Labels, Seconds>,
     spend_ceiling: Seconds,
     /// What the probes answer from.
@@ -177,6 +178,7 @@ impl Metrics {
             reconcile: reg(&mut r, &c::RECONCILE, Histogram::new(RECONCILE)),
             reconciled_at: reg(&mut r, &c::RECONCILED_AT, Seconds::default()),
             sandbox_cost: reg(&mut r, &c::SANDBOX_COST, Family::default()),
+            warm_idle_cost: reg(&mut r, &c::WARM_IDLE_COST, Family::default()),
             spend_rate: reg(&mut r, &c::SPEND_RATE, Family::default()),
             spend_ceiling: reg(&mut r, &c::SPEND_CEILING, Seconds::default()),
             registry: r,
@@ -215,6 +217,9 @@ impl Metrics {
             let _ = self.sandbox_cost.get_or_create(&l);
             let _ = self.spend_rate.get_or_create(&l);
         }
+        let _ = self
+            .warm_idle_cost
+            .get_or_create(&labels(&[("provider", provider.as_str())]));
         init(&self.relists, "result", &["ok", "failed"]);
         let results = crate::orchestrator::integrity::WakeResult::ALL.map(|r| r.as_str());
         init(&self.wake_integrity, "result", &results);
@@ -264,6 +269,7 @@ impl Metrics {
             (crate::cost::tally::PerState, crate::cost::tally::PerState),
         >,
         rate: &std::collections::BTreeMap<(String, crate::cost::prices::CostState), f64>,
+        warm: &std::collections::BTreeMap<String, f64>,
     ) {
         use crate::cost::prices::CostState;
         for (provider, (_, usd)) in sums {
@@ -275,6 +281,11 @@ impl Metrics {
                     ]))
                     .set(usd.get(state));
             }
+        }
+        for provider in sums.keys() {
+            self.warm_idle_cost
+                .get_or_create(&labels(&[("provider", provider)]))
+                .set(warm.get(provider).copied().unwrap_or(0.0));
         }
         // Every known series is set, so a state nothing is in any more reads 0.
         for provider in sums.keys() {

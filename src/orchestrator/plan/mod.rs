@@ -29,6 +29,7 @@
 pub mod failed;
 pub mod janitor;
 pub mod network;
+mod oldest;
 pub mod placement;
 pub mod retention;
 pub mod schedule;
@@ -228,11 +229,19 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     // renewals and endings still reach them.
     let slots = o.limits.launches.max(1).saturating_sub(o.launching);
     if launches.len() > slots {
-        let age = |a: &Action| o.queue.get(a.session().as_str()).map(|e| e.age_key());
-        launches.sort_by(|a, b| age(a).cmp(&age(b)));
-        launches.truncate(slots);
+        // Each key read once (two map lookups per comparison made the sort most of a pass).
+        let keyed = launches
+            .into_iter()
+            .map(|a| (o.queue.get(a.session().as_str()).map(|e| e.age_key()), a))
+            .collect();
+        actions.extend(
+            oldest::oldest(keyed, slots, |(age, _)| *age)
+                .into_iter()
+                .map(|(_, a)| a),
+        );
+    } else {
+        actions.extend(launches);
     }
-    actions.extend(launches);
 
     if o.draining {
         return actions;
@@ -263,7 +272,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     if room == 0 {
         return actions;
     }
-    let mut candidates: Vec<&QueueEntry> = o
+    let candidates: Vec<&QueueEntry> = o
         .queue
         .values()
         .filter(|e| claimable(e))
@@ -273,8 +282,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
             Some(t) => !t.held && !t.lost_race && t.retry_at.is_none_or(|r| r <= o.now),
         })
         .collect();
-    candidates.sort_by(|a, b| a.age_key().cmp(&b.age_key()));
-    for e in candidates.into_iter().take(room) {
+    for e in oldest::oldest(candidates, room, |e| e.age_key()) {
         actions.push(Action::Claim {
             session: e.session_id.as_str().into(),
         });
