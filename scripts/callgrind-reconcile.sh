@@ -15,12 +15,9 @@ command -v valgrind >/dev/null || { echo "valgrind not found: install it (apt-ge
 [ "$#" -gt 0 ] || set -- 1000 10000
 bin=${TEST_BIN:-}
 if [ -z "$bin" ]; then
-  bin=$(cargo test --lib --locked --no-run --message-format=json 2>/dev/null |
-    python3 -c 'import json, sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["lib"]:
-        print(m["executable"])')
+  # Cargo names the unit-test binary it built: "Executable unittests src/lib.rs (target/…)".
+  bin=$(cargo test --lib --locked --no-run 2>&1 |
+    sed -n 's/.*Executable unittests src\/lib\.rs (\(.*\))$/\1/p' | tail -1)
 fi
 [ -x "$bin" ] || { echo "no unit-test binary (cargo test --lib --no-run failed?)" >&2; exit 1; }
 out=$(mktemp -d)
