@@ -292,6 +292,23 @@ mod tests {
         assert_eq!(redact("récit — ünïcode cog_"), "récit — ünïcode cog_");
     }
 
+    /// A leased token (a connect token) is masked while any copy of it is held, and for the
+    /// grace period after the last one goes (`registry` tests the forgetting).
+    #[test]
+    fn a_leased_token_is_masked_while_any_copy_is_held() {
+        let line = "connect ct_leasetest_0123456789 now";
+        let a = Secret::lease("ct_leasetest_0123456789");
+        let b = a.clone();
+        assert_eq!(b.expose(), "ct_leasetest_0123456789");
+        assert_eq!(a, b);
+        drop(a);
+        assert_eq!(redact(line), "connect [REDACTED] now");
+        drop(b);
+        assert_eq!(redact(line), "connect [REDACTED] now");
+        // Too short to register: kept as is, masked by nothing.
+        assert_eq!(Secret::lease("ab").expose(), "ab");
+    }
+
     #[test]
     fn secret_debug_and_display_hide_value() {
         let s = Secret::new("cog_abcdefghijklmnop");

@@ -251,7 +251,12 @@ mod tests {
             Some("old ct_old_token_1 kept # cfg #")
         );
         assert!(!r.holds.contains_key("ct_old_token_1"));
-        assert!(r.by_start.values().flatten().all(|v| &**v != "ct_old_token_1"));
+        assert!(
+            r.by_start
+                .values()
+                .flatten()
+                .all(|v| &**v != "ct_old_token_1")
+        );
         // Its last copy dropped, then leased again inside the grace period: still held.
         let t1 = t0 + GRACE * 2;
         r.release(&twice, t1);
