@@ -8,8 +8,9 @@
 #   Daytona, counted by the emulator over STEADY seconds), CPU seconds per session-minute,
 #   double claims and double serves, the split between replicas, and log bytes per session;
 #   and the emulator's side: its CPU seconds from first session to all served, and the time it
-#   took to answer by route over that burst (where a slow run waits), instructions per reconcile
-#   from scripts/callgrind-reconcile.sh when that script exists ("not measured" otherwise).
+#   took to answer by route over that burst (where a slow run waits), the time one SIGTERM takes
+#   to stop each replica, and instructions per reconcile (scripts/callgrind-reconcile.sh, with
+#   valgrind; without it, the command that measures them).
 #
 #   scripts/bench-fleet.sh                          # 1000:1 10000:1 30000:3, 240 s windows
 #   RUNS="2000:1" STEADY=120 scripts/bench-fleet.sh  # a quick one
@@ -48,6 +49,13 @@ usage() {
   tick=$(getconf CLK_TCK)
   awk -v t="$tick" '{ sub(/^.*\) /, ""); printf "%.2f ", ($12 + $13) / t }' "/proc/$1/stat"
   awk '/^VmHWM:/ { h = $2 } /^VmRSS:/ { r = $2 } END { print h, r }' "/proc/$1/status"
+}
+
+# Running: neither ended nor a zombie waiting to be reaped (`kill -0` succeeds on those).
+alive() {
+  local st
+  st=$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$st" ] && [ "$st" != Z ]
 }
 
 fleet() { curl -sf "http://127.0.0.1:$port/_emulator/fleet?since=${1:-0}"; }
@@ -170,12 +178,27 @@ for k, v in sorted(ms.items(), key=lambda kv: -kv[1])[:10]:
     c = b["calls_by_route"].get(k, 0)
     print(f"    {k:<58} {c:>8,} {v / max(c, 1):8.2f} ms {100 * v / total:5.1f}%")
 EOF
-  if [ -x scripts/callgrind-reconcile.sh ]; then
-    echo "  instructions per reconcile      $(scripts/callgrind-reconcile.sh "$n" 2>/dev/null | tail -1)"
+  # One SIGTERM per replica, the emulator still up: the graceful stop README promises (exit 0
+  # within 30 s, sessions left running), timed.
+  local t_term
+  t_term=$(date +%s.%N)
+  for p in "${orch[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${orch[@]}"; do
+    for _ in $(seq 600); do alive "$p" || break; sleep 0.1; done
+    if alive "$p"; then
+      echo "  one SIGTERM                     still running after 60 s (killed)"
+      kill -KILL "$p" 2>/dev/null || true
+    else
+      local code=0
+      wait "$p" || code=$?
+      echo "  one SIGTERM                     exit $code after $(awk -v a="$t_term" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+    fi
+  done
+  if command -v valgrind >/dev/null; then
+    echo "  instructions per reconcile      $(scripts/callgrind-reconcile.sh "$n" 2>&1 | tail -1)"
   else
-    echo "  instructions per reconcile      not measured (no scripts/callgrind-reconcile.sh)"
+    echo "  instructions per reconcile      not measured (no valgrind): scripts/callgrind-reconcile.sh $n"
   fi
-  for p in "${orch[@]}"; do kill "$p" 2>/dev/null || true; done
   kill "$emu" 2>/dev/null || true
   wait 2>/dev/null || true
   pids=()

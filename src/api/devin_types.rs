@@ -123,7 +123,7 @@ impl QueueEntry {
                 .unwrap_or(SessionStatus::Unknown),
             connect_token: string(v, "status", "connect_token")
                 .filter(|s| !s.is_empty())
-                .map(Secret::new),
+                .map(Secret::lease),
             gateway_url: string(v, "status", "gateway_url").filter(|s| !s.is_empty()),
         })
     }

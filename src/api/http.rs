@@ -495,6 +495,10 @@ enum Attempt {
     Fail(ApiError),
 }
 
+/// Idle connections kept per host: enough for the steady traffic of a large fleet (a few
+/// requests at a time), not a burst's worth.
+const IDLE_PER_HOST: usize = 16;
+
 impl HttpClient {
     pub fn new(opts: HttpOptions) -> anyhow::Result<Self> {
         Self::build(opts, Arc::new(Mutex::new(HashMap::new())))
@@ -515,6 +519,10 @@ impl HttpClient {
             .user_agent(concat!("outposts/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(opts.connect_timeout)
             .read_timeout(opts.read_timeout)
+            // A burst runs up to 256 actions at once (the orchestrator's in-flight bound), each
+            // on a connection with its own buffers (~25 KiB); an unbounded idle pool kept them
+            // all after the burst — most of a 2,000-session replica's heap (issue 35).
+            .pool_max_idle_per_host(IDLE_PER_HOST)
             .redirect(reqwest::redirect::Policy::custom(|attempt| {
                 // Never carry credentials to another host: stop at cross-origin redirects.
                 let same = attempt

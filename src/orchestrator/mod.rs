@@ -18,6 +18,7 @@ pub mod failures;
 pub mod handover;
 pub mod integrity;
 mod liveness;
+mod memory;
 pub mod metrics;
 mod narrate;
 mod observe;

@@ -236,6 +236,10 @@ impl Orchestrator {
                 sandbox: sandbox.to_string(),
             }),
             remote::Launched::Started { cached, .. } => {
+                self.record([Change::Record(RecordChange::Launched {
+                    session: session.clone(),
+                    token: plan.connect_token.clone(),
+                })]);
                 if let Some(b) = &plan.build {
                     self.record([Change::Record(RecordChange::RemoteSha {
                         session: session.clone(),

@@ -60,6 +60,7 @@ impl Orchestrator {
         self.review_sleepers(&sandboxes).await;
         self.metrics
             .janitor_done(&self.book(), &sandboxes, &self.opts.outpost_id);
+        super::memory::give_back();
     }
 
     /// The janitor on one of our sandboxes: the planner's verdict (cheap rules first, then with

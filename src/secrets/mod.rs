@@ -13,7 +13,8 @@ mod registry;
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::{OnceLock, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Instant;
 
 /// Shortest value we register: shorter ones would redact ordinary words.
 const MIN_SECRET_LEN: usize = registry::KEY;
@@ -118,30 +119,72 @@ fn token_end(text: &str, start: usize) -> usize {
 }
 
 /// A secret string: `Debug`/`Display` print a mask; the value is registered for redaction.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
+#[derive(Clone)]
+pub struct Secret(Value);
+
+#[derive(Clone)]
+enum Value {
+    /// Registered for good (or not at all: [`Secret::plain`], or too short).
+    Kept(String),
+    /// Registered while some copy is held: the copies share one [`Lease`].
+    Leased(Arc<Lease>),
+}
+
+/// One lease of a registered value; dropping the last copy of its `Secret` ends it.
+struct Lease(Arc<str>);
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        registry()
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .release(&self.0, Instant::now());
+    }
+}
 
 impl Secret {
     pub fn new(value: impl Into<String>) -> Self {
         let value = value.into();
         register(&value);
-        Secret(value)
+        Secret(Value::Kept(value))
+    }
+
+    /// A secret that is masked only while some copy of it is held (and a short grace period
+    /// after): a connect token, of which a replica receives one per claim and per renewal.
+    /// Values registered for good stay so.
+    pub fn lease(value: impl Into<String>) -> Self {
+        let value = value.into();
+        if value.trim() != value {
+            // Registered trimmed, as `register` does; rare enough to keep for good.
+            return Secret::new(value);
+        }
+        let shared = registry()
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .lease(&value, Instant::now());
+        match shared {
+            Some(v) => Secret(Value::Leased(Arc::new(Lease(v)))),
+            None => Secret(Value::Kept(value)),
+        }
     }
 
     /// A value that travels where secrets travel (an exec environment) but is not secret
     /// itself: it is not registered for redaction.
     pub fn plain(value: impl Into<String>) -> Self {
-        Secret(value.into())
+        Secret(Value::Kept(value.into()))
     }
 
     /// The raw value, for the one place that must send it (a header, a sandbox env).
     pub fn expose(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Value::Kept(v) => v,
+            Value::Leased(l) => &l.0,
+        }
     }
 
     /// A short, safe hint such as `cog_…a1b2` for `auth status`.
     pub fn hint(&self) -> String {
-        let v = &self.0;
+        let v = self.expose();
         let prefix: String = v.chars().take_while(|c| *c != '_').collect();
         let tail: String = v
             .chars()
@@ -158,6 +201,14 @@ impl Secret {
         }
     }
 }
+
+impl PartialEq for Secret {
+    fn eq(&self, other: &Self) -> bool {
+        self.expose() == other.expose()
+    }
+}
+
+impl Eq for Secret {}
 
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -239,6 +290,23 @@ mod tests {
         );
         assert_eq!(redact("plain text"), "plain text");
         assert_eq!(redact("récit — ünïcode cog_"), "récit — ünïcode cog_");
+    }
+
+    /// A leased token (a connect token) is masked while any copy of it is held, and for the
+    /// grace period after the last one goes (`registry` tests the forgetting).
+    #[test]
+    fn a_leased_token_is_masked_while_any_copy_is_held() {
+        let line = "connect ct_leasetest_0123456789 now";
+        let a = Secret::lease("ct_leasetest_0123456789");
+        let b = a.clone();
+        assert_eq!(b.expose(), "ct_leasetest_0123456789");
+        assert_eq!(a, b);
+        drop(a);
+        assert_eq!(redact(line), "connect [REDACTED] now");
+        drop(b);
+        assert_eq!(redact(line), "connect [REDACTED] now");
+        // Too short to register: kept as is, masked by nothing.
+        assert_eq!(Secret::lease("ab").expose(), "ab");
     }
 
     #[test]

@@ -28,6 +28,8 @@ struct Record {
     /// The planner's memory ([`Track::apply`] is the only way it changes).
     track: Option<Track>,
     claim: Option<ClaimInfo>,
+    /// The token its remote was launched with, while the claim is held (see `Launched`).
+    launch_token: Option<crate::secrets::Secret>,
     /// Its sandbox's id, while held.
     sandbox: Option<String>,
     /// Its sandbox was served from a warm pool (this process's creates).
@@ -357,9 +359,13 @@ impl Book {
                     c.sha = Some(sha);
                 }
             }
+            RecordChange::Launched { session, token } => {
+                self.record(&session).launch_token = Some(token)
+            }
             RecordChange::LetGo(session) => {
                 let r = self.record(session.into());
                 r.claim = None;
+                r.launch_token = None;
                 r.sandbox = None;
             }
             RecordChange::Sandbox { session, id } => self.record(session).sandbox = id,

@@ -115,6 +115,13 @@ pub(in crate::orchestrator) enum RecordChange {
         session: SessionId,
         sha: String,
     },
+    /// The connect token the session's remote was launched with: it lives in the sandbox for
+    /// the remote's life (renewals' fresh tokens do not reach it), so it stays masked while the
+    /// claim is held.
+    Launched {
+        session: SessionId,
+        token: Secret,
+    },
     /// The claim is let go: its material and sandbox with it.
     LetGo(String),
     Sandbox {
