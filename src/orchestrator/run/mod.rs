@@ -248,6 +248,7 @@ impl Orchestrator {
         let mut chores = Chores::new(self.opts.janitor_interval);
         let mut drain_deadline: Option<Instant> = None;
         let mut last_pass = Instant::now();
+        let mut pass_took = Duration::ZERO;
 
         loop {
             wedge_point();
@@ -273,7 +274,9 @@ impl Orchestrator {
             }
             // Passes at most every `cap × 10 µs` (100 ms at 10,000): each completed action wakes
             // the loop, so passes grew with N and each costs O(N) — O(N²) in all.
-            let gap = min_pass_gap(self.opts.limits.cap).saturating_sub(last_pass.elapsed());
+            // And at least PASS_SHARE times what the last pass took (`pace.rs`).
+            let gap = pace::pass_gap(min_pass_gap(self.opts.limits.cap), pass_took)
+                .saturating_sub(last_pass.elapsed());
             // Not poll_until: the minimum gap between reconcile passes, not a wait for a state.
             if !gap.is_zero() {
                 tokio::time::sleep(gap).await;
@@ -299,6 +302,7 @@ impl Orchestrator {
             self.note_capacity();
             self.note_cost();
             self.save_status();
+            pass_took = started.elapsed();
         }
         watcher.abort();
         chores.abort();
