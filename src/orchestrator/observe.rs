@@ -112,14 +112,17 @@ impl Orchestrator {
 
     pub(super) async fn watch_loop(self: std::sync::Arc<Self>, cursor: Option<String>) {
         let mut watch = self.devin.watch(Some(&self.opts.outpost_id), cursor);
+        // The cursor file is written by a task of its own, the newest at most once per
+        // CURSOR_EVERY: written (with an fsync) per event, it blocked a runtime worker for every
+        // event of a burst. It ends with this loop (the sender dropped).
+        let (cursor_tx, cursor_rx) = tokio::sync::watch::channel(None::<String>);
+        tokio::spawn(self.clone().cursor_writer(cursor_rx));
         loop {
             match watch.next().await {
                 WatchItem::Event(ev) => {
                     self.apply_event(ev.kind, ev.object);
-                    if let Some(c) = &ev.cursor
-                        && let Err(e) = self.state.save_cursor(c)
-                    {
-                        tracing::warn!("cannot save the watch cursor: {e:#}");
+                    if let Some(c) = ev.cursor {
+                        cursor_tx.send_replace(Some(c));
                     }
                 }
                 WatchItem::Gap(gap) => {
@@ -129,6 +132,23 @@ impl Orchestrator {
                 }
             }
             self.notify.notify_one();
+        }
+    }
+
+    /// Write the newest watch cursor, at most once per [`super::run::CURSOR_EVERY`].
+    async fn cursor_writer(
+        self: std::sync::Arc<Self>,
+        mut cursor: tokio::sync::watch::Receiver<Option<String>>,
+    ) {
+        while cursor.changed().await.is_ok() {
+            let c = cursor.borrow_and_update().clone();
+            if let Some(c) = c
+                && let Err(e) = self.state.save_cursor(&c)
+            {
+                tracing::warn!("cannot save the watch cursor: {e:#}");
+            }
+            // Not poll_until: the pace of the cursor writes, not a wait for a state.
+            tokio::time::sleep(super::run::CURSOR_EVERY).await;
         }
     }
 

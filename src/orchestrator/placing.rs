@@ -17,6 +17,8 @@ use crate::provider::Source;
 use crate::time::now;
 
 const FILE: &str = "placements.json";
+/// Least time between two writes of the scores when only timings of good creates changed.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The placement memory and what has been said about it.
 #[derive(Debug, Default)]
@@ -29,6 +31,8 @@ struct Inner {
     placements: Placements,
     /// Claiming is stopped (said once when it stops, once when it resumes).
     holding: bool,
+    /// When the scores were last written.
+    saved_at: Option<std::time::Instant>,
 }
 
 impl Placing {
@@ -43,6 +47,7 @@ impl Placing {
             inner: Mutex::new(Inner {
                 placements,
                 holding: false,
+                saved_at: None,
             }),
         }
     }
@@ -192,10 +197,20 @@ impl Orchestrator {
         };
         let policy = &self.opts.placement;
         let key = &placed.key;
+        let failed = matches!(attempt, Attempt::Failed(_));
         let (transition, json) = {
             let mut inner = self.placing.lock();
             let t = inner.placements.record(key, attempt, now(), policy);
-            (t, inner.placements.to_json())
+            // A failure or a change of state is written at once; a create that went well only
+            // adds a timing, written at most every SAVE_EVERY (two fsyncs per launch blocked a
+            // runtime worker per serve; a crash loses at most those few seconds of timings).
+            let save = failed
+                || t != Transition::None
+                || inner.saved_at.is_none_or(|at| at.elapsed() >= SAVE_EVERY);
+            if save {
+                inner.saved_at = Some(std::time::Instant::now());
+            }
+            (t, save.then(|| inner.placements.to_json()))
         };
         let quarantined = match transition {
             Transition::None => None,
@@ -218,8 +233,11 @@ impl Orchestrator {
         if let Some(q) = quarantined {
             self.metrics.placement_quarantined(key, q);
         }
-        if let Err(e) =
-            super::state::write_atomic(&self.state.dir().join(FILE), json.to_string().as_bytes())
+        if let Some(json) = json
+            && let Err(e) = super::state::write_atomic(
+                &self.state.dir().join(FILE),
+                json.to_string().as_bytes(),
+            )
         {
             tracing::warn!("cannot save the placement scores: {e:#}");
         }

@@ -12,6 +12,7 @@ mod book;
 mod change;
 mod events;
 mod options;
+mod pace;
 #[cfg(test)]
 mod probe;
 mod view;
@@ -29,6 +30,7 @@ pub use change::Capacity;
 pub(super) use change::{ActionKind, Change, ClaimInfo, LoopChange, RecordChange, ViewChange};
 pub use events::{EndHow, OrchEvent};
 pub use options::RunOptions;
+pub(super) use pace::CURSOR_EVERY;
 pub(super) use view::SessionView;
 
 use super::metrics::Metrics;
@@ -246,6 +248,7 @@ impl Orchestrator {
         let mut chores = Chores::new(self.opts.janitor_interval);
         let mut drain_deadline: Option<Instant> = None;
         let mut last_pass = Instant::now();
+        let mut pass_took = Duration::ZERO;
 
         loop {
             wedge_point();
@@ -271,7 +274,9 @@ impl Orchestrator {
             }
             // Passes at most every `cap × 10 µs` (100 ms at 10,000): each completed action wakes
             // the loop, so passes grew with N and each costs O(N) — O(N²) in all.
-            let gap = min_pass_gap(self.opts.limits.cap).saturating_sub(last_pass.elapsed());
+            // And at least PASS_SHARE times what the last pass took (`pace.rs`).
+            let gap = pace::pass_gap(min_pass_gap(self.opts.limits.cap), pass_took)
+                .saturating_sub(last_pass.elapsed());
             // Not poll_until: the minimum gap between reconcile passes, not a wait for a state.
             if !gap.is_zero() {
                 tokio::time::sleep(gap).await;
@@ -297,6 +302,7 @@ impl Orchestrator {
             self.note_capacity();
             self.note_cost();
             self.save_status();
+            pass_took = started.elapsed();
         }
         watcher.abort();
         chores.abort();
@@ -333,13 +339,24 @@ impl Orchestrator {
             c.last_janitor = Instant::now();
             c.janitor = Some(tokio::spawn(self.clone().janitor_sweep()));
         }
+        // Paced by what the last recount took: a listing of every sandbox, which each launch
+        // made due again (`pace.rs`).
+        let took = Duration::from_micros(c.recount_took.load(std::sync::atomic::Ordering::Relaxed));
         if idle(&c.janitor)
             && idle(&c.recount)
+            && c.recount_started.elapsed() >= pace::recount_gap(took)
             && self
                 .fleet_changed
                 .swap(false, std::sync::atomic::Ordering::Relaxed)
         {
-            c.recount = Some(tokio::spawn(self.clone().recount_fleet()));
+            c.recount_started = Instant::now();
+            let (me, took) = (self.clone(), c.recount_took.clone());
+            c.recount = Some(tokio::spawn(async move {
+                let started = Instant::now();
+                me.recount_fleet().await;
+                let us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+                took.store(us, std::sync::atomic::Ordering::Relaxed);
+            }));
         }
     }
 
@@ -471,6 +488,9 @@ struct Chores {
     last_janitor: Instant,
     janitor: Option<JoinHandle<()>>,
     recount: Option<JoinHandle<()>>,
+    recount_started: Instant,
+    /// How long the last recount took, in µs.
+    recount_took: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Chores {
@@ -484,6 +504,8 @@ impl Chores {
                 .unwrap_or_else(Instant::now),
             janitor: None,
             recount: None,
+            recount_started: Instant::now(),
+            recount_took: Default::default(),
         }
     }
 

@@ -280,16 +280,41 @@ async fn list(_: Authed, State(s): State<AppState>, uri: Uri, RawQuery(q): RawQu
         })
         .collect();
     // Newest first (the server's default order is by last activity, descending).
-    all.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
-    let items: Vec<serde_json::Value> = all
-        .iter()
-        .skip(offset)
-        .take(limit)
-        .map(|r| r.list_item(&tb))
-        .collect();
+    let total = all.len();
+    let items: Vec<serde_json::Value> = page(&mut all, offset, limit, |a, b| {
+        b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id))
+    })
+    .iter()
+    .map(|r| r.list_item(&tb))
+    .collect();
     let next = offset + items.len();
-    let next_cursor = (next < all.len()).then(|| next.to_string());
+    let next_cursor = (next < total).then(|| next.to_string());
     axum::Json(json!({"items": items, "nextCursor": next_cursor})).into_response()
+}
+
+/// Items `offset..offset + limit` of `all` in `order`, without sorting the rest: sorting every
+/// match for each page made a listing of N sandboxes cost N/limit × N log N under the org's lock
+/// (issue 35: each replica recounted its sandboxes that way after every launch).
+fn page<T>(
+    all: &mut [T],
+    offset: usize,
+    limit: usize,
+    order: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> &[T] {
+    if offset >= all.len() || limit == 0 {
+        return &[];
+    }
+    if offset > 0 {
+        all.select_nth_unstable_by(offset, &order);
+    }
+    let rest = &mut all[offset..];
+    let n = limit.min(rest.len());
+    if n < rest.len() {
+        rest.select_nth_unstable_by(n - 1, &order);
+    }
+    let page = &mut rest[..n];
+    page.sort_unstable_by(&order);
+    page
 }
 
 async fn labels(
@@ -433,4 +458,26 @@ async fn autodelete(
     uri: Uri,
 ) -> Response {
     set_interval(&s, &k, &m, uri.path(), |r, v| r.auto_delete = v).await
+}
+
+#[cfg(test)]
+mod page_tests {
+    /// Every page equals the same slice of a full sort, for offsets and limits around the edges.
+    #[test]
+    fn a_page_is_the_same_slice_of_a_full_sort() {
+        let items: Vec<(u64, String)> = (0..23u64)
+            .map(|i| ((i * 7) % 5, format!("sb-{:02}", (i * 11) % 23)))
+            .collect();
+        let order = |a: &(u64, String), b: &(u64, String)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        let mut sorted = items.clone();
+        sorted.sort_by(order);
+        for offset in [0, 1, 5, 22, 23, 30] {
+            for limit in [0, 1, 4, 23, 200] {
+                let mut all = items.clone();
+                let got = super::page(&mut all, offset, limit, order).to_vec();
+                let want: Vec<_> = sorted.iter().skip(offset).take(limit).cloned().collect();
+                assert_eq!(got, want, "offset {offset} limit {limit}");
+            }
+        }
+    }
 }
