@@ -360,7 +360,7 @@ impl Book {
                 }
             }
             RecordChange::Launched { session, token } => {
-                self.record(&session).launch_token = Some(token)
+                self.record(session).launch_token = Some(token)
             }
             RecordChange::LetGo(session) => {
                 let r = self.record(session.into());
