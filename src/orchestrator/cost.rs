@@ -130,7 +130,7 @@ impl Orchestrator {
             && !session.starts_with(crate::cost::tally::WARM_PREFIX)
             && let (Some(reader), Some(ledger)) = (&self.cost.usage, &self.cost.ledger)
         {
-            reader.read(session, ledger.clone());
+            reader.read(session.into(), ledger.clone());
         }
     }
 

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Semaphore;
 
+use super::SessionId;
 use crate::api::devin_v3::DevinV3Client;
 use crate::cost::ledger::Ledger;
 use crate::time::now;
@@ -27,7 +28,7 @@ const WARNED_MAX: usize = 4096;
 pub(super) struct UsageReader {
     client: DevinV3Client,
     slots: Arc<Semaphore>,
-    warned: Mutex<HashSet<String>>,
+    warned: Mutex<HashSet<SessionId>>,
 }
 
 impl UsageReader {
@@ -40,12 +41,11 @@ impl UsageReader {
     }
 
     /// Read `session`'s usage in the background and append it to `ledger`.
-    pub(super) fn read(self: &Arc<Self>, session: &str, ledger: Arc<Mutex<Ledger>>) {
+    pub(super) fn read(self: &Arc<Self>, session: SessionId, ledger: Arc<Mutex<Ledger>>) {
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             return;
         };
         let me = self.clone();
-        let session = session.to_string();
         rt.spawn(async move {
             let Ok(_slot) = me.slots.clone().acquire_owned().await else {
                 return;
@@ -69,14 +69,14 @@ impl UsageReader {
         });
     }
 
-    fn warn_once(&self, session: &str, e: &crate::api::devin_v3::V3Error) {
+    fn warn_once(&self, session: &SessionId, e: &crate::api::devin_v3::V3Error) {
         let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
         if warned.len() >= WARNED_MAX {
             warned.clear();
         }
-        if warned.insert(session.to_string()) {
+        if warned.insert(session.clone()) {
             tracing::warn!(
-                session,
+                session = session.as_str(),
                 "Devin's usage (ACUs) of this session is unknown: {e}"
             );
         }
