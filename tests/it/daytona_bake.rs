@@ -5,40 +5,11 @@
 
 use std::time::Duration;
 
-use outposts::emulator::devin::NewSession;
-
 use crate::support::orch::*;
-use crate::support::{Emu, block_on};
 
 const WAIT: Duration = Duration::from_secs(90);
 const BAKED: &str = "ba4e0123ab";
 const OTHER: &str = "0a4e0123cd";
-
-/// How many times the distribution served the Linux x64 binary of `sha`.
-fn downloads(emu: &Emu, sha: &str) -> usize {
-    let file = format!("devin-remote_{sha}_linux_x64");
-    emu.requests()
-        .iter()
-        .filter(|r| r.method == "GET" && r.path.ends_with(&format!("/{file}")))
-        .count()
-}
-
-fn pinned_session(emu: &Emu, sha: &str) -> String {
-    let created = block_on(emu.client().new_sessions(&NewSession {
-        remote_binary_sha: Some(sha.into()),
-        ..NewSession::default()
-    }))
-    .expect("new session");
-    created[0].session_id.clone()
-}
-
-/// The orchestrator's launch line for `session`, once it has one.
-fn launch_line(orch: &Orch, session: &str) -> Option<String> {
-    orch.log()
-        .lines()
-        .find(|l| l.contains(session) && l.contains("served: devin-remote launched"))
-        .map(str::to_string)
-}
 
 #[test]
 fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
@@ -60,7 +31,7 @@ fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
     assert_eq!(built["baked_remote"], BAKED, "{built}");
     assert_ne!(name, plain, "the bake is not part of the snapshot name");
     // The build fetched and checked the binary (each Linux architecture once).
-    assert_eq!(downloads(&emu, BAKED), 1);
+    assert_eq!(remote_downloads(&emu, BAKED), 1);
     let log = emu.requests();
     assert!(
         log.iter().any(|r| r
@@ -91,7 +62,7 @@ fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
     let line = launch_line(&orch, &baked).unwrap();
     assert!(line.contains("cached=yes"), "{line}\n{}", orch.log());
     assert_eq!(
-        downloads(&emu, BAKED),
+        remote_downloads(&emu, BAKED),
         1,
         "the session downloaded the baked build again"
     );
@@ -105,7 +76,7 @@ fn a_session_pinned_to_the_baked_build_launches_without_a_download() {
     );
     let line = launch_line(&orch, &other).unwrap();
     assert!(line.contains("cached=no"), "{line}");
-    assert_eq!(downloads(&emu, OTHER), 1);
+    assert_eq!(remote_downloads(&emu, OTHER), 1);
     orch.kill();
 }
 

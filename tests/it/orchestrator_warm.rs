@@ -4,62 +4,18 @@
 //! source change replaces the capacity, a restart adopts or deletes so the count is exact, and
 //! the spend ceiling caps it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use outposts::orchestrator::LABEL_SESSION;
 use outposts::orchestrator::warm::{LABEL_WARM, LABEL_WARM_OWNER};
-use outposts::provider::{Provider, SandboxInfo, SandboxState};
+use outposts::provider::{SandboxInfo, SandboxState};
 
 use crate::support::block_on;
 use crate::support::orch::*;
+use crate::support::warm::{ready_to_serve, sandboxes, session_sandbox, warm_any, warm_idle};
 
 const WAIT: Duration = Duration::from_secs(60);
-
-fn all(p: &dyn Provider) -> Vec<SandboxInfo> {
-    block_on(p.list(&BTreeMap::new())).expect("list")
-}
-
-/// Started warm sandboxes (not yet handed over), by id.
-fn warm_idle(p: &dyn Provider) -> BTreeSet<String> {
-    all(p)
-        .into_iter()
-        .filter(|sb| {
-            sb.labels.contains_key(LABEL_WARM)
-                && !sb.labels.contains_key(LABEL_SESSION)
-                && sb.state == SandboxState::Started
-        })
-        .map(|sb| sb.id)
-        .collect()
-}
-
-/// How many warm sandboxes the orchestrator itself holds ready to hand over (its status file).
-/// A sandbox the provider lists as started may still be warming up (the remote being
-/// pre-installed): only these are sure to serve the next session.
-pub(crate) fn ready_to_serve(env: &crate::support::TestEnv) -> u64 {
-    let out = env.run(&["--json", "orchestrator", "status"]).stdout;
-    // Before the first status file there is nothing ready to count.
-    serde_json::from_str::<serde_json::Value>(out.trim())
-        .ok()
-        .and_then(|doc| doc["warm"]["idle"].as_u64())
-        .unwrap_or(0)
-}
-
-/// Every warm sandbox there is, whatever its state (deleted ones excluded).
-fn warm_any(p: &dyn Provider) -> Vec<SandboxInfo> {
-    all(p)
-        .into_iter()
-        .filter(|sb| sb.labels.contains_key(LABEL_WARM) && sb.state != SandboxState::Deleted)
-        .collect()
-}
-
-/// The session's sandbox, found by its labels (a warm one keeps its own name).
-fn session_sandbox(p: &dyn Provider, session: &str) -> Option<SandboxInfo> {
-    all(p).into_iter().find(|sb| {
-        sb.labels.get(LABEL_SESSION).map(String::as_str) == Some(session)
-            && sb.state != SandboxState::Deleted
-    })
-}
 
 #[test]
 fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
@@ -145,7 +101,7 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
     wait_until(WAIT, "the wake", || connected_at(&emu, s, 2), || orch.log());
     assert_eq!(session_sandbox(&local, s).unwrap().id, sb.id);
     // … and only that one: a wake that missed it would have been handed another.
-    let carrying: Vec<String> = all(&local)
+    let carrying: Vec<String> = sandboxes(&local)
         .into_iter()
         .filter(|x| x.labels.get(LABEL_SESSION) == Some(s) && x.state != SandboxState::Deleted)
         .map(|x| x.id)

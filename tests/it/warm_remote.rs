@@ -2,22 +2,19 @@
 //! latest devin-remote build inside each warm sandbox, so the session handed one launches from
 //! the cache (`cached=yes`) and the hand-over sends no download request.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
-use outposts::emulator::devin::NewSession;
-use outposts::orchestrator::LABEL_SESSION;
-use outposts::orchestrator::warm::LABEL_WARM;
-use outposts::provider::{Provider, SandboxState};
+use outposts::provider::local::LocalProvider;
 
-use crate::orchestrator_warm::ready_to_serve;
-use crate::support::block_on;
 use crate::support::orch::*;
+use crate::support::warm::{ready_to_serve, warm_idle, warm_served_launch};
+use crate::support::{Emu, TestEnv};
 
 const WAIT: Duration = Duration::from_secs(90);
 
-/// GET requests the distribution answered for a Linux x64 devin-remote binary.
-fn downloads(emu: &crate::support::Emu) -> usize {
+/// GET requests the distribution answered for a Linux x64 devin-remote binary, of any build.
+fn downloads(emu: &Emu) -> usize {
     emu.requests()
         .iter()
         .filter(|r| {
@@ -26,35 +23,13 @@ fn downloads(emu: &crate::support::Emu) -> usize {
         .count()
 }
 
-/// Started warm sandboxes not yet handed over, by id.
-fn warm_idle(p: &dyn Provider) -> BTreeSet<String> {
-    block_on(p.list(&BTreeMap::new()))
-        .expect("list")
-        .into_iter()
-        .filter(|sb| {
-            sb.labels.contains_key(LABEL_WARM)
-                && !sb.labels.contains_key(LABEL_SESSION)
-                && sb.state == SandboxState::Started
-        })
-        .map(|sb| sb.id)
-        .collect()
-}
-
-fn launch_line(orch: &Orch, session: &str) -> Option<String> {
-    orch.log()
-        .lines()
-        .find(|l| l.contains(session) && l.contains("served: devin-remote launched"))
-        .map(str::to_string)
-}
-
-#[test]
-fn a_warm_served_session_launches_the_preinstalled_remote_without_a_download() {
-    crate::support::host::require!(crate::support::host::SANDBOXES);
+/// An orchestrator on local sandboxes keeping one warm sandbox, once it holds it ready with the
+/// latest remote pre-installed (fetched once, inside it): the ids of the warm sandboxes then.
+fn one_warm_with_the_remote() -> (Emu, TestEnv, Orch, LocalProvider, BTreeSet<String>) {
     let (emu, mut env) = orch_emulator(&[]);
     env.set("WARM_IDLE", "1");
-    let mut orch = Orch::start(&env, &["--provider", "local"]);
+    let orch = Orch::start(&env, &["--provider", "local"]);
     let local = local(&env);
-    // The warm-up fetched the build once, inside the warm sandbox.
     wait_until(
         WAIT,
         "a warm sandbox with the remote pre-installed",
@@ -62,24 +37,15 @@ fn a_warm_served_session_launches_the_preinstalled_remote_without_a_download() {
         || orch.log(),
     );
     let warm = warm_idle(&local);
+    (emu, env, orch, local, warm)
+}
+
+#[test]
+fn a_warm_served_session_launches_the_preinstalled_remote_without_a_download() {
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, _env, mut orch, local, warm) = one_warm_with_the_remote();
     let session = new_session(&emu, Some(proof_task("warm-remote")));
-    wait_until(
-        WAIT,
-        "the session's launch",
-        || launch_line(&orch, &session).is_some(),
-        || orch.log(),
-    );
-    let served = block_on(local.list(&BTreeMap::new()))
-        .expect("list")
-        .into_iter()
-        .find(|sb| sb.labels.get(LABEL_SESSION) == Some(&session))
-        .expect("the session's sandbox");
-    assert!(
-        warm.contains(&served.id),
-        "not served from warm capacity: {served:?}\n{}",
-        orch.log()
-    );
-    let line = launch_line(&orch, &session).unwrap();
+    let line = warm_served_launch(&orch, &local, &warm, &session, WAIT);
     assert!(line.contains("cached=yes"), "{line}\n{}", orch.log());
     // The hand-over downloaded nothing; the next warm sandbox may have fetched its own copy.
     let after = downloads(&emu);
@@ -99,53 +65,11 @@ fn a_warm_served_session_launches_the_preinstalled_remote_without_a_download() {
 fn a_warm_served_session_pinned_to_another_build_downloads_it_at_launch() {
     crate::support::host::require!(crate::support::host::SANDBOXES);
     const OTHER: &str = "0a4e0123cd";
-    let (emu, mut env) = orch_emulator(&[]);
-    env.set("WARM_IDLE", "1");
-    let mut orch = Orch::start(&env, &["--provider", "local"]);
-    let local = local(&env);
-    wait_until(
-        WAIT,
-        "a warm sandbox with the remote pre-installed",
-        || warm_idle(&local).len() == 1 && downloads(&emu) == 1 && ready_to_serve(&env) == 1,
-        || orch.log(),
-    );
-    let warm = warm_idle(&local);
-    let other_downloads = || {
-        emu.requests()
-            .iter()
-            .filter(|r| {
-                r.method == "GET"
-                    && r.path
-                        .ends_with(&format!("/devin-remote_{OTHER}_linux_x64"))
-            })
-            .count()
-    };
-    assert_eq!(other_downloads(), 0);
-    let session = block_on(emu.client().new_sessions(&NewSession {
-        remote_binary_sha: Some(OTHER.into()),
-        ..NewSession::default()
-    }))
-    .expect("new session")[0]
-        .session_id
-        .clone();
-    wait_until(
-        WAIT,
-        "the pinned session's launch",
-        || launch_line(&orch, &session).is_some(),
-        || orch.log(),
-    );
-    let served = block_on(local.list(&BTreeMap::new()))
-        .expect("list")
-        .into_iter()
-        .find(|sb| sb.labels.get(LABEL_SESSION) == Some(&session))
-        .expect("the session's sandbox");
-    assert!(
-        warm.contains(&served.id),
-        "not served from warm capacity: {served:?}\n{}",
-        orch.log()
-    );
-    let line = launch_line(&orch, &session).unwrap();
+    let (emu, _env, mut orch, local, warm) = one_warm_with_the_remote();
+    assert_eq!(remote_downloads(&emu, OTHER), 0);
+    let session = pinned_session(&emu, OTHER);
+    let line = warm_served_launch(&orch, &local, &warm, &session, WAIT);
     assert!(line.contains("cached=no"), "{line}\n{}", orch.log());
-    assert_eq!(other_downloads(), 1, "{}", orch.log());
+    assert_eq!(remote_downloads(&emu, OTHER), 1, "{}", orch.log());
     orch.kill();
 }

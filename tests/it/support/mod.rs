@@ -11,6 +11,7 @@ pub mod orch;
 pub mod rel;
 pub mod shell;
 pub mod verify;
+pub mod warm;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

@@ -164,6 +164,33 @@ pub fn new_session(emu: &Emu, task: Option<String>) -> String {
     created[0].session_id.clone()
 }
 
+/// A new session pinned to the devin-remote build `sha`: its id.
+pub fn pinned_session(emu: &Emu, sha: &str) -> String {
+    let created = block_on(emu.client().new_sessions(&NewSession {
+        remote_binary_sha: Some(sha.into()),
+        ..NewSession::default()
+    }))
+    .expect("new session");
+    created[0].session_id.clone()
+}
+
+/// The orchestrator's launch line for `session`, once it has one.
+pub fn launch_line(orch: &Orch, session: &str) -> Option<String> {
+    orch.log()
+        .lines()
+        .find(|l| l.contains(session) && l.contains("served: devin-remote launched"))
+        .map(str::to_string)
+}
+
+/// How many times the distribution served the Linux x64 devin-remote binary of `sha`.
+pub fn remote_downloads(emu: &Emu, sha: &str) -> usize {
+    let file = format!("devin-remote_{sha}_linux_x64");
+    emu.requests()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path.ends_with(&format!("/{file}")))
+        .count()
+}
+
 /// An orchestrator on Daytona that launches the image's `devin` (`--launch cli`) with the
 /// Windows snapshot beside the Linux one (a Windows session on a Linux outpost: the start-up
 /// check wants both), and one new Windows session in the queue: its id.
