@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use outposts::orchestrator::sandbox_name;
-use outposts::provider::{Provider, SandboxState};
+use outposts::provider::Provider;
 use serde_json::Value;
 
 use crate::observability::{metrics_addr, sample, scrape};
@@ -66,33 +66,15 @@ fn ledger_matches_the_emulators_transitions_across_a_kill_and_the_metrics() {
         .unwrap()
         .expect("sandbox");
     std::thread::sleep(Duration::from_secs(2));
-    block_on(emu.client().suspend(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the stop",
-        || in_state(&daytona, &sb.id, SandboxState::Stopped),
-        || orch.log(),
-    );
+    suspend_until_stopped(&emu, &orch, &daytona, &s, &sb.id, WAIT);
     // A crash while the session sleeps: the stopped stretch goes on without anyone recording.
     std::thread::sleep(Duration::from_secs(1));
     orch.kill();
     std::thread::sleep(Duration::from_secs(2));
     let orch = Orch::start(&env, &args);
-    block_on(emu.client().resume(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the wake",
-        || connected_at(&emu, &s, 2),
-        || orch.log(),
-    );
+    resume_until_woken(&emu, &orch, &s, WAIT);
     std::thread::sleep(Duration::from_secs(1));
-    block_on(emu.client().terminate(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the delete",
-        || block_on(daytona.get(&sb.id)).unwrap().is_none(),
-        || orch.log(),
-    );
+    terminate_until_deleted(&emu, &orch, &daytona, &s, &sb.id, WAIT);
 
     let mutations = block_on(emu.client().mutations()).unwrap();
     let ops: Vec<&str> = mutations

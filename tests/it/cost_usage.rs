@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use outposts::orchestrator::sandbox_name;
-use outposts::provider::{Provider, SandboxState};
+use outposts::provider::Provider;
 use serde_json::{Value, json};
 
 use crate::support::connect::assert_never_shown;
@@ -67,13 +67,7 @@ fn cycle(emu: &Emu, env: &TestEnv, at_sleep: f64, at_end: f64) -> (String, Orch)
     if at_sleep >= 0.0 {
         set_usage(emu, &s, at_sleep);
     }
-    block_on(emu.client().suspend(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the stop",
-        || in_state(&daytona, &sb.id, SandboxState::Stopped),
-        || orch.log(),
-    );
+    suspend_until_stopped(emu, &orch, &daytona, &s, &sb.id, WAIT);
     if at_sleep >= 0.0 {
         wait_until(
             WAIT,
@@ -83,15 +77,8 @@ fn cycle(emu: &Emu, env: &TestEnv, at_sleep: f64, at_end: f64) -> (String, Orch)
         );
     }
     set_usage(emu, &s, at_end);
-    block_on(emu.client().resume(&s)).unwrap();
-    wait_until(WAIT, "the wake", || connected_at(emu, &s, 2), || orch.log());
-    block_on(emu.client().terminate(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the delete",
-        || block_on(daytona.get(&sb.id)).unwrap().is_none(),
-        || orch.log(),
-    );
+    resume_until_woken(emu, &orch, &s, WAIT);
+    terminate_until_deleted(emu, &orch, &daytona, &s, &sb.id, WAIT);
     (s, orch)
 }
 

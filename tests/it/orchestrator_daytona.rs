@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use outposts::orchestrator::sandbox_name;
-use outposts::provider::{Provider, SandboxState};
+use outposts::provider::Provider;
 
 use crate::support::daytona::{assert_openapi_conformance, provider};
 use crate::support::orch::*;
@@ -40,20 +40,8 @@ fn daytona_lifecycle_from_the_built_snapshot() {
     .unwrap();
     assert_eq!(who.stdout.trim(), "1000\ndaytona\n/home/daytona", "{who:?}");
 
-    block_on(emu.client().suspend(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the stop",
-        || in_state(&daytona, &sb.id, SandboxState::Stopped),
-        || orch.log(),
-    );
-    block_on(emu.client().resume(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the reconnect",
-        || connected_at(&emu, &s, 2),
-        || orch.log(),
-    );
+    suspend_until_stopped(&emu, &orch, &daytona, &s, &sb.id, WAIT);
+    resume_until_woken(&emu, &orch, &s, WAIT);
     let again = block_on(daytona.get(&sandbox_name(&s)))
         .unwrap()
         .expect("sandbox after wake");
@@ -64,13 +52,7 @@ fn daytona_lifecycle_from_the_built_snapshot() {
         "the file survives sleep and wake"
     );
 
-    block_on(emu.client().terminate(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the delete",
-        || block_on(daytona.get(&sb.id)).unwrap().is_none(),
-        || orch.log(),
-    );
+    terminate_until_deleted(&emu, &orch, &daytona, &s, &sb.id, WAIT);
     let (code, _) = orch.terminate(Duration::from_secs(35));
     assert_eq!(code, Some(0));
     // Auto-stop and auto-delete were off on create.
@@ -273,13 +255,7 @@ fn a_sleeping_sandbox_is_archived_and_a_wake_restores_it() {
         },
         || orch.log(),
     );
-    block_on(emu.client().resume(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the reconnect",
-        || connected_at(&emu, &s, 2),
-        || orch.log(),
-    );
+    resume_until_woken(&emu, &orch, &s, WAIT);
     let again = block_on(daytona.get(&sandbox_name(&s))).unwrap().unwrap();
     assert_eq!(again.id, sb.id, "the same sandbox, restored");
     let file = block_on(daytona.read_file(&sb.id, PROOF_PATH)).unwrap();

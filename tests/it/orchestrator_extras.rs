@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use outposts::orchestrator::sandbox_name;
-use outposts::provider::{Provider, SandboxState};
+use outposts::provider::Provider;
 
 use crate::support::host::{self, require};
 use crate::support::orch::*;
@@ -43,20 +43,8 @@ fn repos_are_cloned_into_the_workdir_once_and_left_alone() {
     assert!(String::from_utf8_lossy(&got).contains(&readme));
     // The user's work in the clone survives sleep and wake: the clone is not redone.
     block_on(local.write_file(&sb.id, file, b"edited by the session")).unwrap();
-    block_on(emu.client().suspend(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the stop",
-        || in_state(&local, &sb.id, SandboxState::Stopped),
-        || orch.log(),
-    );
-    block_on(emu.client().resume(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the wake",
-        || connected_at(&emu, &s, 2),
-        || orch.log(),
-    );
+    suspend_until_stopped(&emu, &orch, &local, &s, &sb.id, WAIT);
+    resume_until_woken(&emu, &orch, &s, WAIT);
     let after = block_on(local.read_file(&sb.id, file)).unwrap().unwrap();
     assert_eq!(after, b"edited by the session");
     let _ = orch.terminate(Duration::from_secs(35));

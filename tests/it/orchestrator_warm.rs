@@ -90,15 +90,8 @@ fn idle_count_holds_above_active_and_each_warm_sandbox_serves_one_session() {
         .position(|sb| before.contains(&sb.id))
         .unwrap()];
     let sb = session_sandbox(&local, s).unwrap();
-    block_on(emu.client().suspend(s)).unwrap();
-    wait_until(
-        WAIT,
-        "the stop",
-        || in_state(&local, &sb.id, SandboxState::Stopped),
-        || orch.log(),
-    );
-    block_on(emu.client().resume(s)).unwrap();
-    wait_until(WAIT, "the wake", || connected_at(&emu, s, 2), || orch.log());
+    suspend_until_stopped(&emu, &orch, &local, s, &sb.id, WAIT);
+    resume_until_woken(&emu, &orch, s, WAIT);
     assert_eq!(session_sandbox(&local, s).unwrap().id, sb.id);
     // … and only that one: a wake that missed it would have been handed another.
     let carrying: Vec<String> = sandboxes(&local)

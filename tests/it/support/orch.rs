@@ -243,6 +243,64 @@ pub fn in_state(provider: &impl Provider, id_or_name: &str, state: SandboxState)
         .is_some_and(|x| x.state == state)
 }
 
+/// Devin's `step` on a session (suspend, resume, terminate), then a wait for `done`, the
+/// orchestrator's answer to it (named `what`).
+fn step_until<T, E: std::fmt::Debug>(
+    orch: &Orch,
+    step: impl std::future::Future<Output = Result<T, E>>,
+    what: &str,
+    done: impl FnMut() -> bool,
+    wait: Duration,
+) {
+    block_on(step).unwrap();
+    wait_until(wait, what, done, || orch.log());
+}
+
+/// Devin suspends `session`, and the orchestrator stops its sandbox `sandbox_id`: waited for.
+pub fn suspend_until_stopped(
+    emu: &Emu,
+    orch: &Orch,
+    provider: &impl Provider,
+    session: &str,
+    sandbox_id: &str,
+    wait: Duration,
+) {
+    let stopped = || in_state(provider, sandbox_id, SandboxState::Stopped);
+    step_until(
+        orch,
+        emu.client().suspend(session),
+        "the stop",
+        stopped,
+        wait,
+    );
+}
+
+/// Devin resumes `session`, and its remote connects again (the first wake): waited for.
+pub fn resume_until_woken(emu: &Emu, orch: &Orch, session: &str, wait: Duration) {
+    let woken = || connected_at(emu, session, 2);
+    step_until(orch, emu.client().resume(session), "the wake", woken, wait);
+}
+
+/// Devin terminates `session`, and the orchestrator deletes its sandbox `sandbox_id`: waited
+/// for.
+pub fn terminate_until_deleted(
+    emu: &Emu,
+    orch: &Orch,
+    provider: &impl Provider,
+    session: &str,
+    sandbox_id: &str,
+    wait: Duration,
+) {
+    let deleted = || block_on(provider.get(sandbox_id)).unwrap().is_none();
+    step_until(
+        orch,
+        emu.client().terminate(session),
+        "the delete",
+        deleted,
+        wait,
+    );
+}
+
 /// Claims per acceptor over the emulator's history (generation → acceptors).
 pub fn claims(emu: &Emu, id: &str) -> Vec<(u32, String)> {
     block_on(emu.client().history(Some(id)))
