@@ -10,6 +10,7 @@ use outposts::provider::Provider;
 use serde_json::{Value, json};
 
 use crate::support::connect::assert_never_shown;
+use crate::support::cost::csv_line;
 use crate::support::daytona::provider;
 use crate::support::orch::*;
 use crate::support::{Emu, TestEnv, block_on};
@@ -98,12 +99,7 @@ fn with_a_v3_key_the_ledger_holds_devins_usage_read_at_sleep_and_at_end() {
     assert_eq!(r["provider"], "daytona");
     // One read per sleep and one per end: never polled.
     assert_eq!(usage_reads(&emu, &s), 2);
-    let csv = env.run(&["cost", "--csv"]).ok().stdout.clone();
-    let line = csv
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .find(|l| l.starts_with(&format!("{s},")))
-        .unwrap_or_else(|| panic!("{csv}"));
+    let (csv, line) = csv_line(&env, &s);
     assert!(line.ends_with(",2.5"), "{line}");
     let human = env.run(&["cost"]).ok().all();
     assert!(human.contains("Devin usage 2.50 ACUs"), "{human}");
@@ -143,12 +139,7 @@ fn without_a_v3_key_devins_usage_is_unknown_and_never_asked() {
     assert_eq!(usage_reads(&emu, &s), 0);
     let human = env.run(&["cost"]).ok().stdout.clone();
     assert!(human.contains("Devin usage — ACUs"), "{human}");
-    let csv = env.run(&["cost", "--csv"]).ok().stdout.clone();
-    let line = csv
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .find(|l| l.starts_with(&format!("{s},")))
-        .unwrap_or_else(|| panic!("{csv}"));
+    let (_, line) = csv_line(&env, &s);
     assert!(line.ends_with(','), "an empty acus field: {line}");
 }
 

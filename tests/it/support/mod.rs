@@ -5,6 +5,7 @@
 
 pub mod capacity;
 pub mod connect;
+pub mod cost;
 pub mod daytona;
 pub mod host;
 pub mod orch;
