@@ -195,7 +195,13 @@ EOF
     fi
   done
   if command -v valgrind >/dev/null; then
-    echo "  instructions per reconcile      $(scripts/callgrind-reconcile.sh "$n" 2>&1 | tail -1)"
+    # Never an empty field: a failed count says why and how to run it again.
+    local cg
+    cg=$(scripts/callgrind-reconcile.sh "$n" 2>&1 | grep -v '^[[:space:]]*$' | tail -1 || true)
+    case "$cg" in
+      *"instructions per reconcile"*) echo "  instructions per reconcile      ${cg#*: }" ;;
+      *) echo "  instructions per reconcile      not measured (${cg:-no output}): scripts/callgrind-reconcile.sh $n" ;;
+    esac
   else
     echo "  instructions per reconcile      not measured (no valgrind): scripts/callgrind-reconcile.sh $n"
   fi
