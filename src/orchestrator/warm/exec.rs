@@ -10,10 +10,10 @@ use super::plan::{
 };
 use super::{LABEL_WARM, LABEL_WARM_OWNER};
 use crate::cost::tally::Mark;
-use crate::orchestrator::run::{OrchEvent, Orchestrator, SessionView};
-use crate::orchestrator::{LABEL_OUTPOST, LABEL_SESSION, SessionId, sandbox_labels};
+use crate::orchestrator::run::Orchestrator;
+use crate::orchestrator::{LABEL_OUTPOST, LABEL_SESSION};
 use crate::poll::{Backoff, Poll, Waited, poll_until};
-use crate::provider::{Egress, ProviderError, SandboxInfo, SandboxSpec, SandboxState};
+use crate::provider::{ProviderError, SandboxInfo, SandboxSpec, SandboxState};
 use crate::time::now;
 
 /// Arrivals remembered (the window holds fewer at any sane rate).
@@ -145,6 +145,46 @@ impl Warm {
     }
 
     /// Is warm capacity asked for at all (or is there some left to clean up)?
+    /// A new session arrives: count it, and take the sandbox the plan hands it (out of the pool
+    /// under the lock that chose it, so never offered twice) when `usable`; a miss is counted
+    /// while warm capacity is on. The id taken, or `None`.
+    pub(super) fn pick(&self, usable: bool) -> Option<String> {
+        let mut inner = self.lock();
+        let t = now();
+        inner.arrivals.push_back(t);
+        if inner.arrivals.len() > ARRIVALS_KEPT {
+            inner.arrivals.pop_front();
+        }
+        let pool: Vec<WarmSandbox> = inner.pool.values().map(|e| e.sb.clone()).collect();
+        let picked = if usable {
+            plan::hand_over(&pool, &self.generation).map(|w| w.id.clone())
+        } else {
+            None
+        };
+        match &picked {
+            Some(id) => {
+                // Out of the pool under the lock that chose it: never offered twice.
+                if let Some(e) = inner.pool.remove(id) {
+                    inner.idle_seconds += (t - e.sb.since).max(0.0);
+                }
+                inner.taken.push_back(id.clone());
+                if inner.taken.len() > TAKEN_KEPT {
+                    inner.taken.pop_front();
+                }
+                inner.hits += 1;
+            }
+            None if !self.settings.idle.is_off() => {
+                inner.misses += 1;
+                inner.miss_times.push_back(t);
+                if inner.miss_times.len() > ARRIVALS_KEPT {
+                    inner.miss_times.pop_front();
+                }
+            }
+            None => {}
+        }
+        picked
+    }
+
     fn active(&self, inner: &Inner) -> bool {
         !self.settings.idle.is_off() || !inner.pool.is_empty() || inner.creating > 0
     }
@@ -441,132 +481,6 @@ impl Orchestrator {
         // Adopted ready ones are billed from now (the ledger writes nothing it already says).
         self.cost_warm(&costs);
         self.notify.notify_one();
-    }
-
-    /// A new session needs a sandbox: hand it a warm one if the plan offers one. The sandbox is
-    /// relabelled to the session before anything else happens in it; `None` means create cold.
-    pub(in crate::orchestrator) async fn take_warm(
-        &self,
-        view: &SessionView,
-        egress: &Egress,
-    ) -> Option<SandboxInfo> {
-        let session = &view.id;
-        let usable = super::can_hand_over(self.provider.kind())
-            && view.platform != crate::api::devin_types::Platform::Windows
-            // A warm sandbox starts with open egress: only where it can be restricted after.
-            && (*egress == Egress::Open || self.provider.can_set_egress())
-            // Not from quarantined capacity (`placing.rs`).
-            && self.warm_placeable();
-        let picked = {
-            let mut inner = self.warm.lock();
-            let t = now();
-            inner.arrivals.push_back(t);
-            if inner.arrivals.len() > ARRIVALS_KEPT {
-                inner.arrivals.pop_front();
-            }
-            let pool: Vec<WarmSandbox> = inner.pool.values().map(|e| e.sb.clone()).collect();
-            let picked = if usable {
-                plan::hand_over(&pool, &self.warm.generation).map(|w| w.id.clone())
-            } else {
-                None
-            };
-            match &picked {
-                Some(id) => {
-                    // Out of the pool under the lock that chose it: never offered twice.
-                    if let Some(e) = inner.pool.remove(id) {
-                        inner.idle_seconds += (t - e.sb.since).max(0.0);
-                    }
-                    inner.taken.push_back(id.clone());
-                    if inner.taken.len() > TAKEN_KEPT {
-                        inner.taken.pop_front();
-                    }
-                    inner.hits += 1;
-                }
-                None if !self.warm.settings.idle.is_off() => {
-                    inner.misses += 1;
-                    inner.miss_times.push_back(t);
-                    if inner.miss_times.len() > ARRIVALS_KEPT {
-                        inner.miss_times.pop_front();
-                    }
-                }
-                None => {}
-            }
-            picked
-        };
-        // Wake the warm loop on a miss too: auto's miss bonus raises the target at once.
-        self.notify.notify_one();
-        let id = picked?;
-        self.cost_warm(&[(id.clone(), Mark::Gone)]);
-        let labels = sandbox_labels(session, &self.opts.outpost_id);
-        let handed = async {
-            self.provider.set_labels(&id, &labels).await?;
-            self.provider.get(&id).await
-        }
-        .await;
-        match handed {
-            Ok(Some(sb)) => {
-                tracing::info!(session = session.as_str(), sandbox = %id, "served from warm capacity");
-                self.emit(OrchEvent::SandboxCreated {
-                    session: session.into(),
-                    sandbox: id,
-                    warm: true,
-                });
-                Some(sb)
-            }
-            other => {
-                tracing::warn!(
-                    session = session.as_str(),
-                    sandbox = %id,
-                    "cannot hand the warm sandbox over ({}); creating one instead",
-                    match other {
-                        Err(e) => e.to_string(),
-                        _ => "it is gone".into(),
-                    }
-                );
-                self.warm_discard(session, &id).await;
-                None
-            }
-        }
-    }
-
-    /// A warm sandbox whose hand-over failed goes, unless it already carries the session's
-    /// labels (then it is the session's, found by them).
-    async fn warm_discard(&self, session: &SessionId, id: &str) {
-        if let Ok(Some(sb)) = self.provider.get(id).await
-            && sb.labels.get(LABEL_SESSION).map(String::as_str) == Some(session.as_str())
-        {
-            return;
-        }
-        let _ = self.provider.delete(id).await;
-    }
-
-    /// The session's sandbox found by its labels rather than its name: one handed over from
-    /// warm capacity keeps its own name. `None` when there is none.
-    pub(in crate::orchestrator) async fn labelled_sandbox(
-        &self,
-        session: &SessionId,
-    ) -> Result<Option<SandboxInfo>, ProviderError> {
-        let labels = sandbox_labels(session, &self.opts.outpost_id);
-        let found = self.provider.list(&labels).await?;
-        Ok(found.into_iter().find(|sb| {
-            !matches!(sb.state, SandboxState::Deleted | SandboxState::Deleting)
-                && sb.labels.get(LABEL_SESSION) == labels.get(LABEL_SESSION)
-        }))
-    }
-
-    /// The session's sandbox: under its name, else (served from warm capacity) by its labels.
-    pub(in crate::orchestrator) async fn session_sandbox(
-        &self,
-        session: &SessionId,
-    ) -> Result<Option<SandboxInfo>, ProviderError> {
-        match self
-            .provider
-            .get(&crate::orchestrator::sandbox_name(session))
-            .await?
-        {
-            Some(sb) => Ok(Some(sb)),
-            None => self.labelled_sandbox(session).await,
-        }
     }
 
     /// The orchestrator stops: with `WARM_ON_EXIT=delete` delete every warm sandbox (waiting

@@ -2,14 +2,15 @@
 //! next new session so serving it needs no create.
 //!
 //! `plan.rs` decides (pure, table-tested in `tests.rs`); `exec.rs` keeps what this process
-//! knows of its warm sandboxes, lists them, and creates, hands over and deletes what the plan
-//! says. A warm sandbox carries the outpost's label, `devin.warm` (the generation of the source
+//! knows of its warm sandboxes, lists them, and creates and deletes what the plan says;
+//! `handover.rs` gives a new session the sandbox the plan picks and finds it again by labels. A warm sandbox carries the outpost's label, `devin.warm` (the generation of the source
 //! it booted from) and `devin.warm_owner` (this instance's acceptor id): only its owner ever
 //! hands it over, so no sandbox is served to two sessions even with several replicas, and the
 //! janitor (which acts only on sandboxes with a session label) never touches one. Handing one
 //! over replaces its labels with the session's; from then on it is found by those labels.
 
 mod exec;
+mod handover;
 pub mod plan;
 #[cfg(test)]
 mod sim;
