@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::LABEL_OUTPOST;
 use super::plan::failed::{self, FailedSeen};
 use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
+use super::plan::{Holder, holder};
 use super::run::{ActionKind, Book, Change, OrchEvent, Orchestrator, RecordChange, ViewChange};
 use crate::api::devin_types::SessionStatus;
 use crate::orchestrator::SessionId;
@@ -74,10 +75,11 @@ impl Orchestrator {
         }
         let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
+        let me = self.opts.acceptor_id.as_str();
         let failed = self.failed_seen(sb, session);
         // Cheap rules first: no API call for a sandbox we would not touch anyway.
         let cheap = self.update(|book| {
-            let (seen, first) = seen(book, sb, session, grace);
+            let (seen, first) = seen(book, sb, session, grace, me);
             let v = janitor::decide(sb, outpost, seen, None);
             (failed::decide(v, &failed, None), first)
         });
@@ -89,7 +91,7 @@ impl Orchestrator {
         // Decided again with the lookup, and with `active` read again: the planner may have
         // taken the session on during the read. Then claimed locally, under the same lock.
         let verdict = self.update(|book| {
-            let (seen, mut changes) = seen(book, sb, session, grace);
+            let (seen, mut changes) = seen(book, sb, session, grace, me);
             let v = janitor::decide(sb, outpost, seen, Some(&lookup));
             let v = failed::decide(v, &failed, Some(&lookup));
             if v.action().is_some() {
@@ -197,7 +199,13 @@ impl Orchestrator {
 /// What the janitor knows of a sandbox now, read under the lock (so that a verdict and the
 /// local claim that follows it see the same state); with the change that starts its
 /// first-seen clock, when the provider reports no creation time and this is the first look.
-fn seen(book: &Book, sb: &SandboxInfo, session: &SessionId, grace: f64) -> (Seen, Vec<Change>) {
+fn seen(
+    book: &Book,
+    sb: &SandboxInfo,
+    session: &SessionId,
+    grace: f64,
+    me: &str,
+) -> (Seen, Vec<Change>) {
     let known = book.first_seen(session, &sb.id);
     let first = known.unwrap_or_else(now);
     let changes = match known {
@@ -212,6 +220,9 @@ fn seen(book: &Book, sb: &SandboxInfo, session: &SessionId, grace: f64) -> (Seen
         grace,
         active: book.active(session),
         known_terminated: book.known_terminated(session),
+        held_elsewhere: book.entry(session).is_some_and(|e| {
+            holder(e, me) == Holder::Other && e.claim_deadline.is_some_and(|d| d > now())
+        }),
     };
     (seen, changes)
 }
