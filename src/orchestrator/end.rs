@@ -53,7 +53,7 @@ impl Orchestrator {
         }
         let released = self.release(session).await;
         if released {
-            self.record([Change::Record(RecordChange::LetGo(session.to_string()))]);
+            self.record([Change::Record(RecordChange::LetGo(session.into()))]);
             match kind {
                 EndKind::Sleep => self.remember_sleep(session).await,
                 EndKind::Terminate => self.forget_sleeper(session),

@@ -363,7 +363,7 @@ impl Book {
                 self.record(session).launch_token = Some(token)
             }
             RecordChange::LetGo(session) => {
-                let r = self.record(session.into());
+                let r = self.record(session);
                 r.claim = None;
                 r.launch_token = None;
                 r.sandbox = None;

@@ -123,7 +123,7 @@ pub(in crate::orchestrator) enum RecordChange {
         token: Secret,
     },
     /// The claim is let go: its material and sandbox with it.
-    LetGo(String),
+    LetGo(SessionId),
     Sandbox {
         session: SessionId,
         id: Option<String>,

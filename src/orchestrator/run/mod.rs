@@ -274,7 +274,7 @@ impl Orchestrator {
             }
             // Passes at most every `cap × 10 µs` (100 ms at 10,000): each completed action wakes
             // the loop, so passes grew with N and each costs O(N) — O(N²) in all.
-            // And at least PASS_SHARE times what the last pass took (`pace.rs`).
+            // And at least twenty times what the last pass took (`pace.rs`).
             let gap = pace::pass_gap(min_pass_gap(self.opts.limits.cap), pass_took)
                 .saturating_sub(last_pass.elapsed());
             // Not poll_until: the minimum gap between reconcile passes, not a wait for a state.

@@ -5,8 +5,8 @@
 //! last one ended, since every launch changes the fleet — and the emulator as much again
 //! answering those pages; and every watch event rewrote the watch cursor with an fsync, which
 //! blocks a runtime worker. Both now run at a pace: the recount takes at most a tenth of the
-//! time, a reconcile pass at most a twentieth, the cursor is written at most once per [`CURSOR_EVERY`], by a task of its own
-//! (`observe.rs`).
+//! time, a reconcile pass at most a twentieth, and the cursor is written at most once per
+//! [`CURSOR_EVERY`], by a task of its own (`observe.rs`).
 
 use std::time::Duration;
 
