@@ -10,10 +10,13 @@
 # start (`emulator start --daytona-create-delay`); local ones take what they take on this host.
 # One Markdown table row per run: claim→served p50/p95 (the emulator's claim and connect
 # records), the share of new sessions served warm and the idle warm sandbox-seconds (the warm
-# capacity's cost), both from `orchestrator status --json` as the stream ends.
+# capacity's cost), both from `orchestrator status --json` as the stream ends. THEN=RATE:FOR
+# appends a second phase to the stream (demand that falls after the peak, where auto is meant
+# to follow it down); the static capacity stays sized for the first phase, the peak.
 #
 #   scripts/bench-warm-auto.sh                              # 1/s for 5 min, 3 s creates
 #   FOR=2m PROVIDERS=daytona scripts/bench-warm-auto.sh     # shorter, one provider
+#   FOR=2m THEN=6/m:8m scripts/bench-warm-auto.sh            # the peak, then a lull
 #   BIN=target/release/outposts OUT=/tmp/w scripts/bench-warm-auto.sh
 #
 # Needs bubblewrap (sandboxes), curl, jq and python3; builds nothing (BIN defaults to the
@@ -23,6 +26,7 @@ cd "$(dirname "$0")/.."
 BIN=$(realpath "${BIN:-target/debug/outposts}")
 RATE=${RATE:-1/s}
 FOR=${FOR:-5m}
+THEN=${THEN:-}
 LIFE=${LIFE:-10}
 CREATE=${CREATE:-3s}
 STATIC=${STATIC:-peak}
@@ -106,7 +110,12 @@ run() {
     orch=$!
     # Let a warm capacity fill before the stream (auto starts from nothing either way).
     sleep 8
-    "$BIN" emulator session new --rate "$RATE" --for "$FOR" --seed 34 2>/dev/null |
+    {
+      "$BIN" emulator session new --rate "$RATE" --for "$FOR" --seed 34 2>/dev/null
+      if [ -n "$THEN" ]; then
+        "$BIN" emulator session new --rate "${THEN%%:*}" --for "${THEN#*:}" --seed 35 2>/dev/null
+      fi
+    } |
       while read -r id; do
         (sleep "$LIFE"; "$BIN" emulator session terminate "$id" >/dev/null 2>&1 || true) &
       done
@@ -123,7 +132,7 @@ run() {
   )
 }
 
-echo "Host: $(uname -m), $(nproc) CPUs, $(basename "$BIN") $("$BIN" --version | cut -d' ' -f2); Poisson $RATE for $FOR, sessions live ${LIFE}s, Daytona create ${CREATE}"
+echo "Host: $(uname -m), $(nproc) CPUs, $(basename "$BIN") $("$BIN" --version | cut -d' ' -f2); Poisson $RATE for $FOR${THEN:+ then ${THEN%%:*} for ${THEN#*:}}, sessions live ${LIFE}s, Daytona create ${CREATE}"
 echo
 echo "| provider | WARM_IDLE | claim→served p50 / p95 | served warm | idle warm sandbox-seconds | last warm create |"
 echo "|---|---|---|---|---|---|"
