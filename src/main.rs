@@ -51,6 +51,7 @@ fn main() -> ExitCode {
     let one_document = matches!(cli.command, outposts::cli::Command::Session(_));
     let printer = Printer::new(&OutputSettings::resolve(&cli.global));
 
+    outposts::orchestrator::limit_arenas();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

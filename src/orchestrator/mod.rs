@@ -37,6 +37,7 @@ mod sweep;
 pub mod warm;
 
 pub use failures::FailedRow;
+pub use memory::limit_arenas;
 pub use placing::{PlacementReport, PlacementRow};
 pub use provision::repo_dir_name;
 pub use report::{
