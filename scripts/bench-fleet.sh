@@ -34,6 +34,13 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
   echo "== release build" >&2
   cargo build --release --locked >&2
 fi
+# The unit-test binary callgrind counts in, found now: each run below moves HOME, where cargo
+# and rustup would no longer find their toolchain.
+test_bin=""
+if command -v valgrind >/dev/null; then
+  test_bin=$(cargo test --lib --locked --no-run 2>&1 |
+    sed -n 's/.*Executable unittests src\/lib\.rs (\(.*\))$/\1/p' | tail -1) || true
+fi
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -197,7 +204,7 @@ EOF
   if command -v valgrind >/dev/null; then
     # Never an empty field: a failed count says why and how to run it again.
     local cg
-    cg=$(scripts/callgrind-reconcile.sh "$n" 2>&1 | grep -v '^[[:space:]]*$' | tail -1 || true)
+    cg=$(TEST_BIN=$test_bin scripts/callgrind-reconcile.sh "$n" 2>&1 | grep -v '^[[:space:]]*$' | tail -1 || true)
     case "$cg" in
       *"instructions per reconcile"*) echo "  instructions per reconcile      ${cg#*: }" ;;
       *) echo "  instructions per reconcile      not measured (${cg:-no output}): scripts/callgrind-reconcile.sh $n" ;;

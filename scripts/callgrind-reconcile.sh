@@ -17,9 +17,9 @@ bin=${TEST_BIN:-}
 if [ -z "$bin" ]; then
   # Cargo names the unit-test binary it built: "Executable unittests src/lib.rs (target/…)".
   bin=$(cargo test --lib --locked --no-run 2>&1 |
-    sed -n 's/.*Executable unittests src\/lib\.rs (\(.*\))$/\1/p' | tail -1)
+    sed -n 's/.*Executable unittests src\/lib\.rs (\(.*\))$/\1/p' | tail -1) || true
 fi
-[ -x "$bin" ] || { echo "no unit-test binary (cargo test --lib --no-run failed?)" >&2; exit 1; }
+[ -x "$bin" ] || { echo "no unit-test binary: \`cargo test --lib --locked --no-run\` failed here (or pass TEST_BIN)" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for n in "$@"; do
