@@ -240,7 +240,7 @@ impl Orchestrator {
         let watcher = tokio::spawn(self.clone().watch_loop(cursor));
         // At most MAX_IN_FLIGHT actions talk to the APIs at once: with one permit per session, a
         // burst of 10,000 claims opened 10,000 connections at once (their buffers were most of
-        // the peak RSS); the others wait their turn, still marked in flight.
+        // the peak RSS); the others are planned again when a permit frees.
         let permits = Arc::new(Semaphore::new(
             (self.opts.limits.cap.max(1) + 2).min(MAX_IN_FLIGHT),
         ));
@@ -286,13 +286,18 @@ impl Orchestrator {
             let started = Instant::now();
             // No new claim while every snapshot is quarantined (`plan/placement.rs`).
             for action in plan::placement::gate(self.plan_now(), self.may_claim()) {
+                // A task only with a permit in hand; the rest are planned again when one
+                // finishes. Spawned to wait for a permit, a burst's thousands of launches each
+                // held its whole future: the peak resident size at 10,000 sessions (issue 35).
+                let Ok(permit) = permits.clone().try_acquire_owned() else {
+                    break;
+                };
                 if !self.mark(&action) {
                     continue;
                 }
                 let me = self.clone();
-                let permits = permits.clone();
                 tasks.spawn(async move {
-                    let _permit = permits.acquire_owned().await;
+                    let _permit = permit;
                     me.execute(action).await;
                     me.notify.notify_one();
                 });
