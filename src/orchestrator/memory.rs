@@ -12,7 +12,8 @@ const ARENAS: i32 = 2;
 /// own, and a burst's buffers freed on one thread's arena stay there between live allocations,
 /// where trimming cannot return them: at 10,000 held sessions (release build,
 /// `scripts/bench-fleet.sh`) peak / held RSS went from 176.9 / 139.2 MiB with the default to
-/// 154.5 / 118.4 MiB with two arenas, serving as fast. Call before the runtime's threads start.
+/// 154.5 / 118.4 MiB with two (measured as `MALLOC_ARENA_MAX=2`, the parameter this sets),
+/// serving as fast. Call before the runtime's threads start.
 pub fn limit_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only sets an allocator parameter; called before other threads exist.

@@ -287,8 +287,8 @@ impl Orchestrator {
             // No new claim while every snapshot is quarantined (`plan/placement.rs`).
             for action in plan::placement::gate(self.plan_now(), self.may_claim()) {
                 // A task only with a permit in hand; the rest are planned again when one
-                // finishes. Spawned to wait for a permit, a burst's thousands of launches each
-                // held its whole future: the peak resident size at 10,000 sessions (issue 35).
+                // finishes. Spawned to wait for a permit, a burst's thousands of claims each
+                // held its whole future: most of the peak resident size at 10,000 (issue 35).
                 let Ok(permit) = permits.clone().try_acquire_owned() else {
                     break;
                 };
