@@ -147,7 +147,8 @@ env_vars! {
     /// Most sessions one orchestrator holds at once.
     MAX_CONCURRENT_SESSIONS: Orchestrator = "5";
     /// Most sandbox launches (create or start, then the remote) one orchestrator runs at once;
-    /// the rest wait their turn, still claimed and renewed. Bounds the burst a provider sees.
+    /// the rest wait their turn, still claimed and renewed. Bounds the burst a provider sees, and
+    /// how far claims run ahead: no new claim while twice this many are waiting to launch.
     MAX_PARALLEL_LAUNCHES: Orchestrator = "32";
     /// Failed creates in a row (refused, timed out, never ready, or ready far slower than usual)
     /// after which a snapshot is quarantined: new sandboxes go to `SNAPSHOT_FALLBACK`, or, with

@@ -23,6 +23,10 @@
 //! - A remote that exited 0 prompts up to five status re-reads before it is relaunched.
 //! - A failed provisioning attempt ends the hold (stop, release) and backs off; after
 //!   [`MAX_FAILURES`] failures of a held session it is given up.
+//! - Claims stop while [`CLAIM_AHEAD`] rounds of launches are waiting or claiming (held
+//!   sessions not yet launched, claims in flight or unanswered).
+//! - With other acceptors holding claims in view, claims past an even share of the claimed and
+//!   claimable rows take only rows first seen claimable [`share::SHARE_GRACE`] ago (`share.rs`).
 //! - A session with an action in flight is never given a second one.
 //! - At most `launches` provisionings run at once; the others wait, oldest first.
 
@@ -33,6 +37,7 @@ mod oldest;
 pub mod placement;
 pub mod retention;
 pub mod schedule;
+pub mod share;
 mod track;
 
 #[cfg(test)]
@@ -53,6 +58,9 @@ pub use track::{
     MAX_FAILURES, Outcome, ProvisionFailure, ProvisionResult, RELEASE_RETRY, RemoteState,
     SUSPEND_STRIKES, Sighting, Track, backoff,
 };
+
+/// Claims run at most this many rounds of launches (`Limits::launches`) ahead of them.
+pub const CLAIM_AHEAD: usize = 2;
 
 /// Knobs the planner needs.
 #[derive(Debug, Clone)]
@@ -91,6 +99,8 @@ pub struct Observed<'a> {
     pub acceptor_id: &'a str,
     /// The latest view of our outpost's queue (full list plus applied watch events).
     pub queue: &'a BTreeMap<String, QueueEntry>,
+    /// When each claimable row was first seen claimable (this process's clock).
+    pub pending_since: &'a BTreeMap<String, f64>,
     pub tracks: &'a BTreeMap<String, Track>,
     /// Claims sent whose answer has not arrived.
     pub claiming: &'a BTreeSet<String>,
@@ -227,6 +237,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     }
     // Launches beyond the bound wait their turn, oldest session first; they stay held, so
     // renewals and endings still reach them.
+    let waiting = launches.len();
     let slots = o.limits.launches.max(1).saturating_sub(o.launching);
     if launches.len() > slots {
         // Each key read once (two map lookups per comparison made the sort most of a pass).
@@ -265,10 +276,12 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
                     .is_some_and(|e| holder(e, o.acceptor_id) == Holder::Me)
         })
         .count();
-    let room = o
-        .limits
-        .cap
-        .saturating_sub(held + adopting + unsure + o.claiming.len());
+    let used = held + adopting + unsure + o.claiming.len();
+    // Claim no further ahead of the launches than two rounds of them: a session claimed but
+    // not launched waits here (and needs renewals) while another replica might serve it now.
+    let ahead = waiting + o.launching + adopting + unsure + o.claiming.len();
+    let room = (o.limits.cap.saturating_sub(used))
+        .min((CLAIM_AHEAD * o.limits.launches.max(1)).saturating_sub(ahead));
     if room == 0 {
         return actions;
     }
@@ -282,7 +295,20 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
             Some(t) => !t.held && !t.lost_race && t.retry_at.is_none_or(|r| r <= o.now),
         })
         .collect();
-    for e in oldest::oldest(candidates, room, |e| e.age_key()) {
+    // Past an even share with other replicas, only rows they left for the grace.
+    let chosen = match share::room_in_share(o.queue.values(), o.acceptor_id, used) {
+        Some(fair) if fair < room => {
+            let (mut firsts, rest) = oldest::split_oldest(candidates, fair, |e| e.age_key());
+            let left: Vec<_> = rest
+                .into_iter()
+                .filter(|e| share::waited(o.pending_since, &e.session_id, o.now))
+                .collect();
+            firsts.extend(oldest::oldest(left, room - firsts.len(), |e| e.age_key()));
+            firsts
+        }
+        _ => oldest::oldest(candidates, room, |e| e.age_key()),
+    };
+    for e in chosen {
         actions.push(Action::Claim {
             session: e.session_id.as_str().into(),
         });

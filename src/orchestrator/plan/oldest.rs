@@ -17,9 +17,27 @@ pub fn oldest<T, K: Ord>(mut items: Vec<T>, k: usize, key: impl Fn(&T) -> K) -> 
     items
 }
 
+/// The `k` oldest (as [`oldest`]) and the rest, in no particular order.
+pub fn split_oldest<T, K: Ord>(
+    mut items: Vec<T>,
+    k: usize,
+    key: impl Fn(&T) -> K,
+) -> (Vec<T>, Vec<T>) {
+    if items.len() <= k {
+        return (oldest(items, k, key), Vec::new());
+    }
+    if k == 0 {
+        return (Vec::new(), items);
+    }
+    items.select_nth_unstable_by(k - 1, |a, b| key(a).cmp(&key(b)));
+    let rest = items.split_off(k);
+    items.sort_unstable_by_key(&key);
+    (items, rest)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::oldest;
+    use super::{oldest, split_oldest};
 
     /// The same as sorting everything and keeping the first `k`, for every `k` around the
     /// edges (none, one, some, all, more than all).
@@ -38,5 +56,26 @@ mod tests {
             assert_eq!(got, want, "k = {k}");
         }
         assert!(oldest(Vec::<u8>::new(), 3, |x| *x).is_empty());
+    }
+
+    #[test]
+    fn split_keeps_every_item_once() {
+        let items = vec![5, 3, 9, 1, 7, 8, 2];
+        for k in [0, 1, 3, 7, 9] {
+            let (first, mut rest) = split_oldest(items.clone(), k, |x| *x);
+            let mut sorted = items.clone();
+            sorted.sort();
+            assert_eq!(
+                first,
+                sorted.iter().take(k).copied().collect::<Vec<_>>(),
+                "k = {k}"
+            );
+            rest.sort();
+            assert_eq!(
+                rest,
+                sorted.iter().skip(k).copied().collect::<Vec<_>>(),
+                "k = {k}"
+            );
+        }
     }
 }

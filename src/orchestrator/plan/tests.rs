@@ -46,6 +46,8 @@ fn held(remote: RemoteState) -> Track {
 
 struct Case {
     queue: Vec<QueueEntry>,
+    /// When rows were first seen claimable; a row not named counts as seen long ago.
+    pending_since: Vec<(&'static str, f64)>,
     tracks: Vec<(&'static str, Track)>,
     claiming: Vec<&'static str>,
     busy: Vec<&'static str>,
@@ -60,6 +62,7 @@ impl Default for Case {
     fn default() -> Self {
         Case {
             queue: vec![],
+            pending_since: vec![],
             tracks: vec![],
             claiming: vec![],
             busy: vec![],
@@ -78,6 +81,9 @@ fn run(c: Case) -> Vec<Action> {
         .into_iter()
         .map(|e| (e.session_id.clone(), e))
         .collect();
+    let pending_since: BTreeMap<String, f64> = (c.pending_since.into_iter())
+        .map(|(k, t)| (k.to_string(), t))
+        .collect();
     let tracks: BTreeMap<String, Track> = c
         .tracks
         .into_iter()
@@ -94,6 +100,7 @@ fn run(c: Case) -> Vec<Action> {
         now: c.now,
         acceptor_id: ME,
         queue: &queue,
+        pending_since: &pending_since,
         tracks: &tracks,
         claiming: &claiming,
         busy: &busy,
@@ -212,6 +219,124 @@ fn ties_break_by_session_id() {
         ..Case::default()
     });
     assert_eq!(a, vec![claim("x")]);
+}
+
+/// Claims stay within two rounds of launches of what is waiting to launch: the rest of a burst
+/// stays in the queue, where another replica with free launch slots can take it.
+#[test]
+fn claims_run_at_most_two_rounds_of_launches_ahead() {
+    let queue: Vec<QueueEntry> = (0..10)
+        .map(|i| pending(&format!("q{i}"), f64::from(i)))
+        .collect();
+    let a = run(Case {
+        queue: queue.clone(),
+        cap: 100,
+        launches: 2,
+        ..Case::default()
+    });
+    assert_eq!(
+        a,
+        (0..4).map(|i| claim(&format!("q{i}"))).collect::<Vec<_>>()
+    );
+    // One held session waiting for its launch, one launching, one claim in flight: one more.
+    let a = run(Case {
+        queue: queue.clone(),
+        tracks: vec![("w", held(RemoteState::NotRunning))],
+        claiming: vec!["c"],
+        launching: 1,
+        cap: 100,
+        launches: 2,
+        ..Case::default()
+    });
+    assert_eq!(
+        a,
+        vec![
+            Action::Provision {
+                session: "w".into()
+            },
+            claim("q0")
+        ]
+    );
+    // Sessions whose remotes run do not hold claims back.
+    let a = run(Case {
+        queue,
+        tracks: vec![("r", held(RemoteState::Running { checked_at: 99.0 }))],
+        cap: 100,
+        launches: 2,
+        ..Case::default()
+    });
+    assert_eq!(a.len(), 4, "{a:?}");
+}
+
+/// Replicas on one queue: past an even share of the claimed and claimable rows, a replica
+/// takes only rows the others left for the grace; with no other acceptor in view, or rows
+/// with no sighting on record, nothing is held back.
+#[test]
+fn past_an_even_share_only_rows_the_others_left_are_claimed() {
+    let theirs = |id: &str| {
+        entry(
+            id,
+            0.5,
+            Phase::Claimed,
+            SessionStatus::Running,
+            Some("peer"),
+        )
+    };
+    let fresh = |ids: &[&'static str]| ids.iter().map(|id| (*id, 99.5)).collect::<Vec<_>>();
+    let rows = || {
+        let mut q = vec![theirs("p1"), theirs("p2")];
+        q.extend(["a", "b", "c", "d"].map(|id| pending(id, 10.0 + f64::from(id.as_bytes()[0]))));
+        q
+    };
+    // 6 rows in demand, two acceptors: a share of 3; nothing held, so the 3 oldest.
+    let a = run(Case {
+        queue: rows(),
+        pending_since: fresh(&["a", "b", "c", "d"]),
+        cap: 10,
+        ..Case::default()
+    });
+    assert_eq!(a, vec![claim("a"), claim("b"), claim("c")]);
+    // Holding one already: two more, the last row left to the peer.
+    let a = run(Case {
+        queue: rows(),
+        pending_since: fresh(&["a", "b", "c", "d"]),
+        tracks: vec![("h", held(RemoteState::Running { checked_at: 99.0 }))],
+        cap: 10,
+        ..Case::default()
+    });
+    assert_eq!(a, vec![claim("a"), claim("b")]);
+    // The peer left "d" for the grace: taken after all (never stranded).
+    let a = run(Case {
+        queue: rows(),
+        pending_since: vec![
+            ("a", 99.5),
+            ("b", 99.5),
+            ("c", 99.5),
+            ("d", 100.0 - share::SHARE_GRACE),
+        ],
+        tracks: vec![("h", held(RemoteState::Running { checked_at: 99.0 }))],
+        cap: 10,
+        ..Case::default()
+    });
+    assert_eq!(a, vec![claim("a"), claim("b"), claim("d")]);
+    // No sighting on record counts as waited.
+    let a = run(Case {
+        queue: rows(),
+        tracks: vec![("h", held(RemoteState::Running { checked_at: 99.0 }))],
+        cap: 10,
+        ..Case::default()
+    });
+    assert_eq!(a.len(), 4, "{a:?}");
+    // No peer in view: every row, up to the cap.
+    let mut alone = rows();
+    alone.drain(..2);
+    let a = run(Case {
+        queue: alone,
+        pending_since: fresh(&["a", "b", "c", "d"]),
+        cap: 3,
+        ..Case::default()
+    });
+    assert_eq!(a, vec![claim("a"), claim("b"), claim("c")]);
 }
 
 #[test]

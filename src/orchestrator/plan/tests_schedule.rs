@@ -22,6 +22,7 @@ fn next(t: &Track, now: f64, l: &Limits) -> Option<Action> {
         now,
         acceptor_id: "me",
         queue: &queue,
+        pending_since: &BTreeMap::new(),
         tracks: &tracks,
         claiming: &none,
         busy: &none,

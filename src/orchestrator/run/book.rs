@@ -78,6 +78,8 @@ pub(super) struct Persist {
 pub(in crate::orchestrator) struct Book {
     limits: Limits,
     queue: BTreeMap<String, QueueEntry>,
+    /// When each claimable row in `queue` was first seen claimable (the planner's share rule).
+    pending_since: BTreeMap<String, f64>,
     sessions: BTreeMap<SessionId, Record>,
     in_flight: BTreeMap<SessionId, ActionKind>,
     /// Sessions seen `terminated` (list rows, watch events, reads), with when: the janitor's
@@ -111,6 +113,7 @@ impl Book {
         let mut book = Book {
             limits,
             queue: BTreeMap::new(),
+            pending_since: BTreeMap::new(),
             sessions: BTreeMap::new(),
             in_flight: BTreeMap::new(),
             terminated,
@@ -171,6 +174,22 @@ impl Book {
 
     pub fn queue(&self) -> &BTreeMap<String, QueueEntry> {
         &self.queue
+    }
+
+    pub fn pending_since(&self) -> &BTreeMap<String, f64> {
+        &self.pending_since
+    }
+
+    /// Keep `pending_since` in step with one row of the view.
+    fn note_row(&mut self, session: &str, t: f64) {
+        match self.queue.get(session) {
+            Some(e) if plan::claimable(e) => {
+                self.pending_since.entry(session.to_string()).or_insert(t);
+            }
+            _ => {
+                self.pending_since.remove(session);
+            }
+        }
     }
 
     pub fn entry(&self, session: &(impl SessionKey + ?Sized)) -> Option<&QueueEntry> {
@@ -308,11 +327,14 @@ impl Book {
                 self.status_dirty = true;
             }
             ViewChange::Row(e) => {
-                self.queue.insert(e.session_id.clone(), e);
+                let id = e.session_id.clone();
+                self.queue.insert(id.clone(), e);
+                self.note_row(&id, now());
                 self.status_dirty = true;
             }
             ViewChange::RowGone(session) => {
                 self.queue.remove(&session);
+                self.note_row(&session, now());
                 self.status_dirty = true;
             }
             ViewChange::Listed { rows, complete } => self.listed(rows, complete),
@@ -322,6 +344,7 @@ impl Book {
                 {
                     e.phase = Phase::Pending;
                     e.acceptor_id = None;
+                    self.note_row(session.as_str(), now());
                 }
             }
             ViewChange::Start { session, kind } => {
@@ -481,6 +504,11 @@ impl Book {
             }
         }
         self.queue = rows;
+        let mut since = std::mem::take(&mut self.pending_since);
+        self.pending_since = (self.queue.iter())
+            .filter(|(_, e)| plan::claimable(e))
+            .map(|(id, _)| (id.clone(), since.remove(id).unwrap_or(t)))
+            .collect();
         self.status_dirty = true;
     }
 
@@ -707,5 +735,36 @@ mod tests {
         assert_eq!(b.queue()["s"].acceptor_id.as_deref(), Some("me"));
         apply(&mut b, [listed(row(11.0, None))]);
         assert_eq!(b.queue()["s"].acceptor_id, None);
+    }
+
+    /// The share rule's clock: a row's first sighting as claimable survives relistings and
+    /// repeated events, and goes once the row is claimed or gone.
+    #[test]
+    fn a_claimable_row_keeps_its_first_sighting_until_it_is_taken() {
+        let mut b = book();
+        let listed = |r: QueueEntry| {
+            Change::View(ViewChange::Listed {
+                rows: [("s".to_string(), r)].into(),
+                complete: true,
+            })
+        };
+        apply(&mut b, [Change::View(ViewChange::Row(row(1.0, None)))]);
+        let first = b.pending_since()["s"];
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        apply(&mut b, [listed(row(2.0, None))]);
+        apply(&mut b, [Change::View(ViewChange::Row(row(3.0, None)))]);
+        assert_eq!(b.pending_since()["s"], first);
+        apply(
+            &mut b,
+            [Change::View(ViewChange::Row(row(4.0, Some("peer"))))],
+        );
+        assert!(b.pending_since().is_empty());
+        apply(&mut b, [listed(row(5.0, None))]);
+        assert!(
+            b.pending_since()["s"] > first,
+            "a new sighting after the claim"
+        );
+        apply(&mut b, [Change::View(ViewChange::RowGone("s".into()))]);
+        assert!(b.pending_since().is_empty());
     }
 }

@@ -375,6 +375,7 @@ impl Orchestrator {
             now: now(),
             acceptor_id: &self.opts.acceptor_id,
             queue: book.queue(),
+            pending_since: book.pending_since(),
             tracks: &tracks,
             claiming: &claiming,
             busy: &busy,

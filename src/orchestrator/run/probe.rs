@@ -98,6 +98,7 @@ fn one_pass(book: &mut Book, events: &[(String, OrchEvent, f64)], renewed: &str)
         now: now(),
         acceptor_id: ME,
         queue: book.queue(),
+        pending_since: book.pending_since(),
         tracks: &tracks,
         claiming: &claiming,
         busy: &busy,
