@@ -332,14 +332,30 @@ pub struct ApiResponse {
 
 impl ApiResponse {
     /// Parse the body as JSON; HTML, empty or malformed bodies become [`ApiError::Decode`].
+    /// The body as `T`, read straight from the bytes (a `Value` first doubled every answer's
+    /// memory: a page of the queue or of sandboxes at a time, 256 at once in a burst).
     pub fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
-        let value: serde_json::Value = self.json_value()?;
-        serde_json::from_value(value)
-            .map_err(|e| self.decode_error(format!("unexpected JSON shape: {e}")))
+        self.json_checked()?;
+        serde_json::from_slice(&self.body).map_err(|e| match e.classify() {
+            serde_json::error::Category::Data => {
+                self.decode_error(format!("unexpected JSON shape: {e}"))
+            }
+            _ => self.malformed(&e),
+        })
     }
 
     /// The body as a JSON value (for tolerant parsers).
     pub fn json_value(&self) -> Result<serde_json::Value, ApiError> {
+        self.json_checked()?;
+        serde_json::from_slice(&self.body).map_err(|e| self.malformed(&e))
+    }
+
+    fn malformed(&self, e: &serde_json::Error) -> ApiError {
+        self.decode_error(format!("malformed JSON ({e}): {}", excerpt(&self.body)))
+    }
+
+    /// An empty body or an HTML page is no JSON, whatever parses of it.
+    fn json_checked(&self) -> Result<(), ApiError> {
         let ctype = self
             .headers
             .get(reqwest::header::CONTENT_TYPE)
@@ -355,9 +371,7 @@ impl ApiResponse {
                 excerpt(&self.body)
             )));
         }
-        serde_json::from_slice(&self.body).map_err(|e| {
-            self.decode_error(format!("malformed JSON ({e}): {}", excerpt(&self.body)))
-        })
+        Ok(())
     }
 
     pub fn text(&self) -> String {

@@ -608,16 +608,16 @@ impl Provider for DaytonaProvider {
     }
 
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {
-        Ok(self
-            .client
-            .list_sandboxes(labels)
+        self.client
+            .list_sandboxes_map(labels, |sb| {
+                // The server filters already; keep the contract even against a sloppy one.
+                labels
+                    .iter()
+                    .all(|(k, v)| sb.labels.get(k) == Some(v))
+                    .then(|| info(&sb))
+            })
             .await
-            .map_err(|e| map_err(e, "(list)"))?
-            .iter()
-            // The server filters already; keep the contract even against a sloppy one.
-            .filter(|sb| labels.iter().all(|(k, v)| sb.labels.get(k) == Some(v)))
-            .map(info)
-            .collect())
+            .map_err(|e| map_err(e, "(list)"))
     }
 
     async fn start(&self, id: &str) -> Result<()> {
