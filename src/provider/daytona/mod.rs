@@ -62,11 +62,40 @@ struct Target {
     windows: bool,
 }
 
+/// What the cache keeps of a [`Target`]: a client per sandbox was most of 580 bytes each at
+/// 10,000 sandboxes, and the proxy address is one of a few (one per region), shared.
+struct Place {
+    id: String,
+    url: std::sync::Arc<str>,
+    windows: bool,
+}
+
+#[derive(Default)]
+struct Places {
+    by_key: HashMap<String, Place>,
+    urls: Vec<std::sync::Arc<str>>,
+}
+
+impl Places {
+    fn insert(&mut self, key: String, id: &str, url: &str, windows: bool) {
+        let url = match self.urls.iter().find(|u| &***u == url) {
+            Some(u) => u.clone(),
+            None => {
+                let u: std::sync::Arc<str> = url.into();
+                self.urls.push(u.clone());
+                u
+            }
+        };
+        let id = id.to_string();
+        self.by_key.insert(key, Place { id, url, windows });
+    }
+}
+
 pub struct DaytonaProvider {
     client: DaytonaClient,
     target: Option<String>,
     wait: Duration,
-    targets: Mutex<HashMap<String, Target>>,
+    targets: Mutex<Places>,
 }
 
 impl DaytonaProvider {
@@ -75,7 +104,7 @@ impl DaytonaProvider {
             client,
             target,
             wait,
-            targets: Mutex::new(HashMap::new()),
+            targets: Mutex::new(Places::default()),
         }
     }
 
@@ -89,7 +118,7 @@ impl DaytonaProvider {
     }
 
     async fn resolve(&self, id: &str) -> Result<Target> {
-        if let Some(t) = self.cache().get(id).cloned() {
+        if let Some(t) = self.cached(id) {
             return Ok(t);
         }
         let sb = self
@@ -99,7 +128,8 @@ impl DaytonaProvider {
             .map_err(|e| map_err(e, id))?
             .ok_or_else(|| ProviderError::NotFound(id.to_string()))?;
         if let Some(t) = self.remember(&sb) {
-            self.cache().insert(id.to_string(), t.clone());
+            let url = sb.toolbox_proxy_url.as_deref().unwrap_or_default();
+            (self.cache()).insert(id.to_string(), &t.id, url, t.windows);
             return Ok(t);
         }
         let url = self
@@ -107,36 +137,46 @@ impl DaytonaProvider {
             .toolbox_proxy_url(&sb.id)
             .await
             .map_err(|e| map_err(e, id))?;
-        let target = Target {
-            toolbox: self.client.toolbox(&url, &sb.id),
-            windows: sb.is_windows(),
-            id: sb.id.clone(),
-        };
+        let windows = sb.is_windows();
         let mut cache = self.cache();
-        cache.insert(id.to_string(), target.clone());
-        cache.insert(sb.id.clone(), target.clone());
-        Ok(target)
+        cache.insert(id.to_string(), &sb.id, &url, windows);
+        cache.insert(sb.id.clone(), &sb.id, &url, windows);
+        Ok(Target {
+            toolbox: self.client.toolbox(&url, &sb.id),
+            windows,
+            id: sb.id.clone(),
+        })
+    }
+
+    fn cached(&self, key: &str) -> Option<Target> {
+        let cache = self.cache();
+        let p = cache.by_key.get(key)?;
+        Some(Target {
+            toolbox: self.client.toolbox(&p.url, &p.id),
+            windows: p.windows,
+            id: p.id.clone(),
+        })
     }
 
     /// Keep the toolbox address a sandbox read carries, so the exec that follows a create or a
     /// get costs no extra read.
     fn remember(&self, sb: &t::Sandbox) -> Option<Target> {
         let url = sb.toolbox_proxy_url.as_deref().filter(|u| !u.is_empty())?;
-        let target = Target {
+        let windows = sb.is_windows();
+        (self.cache()).insert(sb.id.clone(), &sb.id, url, windows);
+        Some(Target {
             toolbox: self.client.toolbox(url, &sb.id),
-            windows: sb.is_windows(),
+            windows,
             id: sb.id.clone(),
-        };
-        self.cache().insert(sb.id.clone(), target.clone());
-        Some(target)
+        })
     }
 
-    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Target>> {
+    fn cache(&self) -> std::sync::MutexGuard<'_, Places> {
         self.targets.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn forget(&self, id: &str) {
-        self.cache().retain(|k, v| k != id && v.id != id);
+        (self.cache().by_key).retain(|k, v| k != id && v.id != id);
     }
 
     /// Poll `GET /sandbox/{id}` until `done` (bounded by the start timeout). `missing_ok`:
