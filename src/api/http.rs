@@ -332,8 +332,8 @@ pub struct ApiResponse {
 
 impl ApiResponse {
     /// Parse the body as JSON; HTML, empty or malformed bodies become [`ApiError::Decode`].
-    /// The body as `T`, read straight from the bytes (a `Value` first doubled every answer's
-    /// memory: a page of the queue or of sandboxes at a time, 256 at once in a burst).
+    /// Decoded straight from the bytes: a `Value` first doubled every answer's memory (a page
+    /// of the queue or of sandboxes each, 256 answers at once in a burst).
     pub fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
         self.json_checked()?;
         serde_json::from_slice(&self.body).map_err(|e| match e.classify() {

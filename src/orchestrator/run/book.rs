@@ -722,15 +722,17 @@ mod tests {
         .unwrap()
     }
 
+    /// A complete listing of row `s` alone.
+    fn listed(r: QueueEntry) -> Change {
+        Change::View(ViewChange::Listed {
+            rows: [("s".to_string(), r)].into(),
+            complete: true,
+        })
+    }
+
     #[test]
     fn a_listing_read_before_our_claim_does_not_undo_it() {
         let mut b = book();
-        let listed = |r: QueueEntry| {
-            Change::View(ViewChange::Listed {
-                rows: [("s".to_string(), r)].into(),
-                complete: true,
-            })
-        };
         apply(
             &mut b,
             [Change::View(ViewChange::Row(row(10.0, Some("me"))))],
@@ -746,12 +748,6 @@ mod tests {
     #[test]
     fn a_claimable_row_keeps_its_first_sighting_until_it_is_taken() {
         let mut b = book();
-        let listed = |r: QueueEntry| {
-            Change::View(ViewChange::Listed {
-                rows: [("s".to_string(), r)].into(),
-                complete: true,
-            })
-        };
         apply(&mut b, [Change::View(ViewChange::Row(row(1.0, None)))]);
         let first = b.pending_since()["s"];
         std::thread::sleep(std::time::Duration::from_millis(20));

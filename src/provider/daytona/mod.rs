@@ -127,48 +127,41 @@ impl DaytonaProvider {
             .await
             .map_err(|e| map_err(e, id))?
             .ok_or_else(|| ProviderError::NotFound(id.to_string()))?;
-        if let Some(t) = self.remember(&sb) {
-            let url = sb.toolbox_proxy_url.as_deref().unwrap_or_default();
-            (self.cache()).insert(id.to_string(), &t.id, url, t.windows);
-            return Ok(t);
-        }
-        let url = self
-            .client
-            .toolbox_proxy_url(&sb.id)
-            .await
-            .map_err(|e| map_err(e, id))?;
-        let windows = sb.is_windows();
-        let mut cache = self.cache();
-        cache.insert(id.to_string(), &sb.id, &url, windows);
-        cache.insert(sb.id.clone(), &sb.id, &url, windows);
-        Ok(Target {
-            toolbox: self.client.toolbox(&url, &sb.id),
-            windows,
-            id: sb.id.clone(),
-        })
+        let url = match sb.toolbox_proxy_url.as_deref().filter(|u| !u.is_empty()) {
+            Some(u) => u.to_string(),
+            None => (self.client.toolbox_proxy_url(&sb.id).await).map_err(|e| map_err(e, id))?,
+        };
+        Ok(self.keep(&[id, &sb.id], &sb.id, &url, sb.is_windows()))
     }
 
     fn cached(&self, key: &str) -> Option<Target> {
         let cache = self.cache();
         let p = cache.by_key.get(key)?;
-        Some(Target {
-            toolbox: self.client.toolbox(&p.url, &p.id),
-            windows: p.windows,
-            id: p.id.clone(),
-        })
+        Some(self.target(&p.id, &p.url, p.windows))
     }
 
     /// Keep the toolbox address a sandbox read carries, so the exec that follows a create or a
     /// get costs no extra read.
     fn remember(&self, sb: &t::Sandbox) -> Option<Target> {
         let url = sb.toolbox_proxy_url.as_deref().filter(|u| !u.is_empty())?;
-        let windows = sb.is_windows();
-        (self.cache()).insert(sb.id.clone(), &sb.id, url, windows);
-        Some(Target {
-            toolbox: self.client.toolbox(url, &sb.id),
+        Some(self.keep(&[&sb.id], &sb.id, url, sb.is_windows()))
+    }
+
+    /// Cache where sandbox `id`'s toolbox lives under each of `keys`, and hand it out.
+    fn keep(&self, keys: &[&str], id: &str, url: &str, windows: bool) -> Target {
+        let mut cache = self.cache();
+        for key in keys {
+            cache.insert(key.to_string(), id, url, windows);
+        }
+        self.target(id, url, windows)
+    }
+
+    fn target(&self, id: &str, url: &str, windows: bool) -> Target {
+        Target {
+            toolbox: self.client.toolbox(url, id),
             windows,
-            id: sb.id.clone(),
-        })
+            id: id.to_string(),
+        }
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Places> {
