@@ -9,6 +9,7 @@
 
 use sha2::{Digest, Sha256};
 
+mod census;
 mod claim;
 mod cost;
 mod cost_usage;

@@ -4,13 +4,13 @@
 //! (what a sleeper is, when its clock moves, what may be deleted) is the planner's
 //! ([`retention`]); this file reads, deletes and reports.
 
+use super::census::{Census, Known};
 use super::plan::janitor::{self, Lookup};
-use super::plan::retention::{self, Keep, RetireStep, SleepRead, SleepState, Sleeper};
+use super::plan::retention::{self, Keep, RetireStep, SleepRead, Sleeper};
 use super::run::{
-    ActionKind, Book, Change, LoopChange, OrchEvent, Orchestrator, RecordChange, ViewChange,
+    ActionKind, Change, LoopChange, OrchEvent, Orchestrator, RecordChange, ViewChange,
 };
 use crate::orchestrator::SessionId;
-use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
 /// How many of the outpost's sandboxes are up, asleep and archived (the janitor's last listing;
@@ -31,39 +31,6 @@ pub struct Fleet {
 }
 
 impl Orchestrator {
-    /// The outpost's sandboxes by state from one listing (CoreWeave's snapshotted sleepers count
-    /// as asleep), and how many belong to sessions another replica holds.
-    pub(super) fn count_fleet(&self, listing: &[SandboxInfo], book: &Book, t: f64) -> Fleet {
-        let mut fleet = Fleet {
-            counted_at: Some(t),
-            ..Fleet::default()
-        };
-        for sb in listing {
-            let Some(session) = janitor::owner(sb, &self.opts.outpost_id) else {
-                continue;
-            };
-            match sb.state {
-                SandboxState::Deleting | SandboxState::Deleted | SandboxState::Error => continue,
-                SandboxState::Stopped | SandboxState::Stopping
-                    if retention::asleep_as(sb) == SleepState::Archived =>
-                {
-                    fleet.archived += 1
-                }
-                SandboxState::Stopped | SandboxState::Stopping => fleet.sleeping += 1,
-                _ => fleet.running += 1,
-            }
-            let holder = book.entry(session).and_then(|e| e.acceptor_id.as_deref());
-            if holder.is_some_and(|a| a != self.opts.acceptor_id) {
-                fleet.other_replicas += 1;
-            }
-        }
-        fleet.sleeping += book
-            .sleepers()
-            .filter(|(_, s)| s.state == SleepState::Snapshot)
-            .count();
-        fleet
-    }
-
     /// Count the outpost's sandboxes again (a listing, nothing acted on), so `orchestrator
     /// status` follows the sandboxes this instance creates, stops and deletes between janitor
     /// passes.
@@ -74,9 +41,19 @@ impl Orchestrator {
         )]
         .into_iter()
         .collect();
-        match self.provider.list(&labels).await {
-            Ok(listing) => self.update(|book| {
-                let fleet = self.count_fleet(&listing, book, now());
+        let me = self.opts.acceptor_id.as_str();
+        let mut census = Census::new(now());
+        let listed = self
+            .provider
+            .list_each(&labels, &mut |sb| {
+                if let Some(session) = janitor::owner(&sb, &self.opts.outpost_id) {
+                    census.add(&sb, session, Known::of(&self.book(), session, me));
+                }
+            })
+            .await;
+        match listed {
+            Ok(()) => self.update(|book| {
+                let fleet = census.fleet(book.snapshot_sleepers());
                 ((), vec![Change::Loop(LoopChange::Fleet(fleet))])
             }),
             Err(e) => tracing::debug!("cannot count the outpost's sandboxes: {e}"),
@@ -124,20 +101,16 @@ impl Orchestrator {
         })]);
     }
 
-    /// One janitor pass over the sleepers: refresh them from the listing, move the absence
+    /// One janitor pass over the sleepers: refresh them from the pass's listing, move the absence
     /// clocks, and carry out what the retention setting allows.
-    pub(super) async fn review_sleepers(&self, listing: &[SandboxInfo]) {
-        let outpost = &self.opts.outpost_id;
+    pub(super) async fn review_sleepers(&self, census: &Census) {
         let retention = self.opts.sleep_retention.map(|d| d.as_secs_f64());
         let t = now();
-        let listed: Vec<(&str, &SandboxInfo)> = listing
-            .iter()
-            .filter_map(|sb| janitor::owner(sb, outpost).map(|s| (s, sb)))
-            .collect();
         let due: Vec<(SessionId, Sleeper, Keep)> = self.update(|book| {
             let mut sleepers = book.sleepers_map();
             let active = |s: &str| book.active(s);
-            retention::refresh(&mut sleepers, &listed, &active, t);
+            let listed = |s: &str| census.listed(s);
+            retention::refresh(&mut sleepers, census.stopped(), &listed, &active, t);
             let complete = book.view_complete();
             let present = |s: &str| complete.then(|| book.entry(s).is_some());
             let terminated = |s: &str| book.known_terminated(s);
@@ -160,7 +133,7 @@ impl Orchestrator {
             (
                 (),
                 vec![Change::Loop(LoopChange::Fleet(
-                    self.count_fleet(listing, book, t),
+                    census.fleet(book.snapshot_sleepers()),
                 ))],
             )
         });

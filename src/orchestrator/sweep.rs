@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::LABEL_OUTPOST;
+use super::census::{Census, Known};
 use super::plan::failed::{self, FailedSeen};
 use super::plan::janitor::{self, JanitorAction, Lookup, Seen, Verdict};
 use super::plan::{Holder, holder};
@@ -27,67 +28,86 @@ impl Orchestrator {
             [(LABEL_OUTPOST.to_string(), self.opts.outpost_id.clone())]
                 .into_iter()
                 .collect();
-        let sandboxes = match self.provider.list(&labels).await {
-            Ok(s) => s,
-            Err(e) => {
-                self.metrics.janitor_failed();
-                tracing::warn!("janitor: cannot list sandboxes: {e}");
-                return;
-            }
-        };
-        let mut after = Vec::with_capacity(sandboxes.len());
-        for sb in sandboxes {
-            let acted = match janitor::owner(&sb, &self.opts.outpost_id) {
-                Some(session) => self.janitor_one(&sb, &session.into()).await,
-                None => None,
-            };
-            // The sleepers and the counts are read from the listing as this pass left it: a
-            // sandbox just deleted is no sleeper (its session was terminated), one just stopped
-            // counts as stopped.
-            match acted {
+        let me = self.opts.acceptor_id.as_str();
+        let mut census = Census::new(now());
+        // The cheap rules settle most sandboxes as their page arrives (those this instance or
+        // another replica serves); only the rest wait for the lookup, and nothing is acted on
+        // until the whole listing has been read.
+        let mut undecided = Vec::new();
+        let listed = self
+            .provider
+            .list_each(&labels, &mut |sb| {
+                let Some(session) = janitor::owner(&sb, &self.opts.outpost_id) else {
+                    return;
+                };
+                let session = SessionId::from(session);
+                if self.janitor_cheap(&sb, &session) {
+                    undecided.push((session, sb));
+                } else {
+                    census.add(&sb, &session, Known::of(&self.book(), &session, me));
+                }
+            })
+            .await;
+        if let Err(e) = listed {
+            self.metrics.janitor_failed();
+            tracing::warn!("janitor: cannot list sandboxes: {e}");
+            return;
+        }
+        for (session, sb) in undecided {
+            // The sleepers and the counts read the sandbox as this pass left it: one just
+            // deleted is no sleeper (its session was terminated), one just stopped counts as
+            // stopped.
+            let sb = match self.janitor_one(&sb, &session).await {
                 Some(
                     JanitorAction::Deleted
                     | JanitorAction::RetentionDeleted
                     | JanitorAction::FailedReaped,
-                ) => {}
-                Some(JanitorAction::Stopped) => after.push(SandboxInfo {
+                ) => continue,
+                Some(JanitorAction::Stopped) => SandboxInfo {
                     state: crate::provider::SandboxState::Stopped,
                     ..sb
-                }),
-                None => after.push(sb),
-            }
+                },
+                None => sb,
+            };
+            census.add(&sb, &session, Known::of(&self.book(), &session, me));
         }
-        let sandboxes = after;
-        self.review_sleepers(&sandboxes).await;
+        self.review_sleepers(&census).await;
         self.metrics
-            .janitor_done(&self.book(), &sandboxes, &self.opts.outpost_id);
+            .janitor_done(&self.book(), census.terminated_left());
         super::memory::give_back();
     }
 
-    /// The janitor on one of our sandboxes: the planner's verdict (cheap rules first, then with
-    /// an exact lookup of the session), and the act it allows, on an exact read of the sandbox;
-    /// the action carried out, if any.
-    async fn janitor_one(&self, sb: &SandboxInfo, session: &SessionId) -> Option<JanitorAction> {
+    /// The janitor's cheap rules on one of our sandboxes, as its listing page arrives: `true`
+    /// when only an exact lookup of its session can decide.
+    fn janitor_cheap(&self, sb: &SandboxInfo, session: &SessionId) -> bool {
         // Reaped already, still readable (a FAILED CoreWeave sandbox): deleting it again would
         // change nothing.
         if self.reaped_already(session, &sb.id) {
-            return None;
+            return false;
         }
-        let outpost = &self.opts.outpost_id;
         let grace = self.opts.janitor_grace.as_secs_f64();
         let me = self.opts.acceptor_id.as_str();
         let failed = self.failed_seen(sb, session);
-        // Cheap rules first: no API call for a sandbox we would not touch anyway.
         let cheap = self.update(|book| {
             let (seen, first) = seen(book, sb, session, grace, me);
-            let v = janitor::decide(sb, outpost, seen, None);
+            let v = janitor::decide(sb, &self.opts.outpost_id, seen, None);
             (failed::decide(v, &failed, None), first)
         });
         if cheap != Verdict::NeedsLookup {
             self.metrics.janitor_verdict(&cheap);
-            return None;
         }
+        cheap == Verdict::NeedsLookup
+    }
+
+    /// The janitor on one of our sandboxes the cheap rules left undecided: the planner's
+    /// verdict with an exact lookup of the session, and the act it allows, on an exact read of
+    /// the sandbox; the action carried out, if any.
+    async fn janitor_one(&self, sb: &SandboxInfo, session: &SessionId) -> Option<JanitorAction> {
+        let outpost = &self.opts.outpost_id;
+        let grace = self.opts.janitor_grace.as_secs_f64();
+        let me = self.opts.acceptor_id.as_str();
         let lookup = self.lookup(session).await;
+        let failed = self.failed_seen(sb, session);
         // Decided again with the lookup, and with `active` read again: the planner may have
         // taken the session on during the read. Then claimed locally, under the same lock.
         let verdict = self.update(|book| {

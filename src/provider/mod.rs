@@ -419,6 +419,15 @@ pub async fn build(
     })
 }
 
+/// Where [`Provider::list_each`] hands each listed sandbox.
+pub type Sink<'a> = dyn FnMut(SandboxInfo) + Send + 'a;
+
+/// [`Provider::list_each`] for a provider whose listing arrives in one piece.
+pub fn feed(listing: Result<Vec<SandboxInfo>>, sink: &mut Sink<'_>) -> Result<()> {
+    listing?.into_iter().for_each(sink);
+    Ok(())
+}
+
 /// One provider. Every method is idempotent where the provider allows it: `delete` of a gone
 /// sandbox and `stop` of a stopped one succeed.
 ///
@@ -442,6 +451,12 @@ pub trait Provider: Send + Sync {
     async fn get(&self, id_or_name: &str) -> Result<Option<SandboxInfo>>;
     /// Every sandbox carrying all `labels` (all pages; errored ones included).
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>>;
+    /// What [`Provider::list`] returns, handed to `sink` one sandbox at a time as each page
+    /// arrives, so a caller that keeps little of a large listing never holds it whole (a
+    /// provider that reads its listing in one piece hands it over at the end: [`feed`]). An
+    /// error may come after part of the listing was handed over: act on none of it then.
+    async fn list_each(&self, labels: &BTreeMap<String, String>, sink: &mut Sink<'_>)
+    -> Result<()>;
     async fn start(&self, id: &str) -> Result<()>;
     async fn stop(&self, id: &str) -> Result<()>;
     async fn delete(&self, id: &str) -> Result<()>;

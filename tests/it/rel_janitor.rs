@@ -134,6 +134,13 @@ impl Provider for FakeProvider {
             .cloned()
             .collect())
     }
+    async fn list_each(
+        &self,
+        labels: &BTreeMap<String, String>,
+        sink: &mut outposts::provider::Sink<'_>,
+    ) -> outposts::provider::Result<()> {
+        outposts::provider::feed(self.list(labels).await, sink)
+    }
     async fn start(&self, _: &str) -> outposts::provider::Result<()> {
         Err(unsupported("start"))
     }

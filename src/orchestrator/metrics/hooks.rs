@@ -8,13 +8,11 @@ use std::time::Instant;
 use super::{Metrics, labels};
 use crate::api::devin_types::{Phase, SessionStatus};
 use crate::orchestrator::SessionId;
-use crate::orchestrator::plan::janitor::{self, JanitorAction, Verdict};
-use crate::orchestrator::plan::retention::SleepState;
+use crate::orchestrator::plan::janitor::{JanitorAction, Verdict};
 use crate::orchestrator::plan::{
     Action, ClaimResult, EndKind, Outcome, ProvisionFailure, ProvisionResult, RemoteState,
 };
 use crate::orchestrator::run::{Book, OrchEvent};
-use crate::provider::{SandboxInfo, SandboxState};
 use crate::time::now;
 
 pub(super) const PHASES: [&str; 3] = ["waiting", "provisioning", "serving"];
@@ -230,21 +228,13 @@ impl Metrics {
     }
 
     /// A janitor pass is done: the fleet by state and the terminated sessions' leftovers.
-    pub(in crate::orchestrator) fn janitor_done(
-        &self,
-        book: &Book,
-        listing: &[SandboxInfo],
-        outpost: &str,
-    ) {
+    pub(in crate::orchestrator) fn janitor_done(&self, book: &Book, terminated_left: usize) {
         self.janitor_runs
             .get_or_create(&labels(&[("result", "ok")]))
             .inc();
         self.janitor_success.set(now());
         let f = book.fleet();
-        let snapshots = book
-            .sleepers()
-            .filter(|(_, s)| s.state == SleepState::Snapshot)
-            .count();
+        let snapshots = book.snapshot_sleepers();
         let counts = [
             f.running,
             f.sleeping.saturating_sub(snapshots),
@@ -256,13 +246,7 @@ impl Metrics {
                 .get_or_create(&labels(&[("state", state)]))
                 .set(n as i64);
         }
-        let left = listing
-            .iter()
-            .filter(|sb| !matches!(sb.state, SandboxState::Deleted))
-            .filter_map(|sb| janitor::owner(sb, outpost))
-            .filter(|s| book.known_terminated(*s))
-            .count();
-        self.terminated_left.set(left as i64);
+        self.terminated_left.set(terminated_left as i64);
     }
 
     /// The janitor's final verdict on one sandbox.

@@ -12,7 +12,7 @@ use futures::stream::BoxStream;
 use super::{Metrics, labels};
 use crate::provider::{
     Egress, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderKind, Result,
-    SandboxInfo, SandboxSpec, Source,
+    SandboxInfo, SandboxSpec, Sink, Source,
 };
 
 /// `provider`, timed into `metrics`.
@@ -78,6 +78,14 @@ impl Provider for Timed {
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {
         let t = Instant::now();
         self.done("list", t, self.inner.list(labels).await)
+    }
+    async fn list_each(
+        &self,
+        labels: &BTreeMap<String, String>,
+        sink: &mut Sink<'_>,
+    ) -> Result<()> {
+        let t = Instant::now();
+        self.done("list", t, self.inner.list_each(labels, sink).await)
     }
     async fn start(&self, id: &str) -> Result<()> {
         let t = Instant::now();

@@ -145,37 +145,58 @@ pub fn left_after_sleep(read: SleepRead<'_>) -> (Option<String>, SleepState) {
     }
 }
 
-/// Bring the sleepers in line with one listing of the outpost's sandboxes (`listed`: each
-/// labelled sandbox with its session). A stopped (or stopping) sandbox of a session this
-/// instance is not working on is a sleeper; one already known keeps its clocks. A sleeper
-/// whose session is active again, or whose sandbox is gone from the listing, is forgotten —
-/// snapshots are never listed, and stay.
+/// A stopped (or stopping) sandbox of the outpost's, as a listing showed it: what a sleeper
+/// is made of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asleep {
+    pub session: String,
+    pub sandbox: String,
+    pub sandbox_id: String,
+    pub state: SleepState,
+}
+
+impl Asleep {
+    /// `sb`, labelled for `session`, if it is stopped or stopping.
+    pub fn of(session: &str, sb: &SandboxInfo) -> Option<Asleep> {
+        matches!(sb.state, SandboxState::Stopped | SandboxState::Stopping).then(|| Asleep {
+            session: session.to_string(),
+            sandbox: sb.name.clone(),
+            sandbox_id: sb.id.clone(),
+            state: asleep_as(sb),
+        })
+    }
+}
+
+/// Bring the sleepers in line with one listing of the outpost's sandboxes: `stopped`, its
+/// stopped sandboxes, and `listed`, whether a session's sandbox was in it at all. A stopped
+/// sandbox of a session this instance is not working on is a sleeper; one already known keeps
+/// its clocks. A sleeper whose session is active again, or whose sandbox is gone from the
+/// listing, is forgotten — snapshots are never listed, and stay.
 pub fn refresh(
     sleepers: &mut BTreeMap<String, Sleeper>,
-    listed: &[(&str, &SandboxInfo)],
+    stopped: &[Asleep],
+    listed: &dyn Fn(&str) -> bool,
     active: &dyn Fn(&str) -> bool,
     now: f64,
 ) {
-    for (session, sb) in listed {
-        if !matches!(sb.state, SandboxState::Stopped | SandboxState::Stopping) || active(session) {
+    for a in stopped {
+        if active(&a.session) {
             continue;
         }
-        let state = asleep_as(sb);
         let s = sleepers
-            .entry(session.to_string())
+            .entry(a.session.clone())
             .or_insert_with(|| Sleeper {
-                sandbox: sb.name.clone(),
-                sandbox_id: Some(sb.id.clone()),
-                state,
+                sandbox: a.sandbox.clone(),
+                sandbox_id: Some(a.sandbox_id.clone()),
+                state: a.state,
                 slept_since: now,
                 absent_since: None,
             });
-        s.state = state;
-        s.sandbox_id = Some(sb.id.clone());
+        s.state = a.state;
+        s.sandbox_id = Some(a.sandbox_id.clone());
     }
     sleepers.retain(|session, s| {
-        !active(session)
-            && (s.state == SleepState::Snapshot || listed.iter().any(|(l, _)| l == session))
+        !active(session) && (s.state == SleepState::Snapshot || listed(session))
     });
 }
 
@@ -424,8 +445,13 @@ mod tests {
             ("busy", &d),
             ("woken", &w),
         ];
+        let stopped: Vec<Asleep> = listed
+            .iter()
+            .filter_map(|(s, sb)| Asleep::of(s, sb))
+            .collect();
+        let is_listed = |s: &str| listed.iter().any(|(l, _)| *l == s);
         let active = |s: &str| matches!(s, "busy" | "woken");
-        refresh(&mut sleepers, &listed, &active, 200.0);
+        refresh(&mut sleepers, &stopped, &is_listed, &active, 200.0);
         let keys: Vec<&str> = sleepers.keys().map(String::as_str).collect();
         // gone: not listed; woken/busy: active; up: running; snap: never listed, stays.
         assert_eq!(keys, ["known", "new", "snap"]);

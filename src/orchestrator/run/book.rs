@@ -255,6 +255,14 @@ impl Book {
             .filter_map(|(id, r)| r.sleeper.as_deref().map(|s| (id, s)))
     }
 
+    /// Sleepers whose sandbox is gone and whose workspace is a snapshot (CoreWeave): asleep,
+    /// though no listing shows them.
+    pub fn snapshot_sleepers(&self) -> usize {
+        self.sleepers()
+            .filter(|(_, s)| s.state == crate::orchestrator::plan::retention::SleepState::Snapshot)
+            .count()
+    }
+
     pub fn sleepers_map(&self) -> BTreeMap<String, Sleeper> {
         self.sleepers()
             .map(|(id, s)| (id.to_string(), s.clone()))

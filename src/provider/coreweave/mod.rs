@@ -37,7 +37,7 @@ use futures::stream::BoxStream;
 
 use super::{
     ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError, ProviderKind, Result,
-    SandboxInfo, SandboxSpec,
+    SandboxInfo, SandboxSpec, Sink, feed,
 };
 use crate::api::coreweave::{CoreweaveClient, CoreweaveError, ErrorKind, pb};
 use crate::poll::{Backoff, Poll, Waited, poll_until};
@@ -294,6 +294,14 @@ impl Provider for CoreweaveProvider {
             Err(e) => return Err(err(e)),
         }
         Ok(self.find_by_name(id_or_name).await?.map(|sb| to_info(&sb)))
+    }
+
+    async fn list_each(
+        &self,
+        labels: &BTreeMap<String, String>,
+        sink: &mut Sink<'_>,
+    ) -> Result<()> {
+        feed(self.list(labels).await, sink)
     }
 
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {

@@ -29,7 +29,7 @@ use futures::stream::{self, BoxStream, StreamExt};
 
 use super::{
     Cmd, Egress, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError,
-    ProviderKind, Result, SandboxInfo, SandboxSpec, SandboxState, Source,
+    ProviderKind, Result, SandboxInfo, SandboxSpec, SandboxState, Sink, Source,
 };
 use crate::api::daytona::{self as dapi, DaytonaClient, Toolbox};
 use crate::api::daytona_types::{
@@ -641,15 +641,26 @@ impl Provider for DaytonaProvider {
     }
 
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {
+        let mut all = Vec::new();
+        self.list_each(labels, &mut |sb| all.push(sb)).await?;
+        Ok(all)
+    }
+
+    async fn list_each(
+        &self,
+        labels: &BTreeMap<String, String>,
+        sink: &mut Sink<'_>,
+    ) -> Result<()> {
         self.client
             .list_sandboxes_map(labels, |sb| {
                 // The server filters already; keep the contract even against a sloppy one.
-                labels
-                    .iter()
-                    .all(|(k, v)| sb.labels.get(k) == Some(v))
-                    .then(|| info(&sb))
+                if labels.iter().all(|(k, v)| sb.labels.get(k) == Some(v)) {
+                    sink(info(&sb));
+                }
+                None::<()>
             })
             .await
+            .map(drop)
             .map_err(|e| map_err(e, "(list)"))
     }
 

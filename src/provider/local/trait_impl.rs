@@ -7,7 +7,7 @@ use futures::stream::BoxStream;
 
 use crate::provider::{
     Cmd, ExecOutput, ExecRequest, GitClone, LogOptions, Provider, ProviderError, ProviderKind,
-    Result, SandboxInfo, SandboxSpec, Source,
+    Result, SandboxInfo, SandboxSpec, Sink, Source, feed,
 };
 use crate::secrets::{Secret, redact};
 
@@ -65,6 +65,14 @@ impl Provider for LocalProvider {
             Some(r) => Ok(Some(self.info(&r)?)),
             None => Ok(None),
         }
+    }
+
+    async fn list_each(
+        &self,
+        labels: &BTreeMap<String, String>,
+        sink: &mut Sink<'_>,
+    ) -> Result<()> {
+        feed(self.list(labels).await, sink)
     }
 
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {
