@@ -226,17 +226,16 @@ fn seen(
     grace: f64,
     me: &str,
 ) -> (Seen, Vec<Change>) {
-    let known = book.first_seen(session, &sb.id);
-    let first = known.unwrap_or_else(now);
-    let changes = match known {
-        Some(_) => vec![],
-        None => vec![Change::Record(RecordChange::FirstSeen {
+    let (age, start_clock) = janitor::age(sb.created_at, book.first_seen(session, &sb.id), now());
+    let changes = match start_clock {
+        false => vec![],
+        true => vec![Change::Record(RecordChange::FirstSeen {
             session: session.clone(),
             sandbox: sb.id.clone(),
         })],
     };
     let seen = Seen {
-        age: now() - sb.created_at.unwrap_or(first),
+        age,
         grace,
         active: book.active(session),
         known_terminated: book.known_terminated(session),

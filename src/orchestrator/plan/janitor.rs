@@ -94,6 +94,19 @@ pub fn owner<'a>(sandbox: &'a SandboxInfo, outpost_id: &str) -> Option<&'a str> 
         .filter(|s| !s.is_empty())
 }
 
+/// A sandbox's age in seconds at `now`: from its creation time, or, when the provider reports
+/// none, from when the janitor first saw it (`first_seen`); and whether that clock starts now.
+/// Only such a sandbox gets a first sighting kept: one kept for every sandbox listed held a
+/// record for every other replica's session too (11.0 MB of one replica's 41.3 MB heap peak at
+/// 15,000 sessions over three, heaptrack).
+pub fn age(created_at: Option<f64>, first_seen: Option<f64>, now: f64) -> (f64, bool) {
+    match (created_at, first_seen) {
+        (Some(created), _) => (now - created, false),
+        (None, Some(first)) => (now - first, false),
+        (None, None) => (0.0, true),
+    }
+}
+
 /// What the janitor knows of one sandbox before (and after) looking its session up.
 #[derive(Debug, Clone, Copy)]
 pub struct Seen {
@@ -193,6 +206,19 @@ pub(super) mod tests {
             error_reason: None,
             containers: vec![],
             egress: crate::provider::Egress::Open,
+        }
+    }
+
+    #[test]
+    fn only_a_sandbox_without_a_creation_time_starts_a_first_sighting_clock() {
+        let cases = [
+            (Some(40.0), None, (60.0, false)),
+            (Some(40.0), Some(90.0), (60.0, false)),
+            (None, Some(90.0), (10.0, false)),
+            (None, None, (0.0, true)),
+        ];
+        for (created, first, want) in cases {
+            assert_eq!(age(created, first, 100.0), want, "{created:?} {first:?}");
         }
     }
 
