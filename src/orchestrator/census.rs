@@ -114,19 +114,9 @@ mod tests {
     use super::*;
     use crate::provider::Disk;
 
+    /// A sandbox `id` named `devin-id` (the sleeper rules' test sandbox).
     fn sb(state: SandboxState, disk: Disk) -> SandboxInfo {
-        SandboxInfo {
-            id: "id".into(),
-            name: "devin-s".into(),
-            state,
-            raw_state: String::new(),
-            disk,
-            labels: Default::default(),
-            created_at: None,
-            error_reason: None,
-            containers: vec![],
-            egress: crate::provider::Egress::Open,
-        }
+        crate::orchestrator::plan::retention::tests::sb("id", state, disk)
     }
 
     const OTHER: Known = Known {
@@ -229,7 +219,7 @@ mod tests {
                 a.sandbox.as_str(),
                 a.sandbox_id.as_str()
             ),
-            ("a", "devin-s", "id")
+            ("a", "devin-id", "id")
         );
     }
 

@@ -265,7 +265,7 @@ pub fn retire_step(lookup: &Lookup, verdict: Keep) -> RetireStep {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::orchestrator) mod tests {
     use super::*;
 
     fn sleeper() -> Sleeper {
@@ -351,7 +351,11 @@ mod tests {
         }
     }
 
-    fn sb(id: &str, state: SandboxState, disk: crate::provider::Disk) -> SandboxInfo {
+    pub(in crate::orchestrator) fn sb(
+        id: &str,
+        state: SandboxState,
+        disk: crate::provider::Disk,
+    ) -> SandboxInfo {
         SandboxInfo {
             id: id.into(),
             name: format!("devin-{id}"),
