@@ -5,7 +5,7 @@
 //! and outpost ids are percent-encoded as single path segments, so a hostile id can never
 //! address another resource. Every request goes through [`HttpClient`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
@@ -65,14 +65,26 @@ pub struct ListPage {
 
 /// The whole queue, all pages.
 #[derive(Debug, Clone)]
-pub struct Listing {
-    /// Deduplicated by session id; later pages win.
-    pub entries: Vec<QueueEntry>,
+pub struct Listing<E = Vec<QueueEntry>> {
+    /// Deduplicated by session id; later pages win (in the server's order in a `Vec`).
+    pub entries: E,
     /// The last page's cursor: start a watch here to see only later changes.
     pub cursor: Option<String>,
     pub total: Option<u64>,
     pub pages: u32,
     pub skipped: usize,
+}
+
+impl Listing<()> {
+    fn with<E>(self, entries: E) -> Listing<E> {
+        Listing {
+            entries,
+            cursor: self.cursor,
+            total: self.total,
+            pages: self.pages,
+            skipped: self.skipped,
+        }
+    }
 }
 
 // Short-lived return values; boxing the entry would only cost callers a deref.
@@ -179,11 +191,46 @@ impl DevinClient {
         parse_list_page(&resp)
     }
 
-    /// Every page: follows `cursor` while `has_next_page`, dedupes by session id (later pages
-    /// win) and fails rather than loop when the server repeats a cursor.
+    /// Every page, in the server's order: see [`DevinClient::list_pages`].
     pub async fn list(&self, q: &ListQuery) -> Result<Listing, ApiError> {
         let mut entries: Vec<QueueEntry> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
+        let tail = self
+            .list_pages(q, |e| match index.get(&e.session_id) {
+                Some(&i) => entries[i] = e,
+                None => {
+                    index.insert(e.session_id.clone(), entries.len());
+                    entries.push(e);
+                }
+            })
+            .await?;
+        Ok(tail.with(entries))
+    }
+
+    /// Every page keyed by session id: the orchestrator's relist builds its view from this
+    /// directly (through a list and an index, a replica of three at 30,000 rows held the
+    /// queue three times over while it relisted).
+    pub async fn list_keyed(
+        &self,
+        q: &ListQuery,
+    ) -> Result<Listing<BTreeMap<String, QueueEntry>>, ApiError> {
+        let mut entries = BTreeMap::new();
+        let tail = self
+            .list_pages(q, |e| {
+                entries.insert(e.session_id.clone(), e);
+            })
+            .await?;
+        Ok(tail.with(entries))
+    }
+
+    /// Every page: follows `cursor` while `has_next_page`, hands each entry to `each` (an
+    /// entry repeated at a page boundary comes again: later pages win) and fails rather than
+    /// loop when the server repeats a cursor.
+    async fn list_pages(
+        &self,
+        q: &ListQuery,
+        mut each: impl FnMut(QueueEntry),
+    ) -> Result<Listing<()>, ApiError> {
         let mut seen: HashSet<String> = HashSet::new();
         let mut cursor: Option<String> = None;
         let mut pages = 0u32;
@@ -192,18 +239,10 @@ impl DevinClient {
             let page = self.list_page(q, cursor.as_deref()).await?;
             pages += 1;
             skipped += page.skipped;
-            for e in page.items {
-                match index.get(&e.session_id) {
-                    Some(&i) => entries[i] = e,
-                    None => {
-                        index.insert(e.session_id.clone(), entries.len());
-                        entries.push(e);
-                    }
-                }
-            }
+            page.items.into_iter().for_each(&mut each);
             if !page.has_next_page {
                 return Ok(Listing {
-                    entries,
+                    entries: (),
                     cursor: page.cursor,
                     total: page.total,
                     pages,

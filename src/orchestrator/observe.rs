@@ -5,8 +5,6 @@
 //! The list is the source of truth; the watch only wakes the loop and feeds sightings. Every gap
 //! in the watch, and every `reconcile_interval`, triggers a full relist.
 
-use std::collections::BTreeMap;
-
 use anyhow::Result;
 
 use super::plan::{self, Outcome, Sighting};
@@ -53,13 +51,9 @@ impl Orchestrator {
             ..ListQuery::default()
         };
         let began = crate::time::now();
-        let list = self.devin.list(&q).await?;
+        let list = self.devin.list_keyed(&q).await?;
         self.metrics.relisted(true);
-        let fresh: BTreeMap<String, QueueEntry> = list
-            .entries
-            .into_iter()
-            .map(|e| (e.session_id.clone(), e))
-            .collect();
+        let fresh = list.entries;
         // Entries we could not read may be any session, ours included: then a session missing
         // from the listing is not evidence that it left the queue.
         let complete = list.skipped == 0;

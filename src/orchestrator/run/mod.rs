@@ -10,6 +10,7 @@
 
 mod book;
 mod change;
+mod dispatch;
 mod events;
 mod options;
 mod pace;
@@ -285,23 +286,19 @@ impl Orchestrator {
             self.chores(&mut chores).await;
             let started = Instant::now();
             // No new claim while every snapshot is quarantined (`plan/placement.rs`).
-            for action in plan::placement::gate(self.plan_now(), self.may_claim()) {
-                // A task only with a permit in hand; the rest are planned again when one
-                // finishes. Spawned to wait for a permit, a burst's thousands of claims each
-                // held its whole future: most of the peak resident size at 10,000 (issue 35).
-                let Ok(permit) = permits.clone().try_acquire_owned() else {
-                    break;
-                };
-                if !self.mark(&action) {
-                    continue;
-                }
-                let me = self.clone();
-                tasks.spawn(async move {
-                    let _permit = permit;
-                    me.execute(action).await;
-                    me.notify.notify_one();
-                });
-            }
+            dispatch::dispatch(
+                plan::placement::gate(self.plan_now(), self.may_claim()),
+                &permits,
+                |action| self.mark(action),
+                |action, permit| {
+                    let me = self.clone();
+                    tasks.spawn(async move {
+                        let _permit = permit;
+                        me.execute(action).await;
+                        me.notify.notify_one();
+                    });
+                },
+            );
             self.warm_tick(false);
             self.metrics.reconciled(started.elapsed());
             self.note_capacity();
