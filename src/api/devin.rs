@@ -208,8 +208,8 @@ impl DevinClient {
     }
 
     /// Every page keyed by session id: the orchestrator's relist builds its view from this
-    /// directly (through a list and an index, a replica of three at 30,000 rows held the
-    /// queue three times over while it relisted).
+    /// directly (through a list, an index of the ids and then the map, a relist held the rows
+    /// twice more while it built the view).
     pub async fn list_keyed(
         &self,
         q: &ListQuery,
