@@ -227,12 +227,13 @@ fn seen(
     me: &str,
 ) -> (Seen, Vec<Change>) {
     let (age, start_clock) = janitor::age(sb.created_at, book.first_seen(session, &sb.id), now());
-    let changes = match start_clock {
-        false => vec![],
-        true => vec![Change::Record(RecordChange::FirstSeen {
+    let changes = if start_clock {
+        vec![Change::Record(RecordChange::FirstSeen {
             session: session.clone(),
             sandbox: sb.id.clone(),
-        })],
+        })]
+    } else {
+        vec![]
     };
     let seen = Seen {
         age,

@@ -1,8 +1,9 @@
 //! Handing a pass's planned actions to tasks: each only with a permit in hand.
 //!
-//! Spawned first to wait for a permit, a burst's thousands of actions each held its whole
-//! future alive: most of the peak resident size at 10,000 sessions (issue 35, heaptrack). An
-//! action that finds no permit is not marked in flight, so the next pass plans it again.
+//! Spawned first to wait for a permit, a burst's actions each held its whole future alive
+//! (heaptrack at 2,000 sessions: 5,568 tasks at once, 8.7 of the 25.0 MB heap peak; at 10,000
+//! the peak RSS went from 154.5 to 122.3 MiB without them). An action that finds no permit is
+//! not marked in flight, so the next pass plans it again.
 
 use std::sync::Arc;
 
@@ -10,14 +11,13 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Start `actions` in order while `permits` has one to give; stop at the first that finds
 /// none. `mark` may refuse an action (its session already has one in flight): its permit goes
-/// back. Returns how many were started.
+/// back.
 pub(super) fn dispatch<A>(
     actions: impl IntoIterator<Item = A>,
     permits: &Arc<Semaphore>,
     mut mark: impl FnMut(&A) -> bool,
     mut start: impl FnMut(A, OwnedSemaphorePermit),
-) -> usize {
-    let mut started = 0;
+) {
     for action in actions {
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             break;
@@ -26,9 +26,7 @@ pub(super) fn dispatch<A>(
             continue;
         }
         start(action, permit);
-        started += 1;
     }
-    started
 }
 
 #[cfg(test)]
@@ -41,7 +39,7 @@ mod tests {
         let mut marked = Vec::new();
         let mut held = Vec::new();
         // Session 1 already has an action in flight: refused, its permit goes back.
-        let n = dispatch(
+        dispatch(
             0..10,
             &permits,
             |a| {
@@ -50,7 +48,6 @@ mod tests {
             },
             |a, p| held.push((a, p)),
         );
-        assert_eq!(n, 3);
         assert_eq!(held.iter().map(|(a, _)| *a).collect::<Vec<_>>(), [0, 2, 3]);
         // The rest were not marked: the next pass plans them again.
         assert_eq!(marked, [0, 1, 2, 3]);
@@ -59,7 +56,7 @@ mod tests {
         // One task ends: its permit lets exactly one more start.
         drop(held.remove(0));
         marked.clear();
-        let n = dispatch(
+        dispatch(
             4..10,
             &permits,
             |a| {
@@ -68,7 +65,6 @@ mod tests {
             },
             |a, p| held.push((a, p)),
         );
-        assert_eq!(n, 1);
         assert_eq!(marked, [4]);
         assert_eq!(held.iter().map(|(a, _)| *a).collect::<Vec<_>>(), [2, 3, 4]);
     }
