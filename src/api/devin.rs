@@ -207,17 +207,18 @@ impl DevinClient {
         Ok(tail.with(entries))
     }
 
-    /// Every page keyed by session id: the orchestrator's relist builds its view from this
-    /// directly (through a list, an index of the ids and then the map, a relist held the rows
-    /// twice more while it built the view).
-    pub async fn list_keyed(
+    /// Every page keyed by session id, each entry made into what the caller keeps (`keep`):
+    /// the orchestrator's relist builds its view from this directly, sharing the rows it
+    /// already holds unchanged instead of holding every row twice while it reads.
+    pub async fn list_keyed<V>(
         &self,
         q: &ListQuery,
-    ) -> Result<Listing<BTreeMap<String, QueueEntry>>, ApiError> {
+        mut keep: impl FnMut(QueueEntry) -> V,
+    ) -> Result<Listing<BTreeMap<String, V>>, ApiError> {
         let mut entries = BTreeMap::new();
         let tail = self
             .list_pages(q, |e| {
-                entries.insert(e.session_id.clone(), e);
+                entries.insert(e.session_id.clone(), keep(e));
             })
             .await?;
         Ok(tail.with(entries))

@@ -51,7 +51,17 @@ impl Orchestrator {
             ..ListQuery::default()
         };
         let began = crate::time::now();
-        let list = self.devin.list_keyed(&q).await?;
+        // Each row read is the view's own where they are the same, and a changed one goes into
+        // the view as it arrives: a relist never holds the queue twice. What the listing says
+        // of each session is folded below, once it is whole.
+        let list = (self.devin)
+            .list_keyed(&q, |e| {
+                self.update(|book| match book.shared_row(e) {
+                    (row, true) => (row.clone(), vec![Change::View(ViewChange::Relisting(row))]),
+                    (row, false) => (row, Vec::new()),
+                })
+            })
+            .await?;
         self.metrics.relisted(true);
         let fresh = list.entries;
         // Entries we could not read may be any session, ours included: then a session missing

@@ -98,7 +98,7 @@ pub struct Observed<'a> {
     pub now: f64,
     pub acceptor_id: &'a str,
     /// The latest view of our outpost's queue (full list plus applied watch events).
-    pub queue: &'a BTreeMap<String, QueueEntry>,
+    pub queue: &'a BTreeMap<String, std::sync::Arc<QueueEntry>>,
     /// When each claimable row was first seen claimable (this process's clock).
     pub pending_since: &'a BTreeMap<String, f64>,
     pub tracks: &'a BTreeMap<String, Track>,
@@ -288,6 +288,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
     let candidates: Vec<&QueueEntry> = o
         .queue
         .values()
+        .map(|e| &**e)
         .filter(|e| claimable(e))
         .filter(|e| !o.claiming.contains(&e.session_id) && !o.busy.contains(&e.session_id))
         .filter(|e| match o.tracks.get(&e.session_id) {
@@ -296,7 +297,7 @@ pub fn plan(o: &Observed<'_>) -> Vec<Action> {
         })
         .collect();
     // Past an even share with other replicas, only rows they left for the grace.
-    let chosen = match share::room_in_share(o.queue.values(), o.acceptor_id, used) {
+    let chosen = match share::room_in_share(o.queue.values().map(|e| &**e), o.acceptor_id, used) {
         Some(fair) if fair < room => {
             let (mut firsts, rest) = oldest::split_oldest(candidates, fair, |e| e.age_key());
             let left: Vec<_> = rest

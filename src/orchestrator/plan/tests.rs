@@ -76,10 +76,10 @@ impl Default for Case {
 }
 
 fn run(c: Case) -> Vec<Action> {
-    let queue: BTreeMap<String, QueueEntry> = c
+    let queue: BTreeMap<String, std::sync::Arc<QueueEntry>> = c
         .queue
         .into_iter()
-        .map(|e| (e.session_id.clone(), e))
+        .map(|e| (e.session_id.clone(), e.into()))
         .collect();
     let pending_since: BTreeMap<String, f64> = (c.pending_since.into_iter())
         .map(|(k, t)| (k.to_string(), t))

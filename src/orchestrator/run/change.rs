@@ -78,9 +78,12 @@ pub(in crate::orchestrator) enum ViewChange {
     Row(QueueEntry),
     /// The session is not in the queue any more.
     RowGone(String),
+    /// A row of a listing being read, put in the view as it arrives so that the row it
+    /// replaces is let go now, not held beside it until the listing ends.
+    Relisting(std::sync::Arc<QueueEntry>),
     /// A full listing: the view is replaced; tracks not worth keeping are forgotten.
     Listed {
-        rows: BTreeMap<String, QueueEntry>,
+        rows: BTreeMap<String, std::sync::Arc<QueueEntry>>,
         complete: bool,
     },
     /// Our claim was released without an answer row: the view must not keep saying we hold it.
