@@ -1,9 +1,10 @@
 //! The cost ledger on disk: `cost-ledger.jsonl` in the outpost's state dir, one JSON
 //! [`Entry`] a line, appended and fsynced as each sandbox changes state, so the numbers are
 //! right after a crash (a `kill -9` loses at most a line being written, which the reader
-//! skips). Bounded: past [`COMPACT_AT`] bytes the file is rewritten (temp, fsync, rename) in
-//! its compacted form, closed stretches folded into one line per session and day and days
-//! older than [`RETENTION_DAYS`] dropped. Never a secret: ids, states, resources and prices.
+//! skips). Bounded: past [`COMPACT_AT`] bytes, or twice its size after the last compaction
+//! when that is more, the file is rewritten (temp, fsync, rename) in its compacted form, closed
+//! stretches folded into one line per session and day and days older than [`RETENTION_DAYS`]
+//! dropped. Never a secret: ids, states, resources and prices.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -16,7 +17,8 @@ use super::tally::{DAY, Entry, Mark, Tally};
 
 /// The ledger's file name in an outpost's state dir.
 pub const FILE: &str = "cost-ledger.jsonl";
-/// Rewrite the file in compacted form once it grows past this.
+/// Rewrite the file in compacted form once it grows past this (or past twice its compacted
+/// size: 10,000 open sessions compact to 2.5 MB, and a fixed bound rewrote it at every line).
 pub const COMPACT_AT: u64 = 1 << 20;
 /// Days of history a compaction keeps.
 pub const RETENTION_DAYS: f64 = 400.0;
@@ -72,6 +74,10 @@ pub struct Ledger {
     provider: String,
     prices: Prices,
     resources: Resources,
+    /// The size past which the file is next compacted.
+    compact_at: u64,
+    /// The least that is ([`COMPACT_AT`]; smaller in tests).
+    compact_floor: u64,
 }
 
 impl Ledger {
@@ -103,8 +109,10 @@ impl Ledger {
             provider: provider.to_string(),
             prices,
             resources,
+            compact_at: COMPACT_AT,
+            compact_floor: COMPACT_AT,
         };
-        if ledger.file.metadata()?.len() > COMPACT_AT {
+        if ledger.file.metadata()?.len() > ledger.compact_at {
             ledger.compact(now)?;
         }
         Ok(ledger)
@@ -144,7 +152,7 @@ impl Ledger {
             resources: self.resources,
             usd_per_hour,
         })?;
-        if self.file.metadata()?.len() > COMPACT_AT {
+        if self.file.metadata()?.len() > self.compact_at {
             self.compact(at)?;
         }
         Ok(())
@@ -187,17 +195,18 @@ impl Ledger {
 
     /// Rewrite the file in compacted form (same sums, bounded size).
     pub fn compact(&mut self, now: f64) -> Result<()> {
-        let entries = self.tally.compacted(now - RETENTION_DAYS * DAY);
-        let mut text = Vec::new();
         let mut tally = Tally::default();
-        for e in &entries {
-            text.extend(serde_json::to_vec(e)?);
-            text.push(b'\n');
-            tally.apply(e);
-        }
-        crate::orchestrator::state::write_atomic(&self.path, &text)?;
+        crate::orchestrator::state::write_atomic_with(&self.path, |w| {
+            self.tally.each_compacted(now - RETENTION_DAYS * DAY, |e| {
+                serde_json::to_writer(&mut *w, &e)?;
+                w.write_all(b"\n")?;
+                tally.apply(&e);
+                Ok(())
+            })
+        })?;
         self.file = open_append(&self.path)?;
         self.tally = tally;
+        self.compact_at = self.compact_floor.max(2 * self.file.metadata()?.len());
         Ok(())
     }
 }
@@ -276,6 +285,51 @@ mod tests {
         // The stop after the torn line counts: 200 s running, then stopped.
         let (secs, _) = t.sessions[&("o".into(), "s".into())].sum(0.0, 500.0);
         assert_eq!((secs.running, secs.stopped), (200.0, 200.0));
+    }
+
+    /// A ledger whose compacted form is over the bound (many open sessions) is appended to,
+    /// not rewritten at every line, until it has doubled.
+    #[cfg(unix)]
+    #[test]
+    fn a_compacted_ledger_over_the_bound_is_appended_to_until_it_doubles() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join(FILE);
+        let mut l = open(d.path());
+        l.compact_floor = 2048;
+        l.compact_at = 2048;
+        let mut rewrites = 0;
+        let mut inode = None;
+        for i in 0..60 {
+            l.mark(
+                &format!("s{i:02}"),
+                "sb",
+                Mark::Running,
+                100.0 + f64::from(i),
+            )
+            .unwrap();
+            let now = std::fs::metadata(&path).unwrap();
+            let now = (now.len(), file_id(&now));
+            if inode.is_some_and(|(_, id)| id != now.1) {
+                rewrites += 1;
+            }
+            inode = Some(now);
+        }
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(size > 2048 * 4, "{size} bytes");
+        // Sixty open sessions, no line foldable: each rewrite at least doubles what follows it.
+        assert!(
+            (1..=4).contains(&rewrites),
+            "rewritten {rewrites} times for 60 lines"
+        );
+        let t = read(&path).unwrap();
+        assert_eq!(t.sessions.len(), 60);
+        assert_eq!(l.billed_now("s59"), Some(CostState::Running));
+    }
+
+    /// What tells a rewritten file (a rename over it) from an appended one.
+    #[cfg(unix)]
+    fn file_id(m: &std::fs::Metadata) -> u64 {
+        std::os::unix::fs::MetadataExt::ino(m)
     }
 
     #[test]

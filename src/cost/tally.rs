@@ -309,9 +309,26 @@ impl Tally {
     /// The compacted form: closed intervals folded into one summary per session and day, the
     /// open state line kept, the usage kept; days before `keep_from` and sessions with nothing
     /// left are dropped. Replaying it gives the same sums as replaying the original.
+    #[cfg(test)]
     pub fn compacted(&self, keep_from: f64) -> Vec<Entry> {
         let mut out = Vec::new();
+        self.each_compacted(keep_from, |e| {
+            out.push(e);
+            Ok(())
+        })
+        .map(|()| out)
+        .unwrap_or_default()
+    }
+
+    /// [`Tally::compacted`] an entry at a time, handed to `each` in order (a ledger of 10,000
+    /// sessions collected them, and their text, beside two tallies).
+    pub fn each_compacted(
+        &self,
+        keep_from: f64,
+        mut each: impl FnMut(Entry) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
         for ((outpost, session), t) in &self.sessions {
+            let mut out = Vec::new();
             let mut days = t.days.clone();
             for i in &t.intervals {
                 for (day, from, to) in split_days(i.from, i.to) {
@@ -355,8 +372,9 @@ impl Tally {
                     acus,
                 });
             }
+            out.into_iter().try_for_each(&mut each)?;
         }
-        out
+        Ok(())
     }
 }
 

@@ -359,7 +359,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// [`write_atomic`], the content written by `fill` through a buffer.
-fn write_atomic_with(
+pub(crate) fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<&mut File>) -> Result<()>,
 ) -> Result<()> {
