@@ -320,15 +320,14 @@ impl Tally {
         .unwrap_or_default()
     }
 
-    /// [`Tally::compacted`] an entry at a time, handed to `each` in order (a ledger of 10,000
-    /// sessions collected them, and their text, beside two tallies).
+    /// [`Tally::compacted`] an entry at a time, handed to `each` in order, so a compaction
+    /// holds no list of the entries (nor their text) beside the two tallies.
     pub fn each_compacted(
         &self,
         keep_from: f64,
         mut each: impl FnMut(Entry) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         for ((outpost, session), t) in &self.sessions {
-            let mut out = Vec::new();
             let mut days = t.days.clone();
             for i in &t.intervals {
                 for (day, from, to) in split_days(i.from, i.to) {
@@ -339,19 +338,19 @@ impl Tally {
             }
             let keep_day = day_of(keep_from);
             for (day, (seconds, usd)) in days.into_iter().filter(|(d, _)| *d >= keep_day) {
-                out.push(Entry::Summary {
+                each(Entry::Summary {
                     outpost: outpost.clone(),
                     provider: t.provider.clone(),
                     session: session.clone(),
                     day,
                     seconds,
                     usd,
-                });
+                })?;
             }
             if let Some(o) = &t.last
                 && (o.mark != Mark::Gone || o.since >= keep_from)
             {
-                out.push(Entry::State {
+                each(Entry::State {
                     at: o.since,
                     outpost: outpost.clone(),
                     provider: t.provider.clone(),
@@ -360,19 +359,18 @@ impl Tally {
                     mark: o.mark,
                     resources: o.resources,
                     usd_per_hour: o.usd_per_hour,
-                });
+                })?;
             }
             if let Some(acus) = t.acus
                 && t.last_at >= keep_from
             {
-                out.push(Entry::Usage {
+                each(Entry::Usage {
                     at: t.last_at,
                     outpost: outpost.clone(),
                     session: session.clone(),
                     acus,
-                });
+                })?;
             }
-            out.into_iter().try_for_each(&mut each)?;
         }
         Ok(())
     }

@@ -79,7 +79,7 @@ impl Orchestrator {
                 },
             }));
         }
-        changes.push(Change::View(ViewChange::Row(entry.clone())));
+        changes.push(Change::View(ViewChange::Row(entry.clone().into())));
         // The planner paces renewals to the TTL; the operator hears once when that TTL is too
         // short for the configured margin.
         let short = entry
@@ -122,7 +122,7 @@ impl Orchestrator {
             return Some(Outcome::Adopted(None));
         };
         let sighting = plan::sighting(&e, me, true);
-        self.record([Change::View(ViewChange::Row(e))]);
+        self.record([Change::View(ViewChange::Row(e.into()))]);
         if sighting.holder != plan::Holder::Me {
             return Some(Outcome::Adopted(None));
         }

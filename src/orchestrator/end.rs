@@ -193,7 +193,7 @@ impl Orchestrator {
         };
         // Our view must not keep saying we hold it (that would look like a claim to adopt).
         self.record([match released {
-            Some(e) => Change::View(ViewChange::Row(e)),
+            Some(e) => Change::View(ViewChange::Row(e.into())),
             None => Change::View(ViewChange::RowReleased {
                 session: session.clone(),
                 acceptor: self.opts.acceptor_id.clone(),

@@ -39,7 +39,7 @@ impl Orchestrator {
             self.emit(super::run::OrchEvent::Adopted {
                 session: session.clone(),
             });
-            self.record([Change::View(ViewChange::Row(e))]);
+            self.record([Change::View(ViewChange::Row(e.into()))]);
         }
         Ok(())
     }
@@ -57,7 +57,7 @@ impl Orchestrator {
         let list = (self.devin)
             .list_keyed(&q, |e| {
                 self.update(|book| match book.shared_row(e) {
-                    (row, true) => (row.clone(), vec![Change::View(ViewChange::Relisting(row))]),
+                    (row, true) => (row.clone(), vec![Change::View(ViewChange::Row(row))]),
                     (row, false) => (row, Vec::new()),
                 })
             })
@@ -190,7 +190,7 @@ impl Orchestrator {
             }
             EventType::Modified | EventType::Added => {
                 let s = plan::sighting(&entry, &self.opts.acceptor_id, false);
-                changes.push(Change::View(ViewChange::Row(entry)));
+                changes.push(Change::View(ViewChange::Row(entry.into())));
                 s
             }
             EventType::Unknown => return,
@@ -218,10 +218,10 @@ impl Orchestrator {
                     Some(e) if e.session_status == SessionStatus::Terminated => {
                         vec![
                             Change::Record(RecordChange::Terminated(session.to_string())),
-                            Change::View(ViewChange::Row(e)),
+                            Change::View(ViewChange::Row(e.into())),
                         ]
                     }
-                    Some(e) => vec![Change::View(ViewChange::Row(e))],
+                    Some(e) => vec![Change::View(ViewChange::Row(e.into()))],
                     None => vec![Change::View(ViewChange::RowGone(session.to_string()))],
                 };
                 self.record(changes);

@@ -74,13 +74,11 @@ pub(in crate::orchestrator) enum ViewChange {
         session: SessionId,
         outcome: Outcome,
     },
-    /// A queue row, as a read, an event or an answer showed it.
-    Row(QueueEntry),
+    /// A queue row, as a read, an event, an answer or a listing being read showed it (shared
+    /// with the listing: see `Book::shared_row`).
+    Row(std::sync::Arc<QueueEntry>),
     /// The session is not in the queue any more.
     RowGone(String),
-    /// A row of a listing being read, put in the view as it arrives so that the row it
-    /// replaces is let go now, not held beside it until the listing ends.
-    Relisting(std::sync::Arc<QueueEntry>),
     /// A full listing: the view is replaced; tracks not worth keeping are forgotten.
     Listed {
         rows: BTreeMap<String, std::sync::Arc<QueueEntry>>,

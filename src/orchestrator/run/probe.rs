@@ -36,7 +36,7 @@ fn held_book(n: usize) -> (Book, Vec<(String, OrchEvent, f64)>) {
         }))
         .expect("a row");
         let changes = [
-            Change::View(ViewChange::Row(row)),
+            Change::View(ViewChange::Row(row.into())),
             Change::View(ViewChange::Fold {
                 session: id.as_str().into(),
                 outcome: Outcome::Claimed(ClaimResult::Won {
