@@ -65,6 +65,8 @@ pub(super) struct Placed {
     pub source: Source,
     /// The Daytona target it goes to (`None`: the provider's own setting).
     pub target: Option<String>,
+    /// Placed as the probe of a quarantined placement.
+    pub probe: bool,
     pub sent: std::time::Instant,
 }
 
@@ -161,6 +163,7 @@ impl Orchestrator {
                     key,
                     source,
                     target,
+                    probe,
                     sent: std::time::Instant::now(),
                 })
             }
@@ -182,7 +185,7 @@ impl Orchestrator {
             _ => false,
         };
         if account {
-            self.placing.lock().placements.unplaced(&placed.key);
+            self.placing.lock().placements.unplaced(&placed.key, placed.probe);
         } else {
             self.placed(placed, Err(format!("create refused: {e}")));
         }
@@ -200,7 +203,7 @@ impl Orchestrator {
         let failed = matches!(attempt, Attempt::Failed(_));
         let (transition, json) = {
             let mut inner = self.placing.lock();
-            let t = inner.placements.record(key, attempt, now(), policy);
+            let t = inner.placements.record(key, attempt, placed.probe, now(), policy);
             // A failure or a change of state is written at once; a create that went well only
             // adds a timing, written at most every SAVE_EVERY (two fsyncs per launch blocked a
             // runtime worker per serve; a crash loses at most those few seconds of timings).

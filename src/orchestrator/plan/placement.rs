@@ -272,18 +272,29 @@ impl Placements {
     }
 
     /// A create on `key` ended in a way that says nothing about it (rate limit, credentials):
-    /// only its probe mark goes.
-    pub fn unplaced(&mut self, key: &Key) {
-        if let Some(s) = self.scores.get_mut(key) {
+    /// only its probe mark goes, if it was the probe.
+    pub fn unplaced(&mut self, key: &Key, probe: bool) {
+        if let Some(s) = self.scores.get_mut(key)
+            && probe
+        {
             s.probe_at = None;
         }
     }
 
-    /// Fold what a create on `key` came to.
-    pub fn record(&mut self, key: &Key, attempt: Attempt, now: f64, p: &Policy) -> Transition {
+    /// Fold what a create on `key` came to (`probe`: the create was placed as its probe).
+    pub fn record(
+        &mut self,
+        key: &Key,
+        attempt: Attempt,
+        probe: bool,
+        now: f64,
+        p: &Policy,
+    ) -> Transition {
         let s = self.scores.entry(key.clone()).or_default();
         s.last_seen = now;
-        s.probe_at = None;
+        if probe {
+            s.probe_at = None;
+        }
         let why = match attempt {
             Attempt::Ready(secs) if p.is_slow(s, secs) => {
                 let usual = s.usual_ready.unwrap_or_default();
@@ -312,7 +323,12 @@ impl Placements {
         s.failures += 1;
         s.total_failures += 1;
         s.reason = Some(why);
-        let t = if s.quarantined() {
+        let t = if s.quarantined() && !probe {
+            // A create sent before the quarantine began, failing after it: the same trouble
+            // the quarantine already answers, not a failed probe (each of a burst of creates
+            // in flight doubled a 1-minute cool-off: 8 minutes after four).
+            return Transition::None;
+        } else if s.quarantined() {
             s.cool_off = (s.cool_off * 2.0).clamp(p.cool_off, p.max_cool_off);
             Transition::StillBad {
                 cool_off: s.cool_off,

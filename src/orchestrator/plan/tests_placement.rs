@@ -28,8 +28,11 @@ fn run(candidates: &[&str], steps: &[Step]) {
     let p = policy();
     let keys: Vec<Key> = candidates.iter().map(|c| snap(c)).collect();
     let mut pl = Placements::default();
+    // The create a step reports was the probe when the step before placed one on its key.
+    let mut probing: Option<Key> = None;
     for (i, s) in steps.iter().enumerate() {
-        let got = pl.record(&snap(s.key), s.attempt.clone(), s.t, &p);
+        let probe = probing.take().is_some_and(|k| k == snap(s.key));
+        let got = pl.record(&snap(s.key), s.attempt.clone(), probe, s.t, &p);
         assert_eq!(got, s.transition, "step {i} at {}", s.t);
         let choice = pl.choose(&keys, s.t);
         let want = s.next.map(|(k, probe)| (snap(k), probe));
@@ -38,6 +41,9 @@ fn run(candidates: &[&str], steps: &[Step]) {
             Choice::Hold { .. } => None,
         };
         assert_eq!(got, want, "step {i} at {}: {choice:?}", s.t);
+        if let Choice::Place { key, probe: true } = choice {
+            probing = Some(key);
+        }
         assert_eq!(pl.may_claim(&keys, s.t), want.is_some(), "step {i}");
     }
 }
@@ -108,10 +114,10 @@ fn without_a_fallback_claiming_stops_then_probes_double_the_cool_off_then_recove
     let keys = [snap("only")];
     let mut pl = Placements::default();
     for t in [0.0, 1.0] {
-        assert_eq!(pl.record(&keys[0], fail(), t, &p), T::None);
+        assert_eq!(pl.record(&keys[0], fail(), false, t, &p), T::None);
     }
     assert_eq!(
-        pl.record(&keys[0], fail(), 2.0, &p),
+        pl.record(&keys[0], fail(), false, 2.0, &p),
         T::Quarantined {
             failures: 3,
             cool_off: 60.0
@@ -135,7 +141,7 @@ fn without_a_fallback_claiming_stops_then_probes_double_the_cool_off_then_recove
     );
     // The probe fails: twice the cool-off, then four times, bounded at 32×.
     assert_eq!(
-        pl.record(&keys[0], fail(), 70.0, &p),
+        pl.record(&keys[0], fail(), true, 70.0, &p),
         T::StillBad { cool_off: 120.0 }
     );
     assert_eq!(pl.choose(&keys, 189.0), Choice::Hold { until: Some(190.0) });
@@ -143,8 +149,9 @@ fn without_a_fallback_claiming_stops_then_probes_double_the_cool_off_then_recove
     let mut cool = 120.0;
     for _ in 0..6 {
         cool = (cool * 2.0f64).min(60.0 * 32.0);
+        pl.placed(&keys[0], true, t);
         assert_eq!(
-            pl.record(&keys[0], fail(), t, &p),
+            pl.record(&keys[0], fail(), true, t, &p),
             T::StillBad { cool_off: cool }
         );
         t += cool;
@@ -153,11 +160,43 @@ fn without_a_fallback_claiming_stops_then_probes_double_the_cool_off_then_recove
     // A probe that succeeds brings it back; claiming resumes at once.
     pl.placed(&keys[0], true, t);
     assert_eq!(
-        pl.record(&keys[0], Attempt::Ready(4.0), t + 5.0, &p),
+        pl.record(&keys[0], Attempt::Ready(4.0), true, t + 5.0, &p),
         T::Recovered
     );
     assert!(pl.may_claim(&keys, t + 5.0));
     assert_eq!(pl.score(&keys[0]).map(|s| s.failures), Some(0));
+}
+
+#[test]
+fn creates_in_flight_when_the_quarantine_begins_do_not_lengthen_it() {
+    use Transition as T;
+    let p = policy();
+    let keys = [snap("only")];
+    let mut pl = Placements::default();
+    // Six creates went out together; the third failure quarantines, the other three fail
+    // after it began.
+    for t in [0.0, 1.0] {
+        pl.record(&keys[0], fail(), false, t, &p);
+    }
+    assert!(matches!(
+        pl.record(&keys[0], fail(), false, 2.0, &p),
+        T::Quarantined { .. }
+    ));
+    for t in [3.0, 4.0, 5.0] {
+        assert_eq!(pl.record(&keys[0], fail(), false, t, &p), T::None);
+    }
+    assert_eq!(pl.choose(&keys, 61.0), Choice::Hold { until: Some(62.0) });
+    // Its probe goes after the first cool-off; a late failure while it is out neither
+    // lengthens the cool-off nor lets a second probe go.
+    pl.placed(&keys[0], true, 62.0);
+    assert_eq!(pl.record(&keys[0], fail(), false, 63.0, &p), T::None);
+    assert!(!pl.may_claim(&keys, 64.0), "the probe is still out");
+    assert_eq!(
+        pl.record(&keys[0], fail(), true, 65.0, &p),
+        T::StillBad { cool_off: 120.0 }
+    );
+    let s = pl.score(&keys[0]).unwrap();
+    assert_eq!((s.failures, s.total_failures), (8, 8), "every failure is counted");
 }
 
 #[test]
@@ -166,7 +205,7 @@ fn a_lost_probe_does_not_stop_claiming_for_good() {
     let keys = [snap("only")];
     let mut pl = Placements::default();
     for t in [0.0, 1.0, 2.0] {
-        pl.record(&keys[0], fail(), t, &p);
+        pl.record(&keys[0], fail(), false, t, &p);
     }
     pl.placed(&keys[0], true, 62.0);
     assert!(!pl.may_claim(&keys, 62.0 + PROBE_STALE - 1.0));
@@ -180,25 +219,25 @@ fn readiness_far_above_usual_counts_as_a_failure() {
     let mut pl = Placements::default();
     // Too few samples to know what is usual: a slow first create is not held against it.
     assert_eq!(
-        pl.record(&k, Attempt::Ready(200.0), 0.0, &p),
+        pl.record(&k, Attempt::Ready(200.0), false, 0.0, &p),
         Transition::None
     );
     let mut pl = Placements::default();
     for t in 0..3 {
-        pl.record(&k, Attempt::Ready(10.0), t as f64, &p);
+        pl.record(&k, Attempt::Ready(10.0), false, t as f64, &p);
     }
     // 5× and a minute more than usual: slow. Just below either bound: fine.
     assert_eq!(
-        pl.record(&k, Attempt::Ready(70.0), 10.0, &p),
+        pl.record(&k, Attempt::Ready(70.0), false, 10.0, &p),
         Transition::None
     );
     assert_eq!(pl.score(&k).map(|s| s.failures), Some(0));
     let usual = pl.score(&k).and_then(|s| s.usual_ready).unwrap();
     let slow = usual * 5.0 + 61.0;
-    pl.record(&k, Attempt::Ready(slow), 11.0, &p);
-    pl.record(&k, Attempt::Ready(slow), 12.0, &p);
+    pl.record(&k, Attempt::Ready(slow), false, 11.0, &p);
+    pl.record(&k, Attempt::Ready(slow), false, 12.0, &p);
     assert!(matches!(
-        pl.record(&k, Attempt::Ready(slow), 13.0, &p),
+        pl.record(&k, Attempt::Ready(slow), false, 13.0, &p),
         Transition::Quarantined { failures: 3, .. }
     ));
     let s = pl.score(&k).unwrap();
@@ -216,12 +255,12 @@ fn a_success_between_failures_resets_the_count() {
     let k = snap("s");
     let mut pl = Placements::default();
     for (t, a) in [(0.0, fail()), (1.0, fail()), (2.0, Attempt::Ready(1.0))] {
-        pl.record(&k, a, t, &p);
+        pl.record(&k, a, false, t, &p);
     }
-    assert_eq!(pl.record(&k, fail(), 3.0, &p), Transition::None);
-    assert_eq!(pl.record(&k, fail(), 4.0, &p), Transition::None);
+    assert_eq!(pl.record(&k, fail(), false, 3.0, &p), Transition::None);
+    assert_eq!(pl.record(&k, fail(), false, 4.0, &p), Transition::None);
     assert!(matches!(
-        pl.record(&k, fail(), 5.0, &p),
+        pl.record(&k, fail(), false, 5.0, &p),
         Transition::Quarantined { .. }
     ));
 }
@@ -231,13 +270,14 @@ fn persisted_quarantine_survives_a_restart_and_the_memory_is_bounded() {
     let p = policy();
     let mut pl = Placements::default();
     for t in [0.0, 1.0, 2.0] {
-        pl.record(&snap("bad"), fail(), t, &p);
+        pl.record(&snap("bad"), fail(), false, t, &p);
     }
     pl.placed(&snap("bad"), true, 70.0);
     for i in 0..(MAX_REMEMBERED + 10) {
         pl.record(
             &snap(&format!("s{i}")),
             Attempt::Ready(1.0),
+            false,
             10.0 + i as f64,
             &p,
         );
