@@ -185,7 +185,10 @@ impl Orchestrator {
             _ => false,
         };
         if account {
-            self.placing.lock().placements.unplaced(&placed.key, placed.probe);
+            self.placing
+                .lock()
+                .placements
+                .unplaced(&placed.key, placed.probe);
         } else {
             self.placed(placed, Err(format!("create refused: {e}")));
         }
@@ -203,7 +206,9 @@ impl Orchestrator {
         let failed = matches!(attempt, Attempt::Failed(_));
         let (transition, json) = {
             let mut inner = self.placing.lock();
-            let t = inner.placements.record(key, attempt, placed.probe, now(), policy);
+            let t = inner
+                .placements
+                .record(key, attempt, placed.probe, now(), policy);
             // A failure or a change of state is written at once; a create that went well only
             // adds a timing, written at most every SAVE_EVERY (two fsyncs per launch blocked a
             // runtime worker per serve; a crash loses at most those few seconds of timings).

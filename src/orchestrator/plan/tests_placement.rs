@@ -196,7 +196,11 @@ fn creates_in_flight_when_the_quarantine_begins_do_not_lengthen_it() {
         T::StillBad { cool_off: 120.0 }
     );
     let s = pl.score(&keys[0]).unwrap();
-    assert_eq!((s.failures, s.total_failures), (8, 8), "every failure is counted");
+    assert_eq!(
+        (s.failures, s.total_failures),
+        (8, 8),
+        "every failure is counted"
+    );
 }
 
 #[test]
