@@ -172,7 +172,9 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
         touched.is_empty(),
         "the foreign sandbox was touched: {touched:?}"
     );
-    // The state dir: 0700, only the expected files, nothing outside it.
+    // The state dir once every replica has stopped (a running one rewrites its files through
+    // a temporary beside them, which a walk can see): 0700, only the expected files.
+    c.stop_all();
     let state = c.replicas[0].state_dir();
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&state).unwrap().permissions().mode() & 0o777;
@@ -204,7 +206,6 @@ fn t22_security_hostile_ids_foreign_sandboxes_redirects_tls() {
             f.display()
         );
     }
-    c.stop_all();
     let w = c.world();
     c.assert_invariants(&w, Quiesce::Yes);
     figure("T22", "hostile_ids_served", ids.len());
