@@ -274,9 +274,7 @@ impl Placements {
     /// A create on `key` ended in a way that says nothing about it (rate limit, credentials):
     /// only its probe mark goes, if it was the probe.
     pub fn unplaced(&mut self, key: &Key, probe: bool) {
-        if let Some(s) = self.scores.get_mut(key)
-            && probe
-        {
+        if probe && let Some(s) = self.scores.get_mut(key) {
             s.probe_at = None;
         }
     }
@@ -302,6 +300,8 @@ impl Placements {
             }
             Attempt::Ready(secs) => {
                 let was = s.quarantined();
+                // In use again: a probe still out is no longer one (its answer is a create's).
+                s.probe_at = None;
                 s.failures = 0;
                 s.successes += 1;
                 s.usual_ready = Some(match s.usual_ready {

@@ -204,6 +204,33 @@ fn creates_in_flight_when_the_quarantine_begins_do_not_lengthen_it() {
 }
 
 #[test]
+fn a_create_in_flight_that_succeeds_ends_the_quarantine_and_its_probe_mark() {
+    use Transition as T;
+    let p = policy();
+    let keys = [snap("only")];
+    let mut pl = Placements::default();
+    for t in [0.0, 1.0, 2.0] {
+        pl.record(&keys[0], fail(), false, t, &p);
+    }
+    pl.placed(&keys[0], true, 62.0);
+    assert_eq!(
+        pl.record(&keys[0], Attempt::Ready(3.0), false, 63.0, &p),
+        T::Recovered
+    );
+    // Quarantined again before the old probe answers: the new cool-off's probe goes on time.
+    for t in [64.0, 65.0, 66.0] {
+        pl.record(&keys[0], fail(), false, t, &p);
+    }
+    assert_eq!(
+        pl.choose(&keys, 126.0),
+        Choice::Place {
+            key: keys[0].clone(),
+            probe: true
+        }
+    );
+}
+
+#[test]
 fn a_lost_probe_does_not_stop_claiming_for_good() {
     let p = policy();
     let keys = [snap("only")];
