@@ -198,6 +198,9 @@ pub struct SandboxSpec {
     /// Where this one sandbox goes, where the provider lets a create choose (Daytona's
     /// `target`); `None`: the provider's own setting (`DAYTONA_TARGET`) or default.
     pub target: Option<String>,
+    /// Ready capacity that [`Provider::hand_over`] may later give to a session (warm
+    /// sandboxes): CoreWeave looks for hand-over receipts only for these.
+    pub handable: bool,
 }
 
 /// See [`SandboxSpec::workspace`].
@@ -228,6 +231,7 @@ impl SandboxSpec {
             archive_after: None,
             egress: Egress::Open,
             target: None,
+            handable: false,
         }
     }
 }
@@ -462,6 +466,19 @@ pub trait Provider: Send + Sync {
     async fn delete(&self, id: &str) -> Result<()>;
     /// Replace the label set.
     async fn set_labels(&self, id: &str, labels: &BTreeMap<String, String>) -> Result<()>;
+    /// Make the ready sandbox `id` (created with [`SandboxSpec::handable`]) the one of `name`:
+    /// from then on `get(name)` finds it, its labels read as `labels`, and its workspace is
+    /// `name`'s. Daytona and local relabel it; CoreWeave, whose tags are fixed, leaves a
+    /// receipt beside it (`coreweave/handover.rs`). Fails when `name` already has a sandbox.
+    async fn hand_over(
+        &self,
+        id: &str,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<()>;
+    /// Does `name` keep a workspace outside any sandbox (CoreWeave: snapshots a sleep left)?
+    /// Such a name is woken by a create that restores it, never served a ready sandbox.
+    async fn keeps_workspace(&self, name: &str) -> Result<bool>;
     async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput>;
     /// `None` when the file does not exist.
     async fn read_file(&self, id: &str, path: &str) -> Result<Option<Vec<u8>>>;

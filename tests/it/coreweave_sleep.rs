@@ -55,6 +55,36 @@ impl Cw {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     }
 
+    /// Started warm sandboxes not handed over, by id (`support::warm`, on this runtime).
+    fn warm_idle(&self) -> std::collections::BTreeSet<String> {
+        self.listed()
+            .into_iter()
+            .filter(|sb| {
+                sb.labels
+                    .contains_key(outposts::orchestrator::warm::LABEL_WARM)
+                    && !sb
+                        .labels
+                        .contains_key(outposts::orchestrator::LABEL_SESSION)
+                    && sb.state == outposts::provider::SandboxState::Started
+            })
+            .map(|sb| sb.id)
+            .collect()
+    }
+
+    /// The session's live sandbox, by the labels a listing shows.
+    fn labelled(&self, session: &str) -> Option<outposts::provider::SandboxInfo> {
+        self.listed().into_iter().find(|sb| {
+            sb.labels
+                .get(outposts::orchestrator::LABEL_SESSION)
+                .map(String::as_str)
+                == Some(session)
+        })
+    }
+
+    fn listed(&self) -> Vec<outposts::provider::SandboxInfo> {
+        self.rt.block_on(self.p.list(&Default::default())).unwrap()
+    }
+
     fn snapshots(&self) -> Vec<pb::FileSystemSnapshot> {
         self.rt
             .block_on(self.p.client().list_snapshots(None))
@@ -269,4 +299,120 @@ fn a_coreweave_session_keeps_its_home_and_working_directory_across_sleep() {
         "home\n"
     );
     assert!(read(&second.id, &format!("{home}/.profile")).contains("shipped by the emulated"));
+}
+
+/// Warm capacity on CoreWeave: a warm sandbox served to a session is that session's for good
+/// (found by its name, never offered again, not even by an orchestrator started after), and its
+/// workspace follows the session through a sleep into the sandbox the wake creates.
+#[test]
+fn a_warm_served_coreweave_session_keeps_its_sandbox_across_a_restart_and_its_files_across_sleep() {
+    use crate::support::warm::ready_to_serve;
+    crate::support::host::require!(crate::support::host::SANDBOXES);
+    let (emu, mut env) = orch_emulator(&["--sweep-delay", "1s"]);
+    env.set("WORKDIR", "/workspace");
+    env.set("WARM_IDLE", "1");
+    env.set("WARM_ON_EXIT", "keep");
+    let args = ["--provider", "coreweave", "--image", IMAGE];
+    let mut orch = Orch::start(&env, &args);
+    let cw = Cw::new(&emu, &env);
+    wait_until(
+        WAIT,
+        "a warm sandbox ready to serve",
+        || ready_to_serve(&env) == 1,
+        || orch.log(),
+    );
+    let warm = cw.warm_idle();
+    assert_eq!(warm.len(), 1, "{warm:?}");
+
+    let s = new_session(&emu, Some(proof_task("warm-then-asleep")));
+    let name = sandbox_name(&s);
+    wait_until(WAIT, "the task", || tasks_done(&emu, &s), || orch.log());
+    let served = cw
+        .labelled(&s)
+        .expect("the session's sandbox, by its labels");
+    assert!(warm.contains(&served.id), "not served warm: {served:?}");
+    let by_name = cw.live(&name).expect("the session's sandbox, by its name");
+    assert_eq!(
+        (by_name.id.as_str(), by_name.name.as_str()),
+        (served.id.as_str(), name.as_str())
+    );
+    assert_eq!(
+        cw.read(&served.id, PROOF_PATH).as_deref(),
+        Some("warm-then-asleep")
+    );
+
+    // A restart: the new orchestrator neither adopts the served sandbox as warm nor deletes it,
+    // and the next session gets another one.
+    let (code, _) = orch.terminate(Duration::from_secs(35));
+    assert_eq!(code, Some(0), "{}", orch.log());
+    let orch = Orch::start(&env, &args);
+    wait_until(
+        WAIT,
+        "a new warm sandbox ready to serve",
+        || ready_to_serve(&env) == 1,
+        || orch.log(),
+    );
+    assert!(!cw.warm_idle().contains(&served.id), "{}", orch.log());
+    let other = new_session(&emu, None);
+    wait_until(
+        WAIT,
+        "the second session's launch",
+        || launch_line(&orch, &other).is_some(),
+        || orch.log(),
+    );
+    let second = cw.labelled(&other).expect("the second session's sandbox");
+    assert_ne!(second.id, served.id, "served twice:\n{}", orch.log());
+    assert_eq!(cw.live(&name).map(|sb| sb.id), Some(served.id.clone()));
+
+    // Sleep and wake: a new sandbox under the session's own name, with the files.
+    block_on(emu.client().suspend(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the sleep (snapshot, then delete)",
+        || {
+            // The receipt of the hand-over, and the sleep's own.
+            cw.live(&name).is_none()
+                && cw
+                    .snapshots()
+                    .iter()
+                    .filter(|x| {
+                        x.source_sandbox_id == served.id
+                            && x.state == pb::SnapshotState::Ready as i32
+                    })
+                    .count()
+                    == 2
+        },
+        || orch.log(),
+    );
+    block_on(emu.client().resume(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the wake",
+        || connected_at(&emu, &s, 2),
+        || orch.log(),
+    );
+    let woke = cw.live(&name).expect("a sandbox after the wake");
+    assert_ne!(woke.id, served.id);
+    assert!(!warm.contains(&woke.id) && woke.id != second.id, "{woke:?}");
+    assert_eq!(
+        cw.read(&woke.id, PROOF_PATH).as_deref(),
+        Some("warm-then-asleep"),
+        "the files Devin left are there\n{}",
+        orch.log()
+    );
+
+    // Terminate: nothing of the session is left, its receipt included.
+    block_on(emu.client().terminate(&s)).unwrap();
+    wait_until(
+        WAIT,
+        "the terminate",
+        || {
+            cw.live(&name).is_none()
+                && !cw
+                    .snapshots()
+                    .iter()
+                    .any(|x| x.source_sandbox_id == served.id || x.source_sandbox_id == woke.id)
+        },
+        || orch.log(),
+    );
 }

@@ -169,6 +169,17 @@ impl Provider for FakeProvider {
     ) -> outposts::provider::Result<()> {
         Err(unsupported("set_labels"))
     }
+    async fn hand_over(
+        &self,
+        _: &str,
+        _: &str,
+        _: &BTreeMap<String, String>,
+    ) -> outposts::provider::Result<()> {
+        Err(unsupported("hand_over"))
+    }
+    async fn keeps_workspace(&self, _: &str) -> outposts::provider::Result<bool> {
+        Ok(false)
+    }
     async fn exec(&self, _: &str, _: &ExecRequest) -> outposts::provider::Result<ExecOutput> {
         Err(unsupported("exec"))
     }

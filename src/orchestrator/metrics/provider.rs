@@ -103,6 +103,19 @@ impl Provider for Timed {
         let t = Instant::now();
         self.done("set_labels", t, self.inner.set_labels(id, labels).await)
     }
+    async fn hand_over(
+        &self,
+        id: &str,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<()> {
+        let t = Instant::now();
+        self.done("hand_over", t, self.inner.hand_over(id, name, labels).await)
+    }
+    async fn keeps_workspace(&self, name: &str) -> Result<bool> {
+        let t = Instant::now();
+        self.done("keeps_workspace", t, self.inner.keeps_workspace(name).await)
+    }
     async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput> {
         let t = Instant::now();
         self.done("exec", t, self.inner.exec(id, req).await)

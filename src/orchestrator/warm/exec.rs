@@ -329,6 +329,7 @@ impl Orchestrator {
             &uuid::Uuid::new_v4().simple().to_string()[..20]
         );
         let mut spec = SandboxSpec::new(&name, self.opts.source.clone());
+        spec.handable = true;
         spec.labels = super::owner_labels(&self.opts.outpost_id, &self.opts.acceptor_id);
         spec.labels
             .insert(LABEL_WARM.to_string(), self.warm.generation.clone());

@@ -1,5 +1,6 @@
-//! The hand-over: a new session takes a warm sandbox (relabelled to it before anything else
-//! happens in it), and a session's sandbox is found by its labels where it kept a warm name.
+//! The hand-over: a new session takes a warm sandbox (given to it by `Provider::hand_over`
+//! before anything else happens in it), and a session's sandbox is found by its labels where
+//! it kept a warm name (CoreWeave finds it by the session's name: `coreweave/handover.rs`).
 
 use crate::cost::tally::Mark;
 use crate::orchestrator::run::{OrchEvent, Orchestrator, SessionView};
@@ -15,8 +16,23 @@ impl Orchestrator {
         egress: &Egress,
     ) -> Option<SandboxInfo> {
         let session = &view.id;
-        let usable = super::can_hand_over(self.provider.kind())
-            && view.platform != crate::api::devin_types::Platform::Windows
+        let name = crate::orchestrator::sandbox_name(session);
+        // A session whose workspace is kept apart (CoreWeave, asleep) wakes by a create that
+        // restores it: not an arrival for warm capacity.
+        if !self.warm.settings.idle.is_off() {
+            match self.provider.keeps_workspace(&name).await {
+                Ok(false) => {}
+                Ok(true) => return None,
+                Err(e) => {
+                    tracing::warn!(
+                        session = session.as_str(),
+                        "cannot tell whether the session kept a workspace ({e}); creating its sandbox"
+                    );
+                    return None;
+                }
+            }
+        }
+        let usable = view.platform != crate::api::devin_types::Platform::Windows
             // A warm sandbox starts with open egress: only where it can be restricted after.
             && (*egress == Egress::Open || self.provider.can_set_egress())
             // Not from quarantined capacity (`placing.rs`).
@@ -28,7 +44,7 @@ impl Orchestrator {
         self.cost_warm(&[(id.clone(), Mark::Gone)]);
         let labels = sandbox_labels(session, &self.opts.outpost_id);
         let handed = async {
-            self.provider.set_labels(&id, &labels).await?;
+            self.provider.hand_over(&id, &name, &labels).await?;
             self.provider.get(&id).await
         }
         .await;

@@ -7,7 +7,8 @@
 //! it booted from) and `devin.warm_owner` (this instance's acceptor id): only its owner ever
 //! hands it over, so no sandbox is served to two sessions even with several replicas, and the
 //! janitor (which acts only on sandboxes with a session label) never touches one. Handing one
-//! over replaces its labels with the session's; from then on it is found by those labels.
+//! over gives it to the session (`Provider::hand_over`: new labels on Daytona and local; a
+//! receipt on CoreWeave, whose tags are fixed); from then on it is found as the session's.
 
 mod exec;
 mod handover;
@@ -25,7 +26,7 @@ pub(super) use exec::Warm;
 pub use exec::WarmStatus;
 pub use plan::{WarmIdle, WarmSettings};
 
-use crate::provider::{ProviderKind, Source};
+use crate::provider::Source;
 
 /// Label carrying the generation of the source a warm sandbox booted from.
 pub const LABEL_WARM: &str = "devin.warm";
@@ -51,12 +52,4 @@ pub fn owner_labels(outpost_id: &str, acceptor_id: &str) -> BTreeMap<String, Str
     ]
     .into_iter()
     .collect()
-}
-
-/// Can a warm sandbox on this provider become a session's? CoreWeave keeps a sleeping
-/// session's workspace in snapshots found by the sandbox's name, and a warm sandbox's name is
-/// not the session's: serving one would lose the workspace at the first wake. Until the wake
-/// restores by snapshot id, CoreWeave sessions are created cold.
-pub fn can_hand_over(kind: ProviderKind) -> bool {
-    matches!(kind, ProviderKind::Daytona | ProviderKind::Local)
 }

@@ -283,6 +283,9 @@ pub fn build_sandbox(spec: &SandboxSpec) -> Result<pb::Sandbox> {
         )));
     }
     tags.push(format!("{NAME_TAG}={}", spec.name));
+    if spec.handable {
+        tags.push(super::handover::HANDABLE_TAG.to_string());
+    }
 
     let secret_stores = secret_stores(&spec.secret_refs);
     let resources = resources(&spec.resources);

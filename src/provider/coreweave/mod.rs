@@ -43,6 +43,7 @@ use crate::api::coreweave::{CoreweaveClient, CoreweaveError, ErrorKind, pb};
 use crate::poll::{Backoff, Poll, Waited, poll_until};
 use crate::settings::CoreweaveSettings;
 
+mod handover;
 mod mapping;
 mod network;
 mod workspace;
@@ -81,11 +82,16 @@ const MAX_LIFETIME_SECS: u64 = 30 * 24 * 3600;
 #[derive(Debug, Clone)]
 pub struct CoreweaveProvider {
     client: CoreweaveClient,
+    /// Hand-overs of warm sandboxes (`handover.rs`), shared by clones.
+    receipts: std::sync::Arc<handover::Receipts>,
 }
 
 impl CoreweaveProvider {
     pub fn new(client: CoreweaveClient) -> Self {
-        CoreweaveProvider { client }
+        CoreweaveProvider {
+            client,
+            receipts: Default::default(),
+        }
     }
 
     /// The provider of resolved [`CoreweaveSettings`].
@@ -287,13 +293,19 @@ impl Provider for CoreweaveProvider {
         if id_or_name.is_empty() {
             return Ok(None);
         }
-        match self.client.get_sandbox(id_or_name).await {
-            Ok(sb) => return Ok(Some(to_info(&sb))),
+        let found = match self.client.get_sandbox(id_or_name).await {
+            Ok(sb) => Some(sb),
             // Not an id (or not ours): try it as a name.
-            Err(e) if e.is_not_found() || e.kind == ErrorKind::Invalid => {}
+            Err(e) if e.is_not_found() || e.kind == ErrorKind::Invalid => {
+                self.find_by_name(id_or_name).await?
+            }
             Err(e) => return Err(err(e)),
+        };
+        match found {
+            Some(sb) => Ok(self.overlay(std::slice::from_ref(&sb)).await?.pop()),
+            // A warm sandbox given to this name keeps its own.
+            None => self.handed_to(id_or_name).await,
         }
-        Ok(self.find_by_name(id_or_name).await?.map(|sb| to_info(&sb)))
     }
 
     async fn list_each(
@@ -306,16 +318,15 @@ impl Provider for CoreweaveProvider {
 
     async fn list(&self, labels: &BTreeMap<String, String>) -> Result<Vec<SandboxInfo>> {
         let tags = labels_to_tags(labels)?;
-        let all = self.client.list_sandboxes(&tags, true).await.map_err(err)?;
-        Ok(all
-            .iter()
-            // Defend against a server that ignores the filter.
-            .filter(|sb| {
-                let have = sb.spec.as_ref().map(|s| s.tags.as_slice()).unwrap_or(&[]);
-                tags.iter().all(|t| have.contains(t))
-            })
-            .filter(|sb| !matches!(state_of(sb), pb::State::Completed | pb::State::Terminated))
-            .map(to_info)
+        let mut all = self.client.list_sandboxes(&tags, true).await.map_err(err)?;
+        all.retain(|sb| !matches!(state_of(sb), pb::State::Completed | pb::State::Terminated));
+        // Against the labels as seen (a handed-over sandbox carries its session's), which
+        // also defends against a server that ignores the filter.
+        Ok(self
+            .overlay(&all)
+            .await?
+            .into_iter()
+            .filter(|sb| labels.iter().all(|(k, v)| sb.labels.get(k) == Some(v)))
             .collect())
     }
 
@@ -336,11 +347,7 @@ impl Provider for CoreweaveProvider {
             Ok(sb) if snapshot && !is_terminal(state_of(&sb)) => match workspace::volume_of(&sb) {
                 Some(vol) => {
                     let snap = workspace::snapshot(&self.client, id, &vol).await?;
-                    let name = sb
-                        .spec
-                        .as_ref()
-                        .and_then(|s| mapping::name_from_tags(&s.tags));
-                    Some((snap, name))
+                    Some((snap, handover::own_name(&sb)))
                 }
                 None => None,
             },
@@ -372,6 +379,21 @@ impl Provider for CoreweaveProvider {
             provider: ProviderKind::Coreweave,
             operation: "set_labels (CoreWeave tags are fixed at creation)",
         })
+    }
+
+    async fn hand_over(
+        &self,
+        id: &str,
+        name: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<()> {
+        self.give(id, name, labels).await
+    }
+
+    async fn keeps_workspace(&self, name: &str) -> Result<bool> {
+        Ok(!workspace::snapshots_of(&self.client, name)
+            .await?
+            .is_empty())
     }
 
     async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput> {

@@ -23,6 +23,7 @@ use crate::api::coreweave::error::ErrorKind;
 use crate::api::coreweave::{CoreweaveClient, pb};
 use crate::provider::{ProviderError, Result, Workspace};
 
+use super::handover::{is_receipt, receipt_id};
 use super::mapping::err;
 
 /// Longest wait for a snapshot to be READY (the SDK's budget).
@@ -64,28 +65,53 @@ fn created(s: &pb::FileSystemSnapshot) -> (i64, i32) {
         .unwrap_or_default()
 }
 
-/// The snapshots kept for `name`'s workspace, oldest first.
-pub async fn snapshots_of(
-    client: &CoreweaveClient,
-    name: &str,
-) -> Result<Vec<pb::FileSystemSnapshot>> {
-    let vol = volume_name(name);
-    let listed = match client.list_snapshots(None).await {
-        Ok(l) => l,
+/// Every file-system snapshot the account keeps.
+pub async fn all_snapshots(client: &CoreweaveClient) -> Result<Vec<pb::FileSystemSnapshot>> {
+    match client.list_snapshots(None).await {
+        Ok(l) => Ok(l),
         // An endpoint without file-system snapshots can hold none to restore or delete; any
         // other failure must not pass for "no snapshot" (a wake would start empty).
         Err(e) if e.kind == ErrorKind::Unimplemented => {
             tracing::warn!("this CoreWeave endpoint keeps no file-system snapshots: {e}");
-            Vec::new()
+            Ok(Vec::new())
         }
-        Err(e) => return Err(err(e)),
-    };
-    let mut all: Vec<_> = listed
+        Err(e) => Err(err(e)),
+    }
+}
+
+/// The sandboxes handed over to `name` (`handover.rs`), by their receipts, oldest first.
+pub async fn receipt_sources(client: &CoreweaveClient, name: &str) -> Result<Vec<String>> {
+    Ok(sources(&all_snapshots(client).await?, name))
+}
+
+fn sources(all: &[pb::FileSystemSnapshot], name: &str) -> Vec<String> {
+    let rid = receipt_id(name);
+    let mut receipts: Vec<_> = all.iter().filter(|s| s.request_id == rid).collect();
+    receipts.sort_by_key(|s| created(s));
+    receipts
         .into_iter()
-        .filter(|s| s.source_volume_name == vol)
+        .map(|s| s.source_sandbox_id.clone())
+        .collect()
+}
+
+/// The snapshots kept for `name`'s workspace, oldest first: those of its own volume, and
+/// those of a sandbox handed over to it (the receipts among them).
+pub async fn snapshots_of(
+    client: &CoreweaveClient,
+    name: &str,
+) -> Result<Vec<pb::FileSystemSnapshot>> {
+    Ok(kept_for(all_snapshots(client).await?, name))
+}
+
+fn kept_for(all: Vec<pb::FileSystemSnapshot>, name: &str) -> Vec<pb::FileSystemSnapshot> {
+    let vol = volume_name(name);
+    let handed = sources(&all, name);
+    let mut kept: Vec<_> = all
+        .into_iter()
+        .filter(|s| s.source_volume_name == vol || handed.contains(&s.source_sandbox_id))
         .collect();
-    all.sort_by_key(created);
-    Ok(all)
+    kept.sort_by_key(created);
+    kept
 }
 
 /// Add the workspace volume, restoring `ws.restore` or else the newest READY snapshot of
@@ -166,17 +192,32 @@ pub async fn snapshot(client: &CoreweaveClient, sandbox_id: &str, vol: &str) -> 
     }
 }
 
-/// Delete the snapshots of `name`'s workspace except `keep`.
+/// Delete the snapshots of `name`'s workspace except `keep`. A receipt that gave the sandbox
+/// to another name is that name's, and stays (`handover.rs`).
 pub async fn prune(client: &CoreweaveClient, name: &str, keep: Option<&str>) -> Result<()> {
-    for s in snapshots_of(client, name).await? {
-        if Some(s.file_system_snapshot_id.as_str()) != keep {
-            client
-                .delete_snapshot(&s.file_system_snapshot_id, true)
-                .await
-                .map_err(err)?;
-        }
+    for s in prunable(all_snapshots(client).await?, name, keep) {
+        client
+            .delete_snapshot(&s.file_system_snapshot_id, true)
+            .await
+            .map_err(err)?;
     }
     Ok(())
+}
+
+fn prunable(
+    all: Vec<pb::FileSystemSnapshot>,
+    name: &str,
+    keep: Option<&str>,
+) -> Vec<pb::FileSystemSnapshot> {
+    let own = receipt_id(name);
+    let mut doomed: Vec<_> = kept_for(all, name)
+        .into_iter()
+        .filter(|s| Some(s.file_system_snapshot_id.as_str()) != keep)
+        .filter(|s| !is_receipt(&s.request_id) || s.request_id == own)
+        .collect();
+    // The receipt last: until then it still links the rest to `name`.
+    doomed.sort_by_key(|s| is_receipt(&s.request_id));
+    doomed
 }
 
 #[cfg(test)]

@@ -756,6 +756,20 @@ impl Provider for DaytonaProvider {
             .map_err(|e| map_err(e, id))
     }
 
+    async fn hand_over(
+        &self,
+        id: &str,
+        _name: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<()> {
+        self.set_labels(id, labels).await
+    }
+
+    /// A stopped Daytona sandbox keeps its disk: nothing is kept apart from it.
+    async fn keeps_workspace(&self, _name: &str) -> Result<bool> {
+        Ok(false)
+    }
+
     async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput> {
         if let Some(k) = req.env.keys().find(|k| !valid_env_key(k)) {
             return Err(ProviderError::Invalid(format!(

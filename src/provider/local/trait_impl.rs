@@ -180,6 +180,20 @@ impl Provider for LocalProvider {
         self.store.save(&rec)
     }
 
+    async fn hand_over(
+        &self,
+        id: &str,
+        _name: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<()> {
+        self.set_labels(id, labels).await
+    }
+
+    /// A stopped local sandbox keeps its directory: nothing is kept apart from it.
+    async fn keeps_workspace(&self, _name: &str) -> Result<bool> {
+        Ok(false)
+    }
+
     async fn exec(&self, id: &str, req: &ExecRequest) -> Result<ExecOutput> {
         let rec = self.require(id)?;
         let argv = match &req.cmd {
