@@ -11,7 +11,7 @@
 //! first one's snapshot, whose source then differs): no name gets two sandboxes.
 //!
 //! The labels the session's sandbox carries elsewhere are written into it before the receipt
-//! ([`HANDOVER_FILE`] beside the workspace) and read back once per process; while the receipt
+//! ([`HANDOVER_FILE`] in the home on the workspace volume) and read back once per process; while the receipt
 //! exists, listings show the sandbox under the session's name and labels.
 //!
 //! The workspace follows the session: its snapshots are found by the receipt
@@ -35,7 +35,7 @@ use crate::provider::{ProviderError, Result, SandboxInfo};
 pub const HANDABLE_TAG: &str = "outposts.handable";
 /// The first six bytes of every receipt's request id ("outpst").
 const MARKER: [u8; 6] = *b"outpst";
-/// Beside the workspace mount: the session's name and labels, written at the hand-over.
+/// The session's name and labels, written into the sandbox at the hand-over.
 const HANDOVER_FILE: &str = ".outposts-handover.json";
 /// How long the receipts read from the service stand for listings by other replicas.
 const REFRESH: Duration = Duration::from_secs(60);
@@ -103,8 +103,10 @@ fn workspace_mount(sb: &pb::Sandbox) -> Option<(String, String)> {
         .map(|m| (vol.clone(), m.mount_path.clone()))
 }
 
+/// In the session's home on the workspace volume (`workspace::home_path`), out of the way of
+/// the working directory's files.
 fn handover_path(mount: &str) -> String {
-    format!("{}/{HANDOVER_FILE}", mount.trim_end_matches('/'))
+    format!("{}/{HANDOVER_FILE}", workspace::home_path(mount))
 }
 
 impl CoreweaveProvider {

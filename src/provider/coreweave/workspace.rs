@@ -224,6 +224,77 @@ fn prunable(
 mod tests {
     use super::*;
 
+    fn snap(id: &str, vol: &str, sandbox: &str, request: &str, at: i64) -> pb::FileSystemSnapshot {
+        pb::FileSystemSnapshot {
+            file_system_snapshot_id: id.into(),
+            source_volume_name: vol.into(),
+            source_sandbox_id: sandbox.into(),
+            request_id: request.into(),
+            create_time: Some(prost_types::Timestamp {
+                seconds: at,
+                nanos: 0,
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn ids(v: Vec<pb::FileSystemSnapshot>) -> Vec<String> {
+        v.into_iter().map(|s| s.file_system_snapshot_id).collect()
+    }
+
+    /// A warm sandbox `sb-w` (name `warm`) handed to `sess`, slept once, woken as `sess`'s own
+    /// sandbox `sb-s`, slept again; an unrelated `other` beside it.
+    fn account() -> Vec<pb::FileSystemSnapshot> {
+        let (w, s, o) = (
+            volume_name("warm"),
+            volume_name("sess"),
+            volume_name("other"),
+        );
+        let plain = uuid::Uuid::new_v4().to_string();
+        vec![
+            snap("sleep2", &s, "sb-s", &plain, 40),
+            snap("receipt", &w, "sb-w", &receipt_id("sess"), 10),
+            snap("sleep1", &w, "sb-w", &plain, 20),
+            snap("theirs", &o, "sb-o", &plain, 30),
+            snap("their-receipt", &o, "sb-o", &receipt_id("another"), 5),
+        ]
+    }
+
+    #[test]
+    fn a_names_snapshots_include_those_of_the_sandbox_handed_to_it() {
+        assert_eq!(
+            ids(kept_for(account(), "sess")),
+            ["receipt", "sleep1", "sleep2"]
+        );
+        // The warm sandbox's own name keeps its volume's, the receipt among them.
+        assert_eq!(ids(kept_for(account(), "warm")), ["receipt", "sleep1"]);
+        assert_eq!(ids(kept_for(account(), "nobody")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn pruning_keeps_a_receipt_for_another_name_and_deletes_its_own_last() {
+        // The warm sandbox's stop: its older snapshots go, the session's receipt stays.
+        assert_eq!(
+            ids(prunable(account(), "warm", Some("sleep1"))),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            ids(prunable(account(), "other", Some("theirs"))),
+            Vec::<String>::new(),
+            "a receipt naming another sandbox name is never that of its source's name"
+        );
+        // The session's own sandbox's stop: the warm one's snapshots and then the receipt go.
+        assert_eq!(
+            ids(prunable(account(), "sess", Some("sleep2"))),
+            ["sleep1", "receipt"]
+        );
+        // A terminate: everything of the session, the receipt last.
+        assert_eq!(
+            ids(prunable(account(), "sess", None)),
+            ["sleep1", "sleep2", "receipt"]
+        );
+    }
+
     #[test]
     fn volume_names_are_dns_labels_per_sandbox_name() {
         let a = volume_name("devin-devin-1-abc");
