@@ -11,6 +11,7 @@ mod connect_browser;
 mod connect_emulator;
 mod connect_flow;
 mod coreweave_emulator;
+mod coreweave_handover;
 mod coreweave_provider;
 mod coreweave_sdk;
 mod coreweave_sleep;

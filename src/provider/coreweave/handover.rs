@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 
 use super::mapping::{err, is_terminal, name_from_tags, state_of, to_info};
 use super::{CoreweaveProvider, workspace};
-use crate::api::coreweave::pb;
+use crate::api::coreweave::{ErrorKind, pb};
 use crate::provider::{ProviderError, Result, SandboxInfo};
 
 /// Tag (no `=`, so never read as a label) on sandboxes created [`crate::provider::SandboxSpec::handable`]:
@@ -139,11 +139,16 @@ impl CoreweaveProvider {
             .await
             .map_err(err)?;
         let rid = receipt_id(name);
-        let receipt = self
-            .client
-            .create_snapshot(id, &vol, &rid)
-            .await
-            .map_err(err)?;
+        let receipt = match self.client.create_snapshot(id, &vol, &rid).await {
+            Ok(r) => r,
+            // The request id is the name's: used already, by the hand-over of another sandbox.
+            Err(e) if e.kind == ErrorKind::AlreadyExists => {
+                return Err(ProviderError::AlreadyExists(format!(
+                    "{name} was handed another sandbox already ({e})"
+                )));
+            }
+            Err(e) => return Err(err(e)),
+        };
         if receipt.source_sandbox_id != id {
             return Err(ProviderError::AlreadyExists(format!(
                 "{name} was handed sandbox {} already",

@@ -65,10 +65,13 @@ fn created(s: &pb::FileSystemSnapshot) -> (i64, i32) {
         .unwrap_or_default()
 }
 
-/// Every file-system snapshot the account keeps.
+/// Every file-system snapshot the account keeps (one being deleted is no longer kept).
 pub async fn all_snapshots(client: &CoreweaveClient) -> Result<Vec<pb::FileSystemSnapshot>> {
     match client.list_snapshots(None).await {
-        Ok(l) => Ok(l),
+        Ok(mut l) => {
+            l.retain(|s| state(s) != pb::SnapshotState::Deleting);
+            Ok(l)
+        }
         // An endpoint without file-system snapshots can hold none to restore or delete; any
         // other failure must not pass for "no snapshot" (a wake would start empty).
         Err(e) if e.kind == ErrorKind::Unimplemented => {
