@@ -77,7 +77,7 @@ fn a_handed_over_sandbox_is_the_names_for_every_reader_and_is_never_handed_twice
             // First what a restarted warm loop does first: list its ready capacity.
             assert_eq!(
                 ids(reader, &owner()).await,
-                [b.id.clone()],
+                vec![b.id.clone()],
                 "{who}: not warm any more"
             );
             let got = reader.get("devin-s-1").await.unwrap().expect(who);
@@ -91,7 +91,7 @@ fn a_handed_over_sandbox_is_the_names_for_every_reader_and_is_never_handed_twice
             assert_eq!(by_id.labels, session, "{who}");
             assert_eq!(
                 ids(reader, &owner()).await,
-                [b.id.clone()],
+                vec![b.id.clone()],
                 "{who}: not warm any more"
             );
             let listed = reader.list(&outpost).await.unwrap();
@@ -107,7 +107,7 @@ fn a_handed_over_sandbox_is_the_names_for_every_reader_and_is_never_handed_twice
                 other => panic!("a second hand-over: {other:?}"),
             }
         }
-        assert_eq!(ids(&fresh, &owner()).await, [b.id.clone()]);
+        assert_eq!(ids(&fresh, &owner()).await, vec![b.id.clone()]);
 
         // A sandbox that is no ready capacity (created without `handable`) is not given.
         let plain = p
