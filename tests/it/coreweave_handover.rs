@@ -1,7 +1,7 @@
 //! `CoreweaveProvider::hand_over` against the emulator: a warm sandbox given to a name is that
 //! name's for every reader (this process, and one that knows nothing yet: another replica or
 //! a restart), is never ready capacity again, cannot be given twice, and a discard of the name
-//! takes its receipt.
+//! takes its receipt. Also the emulator's CoreWeave create delay, which the warm benchmark uses.
 
 use std::collections::BTreeMap;
 
@@ -118,5 +118,38 @@ fn a_handed_over_sandbox_is_the_names_for_every_reader_and_is_never_handed_twice
         p.delete(&a.id).await.unwrap();
         p.discard("devin-s-1").await.unwrap();
         assert!(!fresh.keeps_workspace("devin-s-1").await.unwrap());
+    });
+}
+
+/// The emulator's CoreWeave create delay (`create_ms`), which lets warm and cold differ on
+/// loopback as they do on the service: a create is answered CREATING and runs only after it.
+#[test]
+fn the_emulators_create_delay_holds_a_new_sandbox_in_creating() {
+    crate::support::host::require!(crate::support::host::BWRAP);
+    let (env, emu) = emulated_env(&[]);
+    let p = provider(&env);
+    let http = outposts::api::HttpClient::new(Default::default()).unwrap();
+    block_on(async {
+        http.send(
+            outposts::api::ApiRequest::new(
+                outposts::api::http::EMULATOR,
+                reqwest::Method::PUT,
+                format!("{}/_emulator/coreweave/settings", emu.base_url),
+            )
+            .json(&serde_json::json!({"create_ms": 1500})),
+        )
+        .await
+        .unwrap();
+        let began = std::time::Instant::now();
+        let sb = p
+            .create(&SandboxSpec::new("slow", Source::Image(IMAGE.into())))
+            .await
+            .unwrap();
+        assert_eq!(sb.state, outposts::provider::SandboxState::Started);
+        assert!(
+            began.elapsed() >= std::time::Duration::from_millis(1500),
+            "{:?}",
+            began.elapsed()
+        );
     });
 }

@@ -391,6 +391,10 @@ pub(super) fn spawn_create(
         let provider = local(&shared);
         // Simulated (`emulator::simulated`): a record only, "running" after the delay.
         let simulated = shared.sandboxes.sim().map(|sim| sim.delay());
+        let create_ms = shared.coreweave.settings().create_ms;
+        if create_ms > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(create_ms)).await;
+        }
         let result = match simulated {
             Some(delay) => {
                 tokio::time::sleep(delay).await;

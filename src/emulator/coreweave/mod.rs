@@ -89,6 +89,9 @@ pub fn image_profile(image: &str, devin_cli: Option<&std::path::Path>) -> ImageP
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
+    /// A new sandbox stays `CREATING` at least this long (scheduling and image pull, which
+    /// take seconds on the service and nothing on loopback).
+    pub create_ms: u64,
     /// File-system snapshot `CREATING` → `READY` (the files are copied when it is asked for).
     pub snapshot_ready_ms: u64,
     /// File-system snapshot `DELETING` → gone.
@@ -101,6 +104,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            create_ms: 0,
             snapshot_ready_ms: 300,
             snapshot_delete_ms: 200,
             ignore_network: false,
