@@ -7,7 +7,9 @@
 # arrivals during one create — where the create seconds are those the auto run measured on
 # that provider (`orchestrator status --json` .warm.create_seconds: request to ready, remote
 # pre-installed), or CREATE when auto did not run. Emulated Daytona sandboxes take CREATE to
-# start (`emulator start --daytona-create-delay`); local ones take what they take on this host.
+# start (`emulator start --daytona-create-delay`), emulated CoreWeave ones stay CREATING for
+# CREATE (`create_ms` in `/_emulator/coreweave/settings`); local ones take what they take on
+# this host.
 # One Markdown table row per run: claim→served p50/p95 (the emulator's claim and connect
 # records), the share of new sessions served warm and the idle warm sandbox-seconds (the warm
 # capacity's cost), both from `orchestrator status --json` as the stream ends. THEN=RATE:FOR
@@ -16,6 +18,7 @@
 #
 #   scripts/bench-warm-auto.sh                              # 1/s for 5 min, 3 s creates
 #   FOR=2m PROVIDERS=daytona scripts/bench-warm-auto.sh     # shorter, one provider
+#   FOR=2m PROVIDERS=coreweave scripts/bench-warm-auto.sh   # CoreWeave (receipt hand-over)
 #   FOR=2m THEN=6/m:8m scripts/bench-warm-auto.sh            # the peak, then a lull
 #   BIN=target/release/outposts OUT=/tmp/w scripts/bench-warm-auto.sh
 #
@@ -105,8 +108,16 @@ run() {
     for _ in $(seq 100); do "$BIN" emulator env >/dev/null 2>&1 && break; sleep 0.2; done
     eval "$("$BIN" emulator env)"
     [ "$provider" = daytona ] && "$BIN" snapshot build >/dev/null 2>&1
+    source_args=()
+    if [ "$provider" = coreweave ]; then
+      curl -fsS -X PUT -H 'content-type: application/json' \
+        -d "{\"create_ms\": $(python3 -c "print(round(float('${CREATE%s}') * 1000))")}" \
+        "http://127.0.0.1:$port/_emulator/coreweave/settings" >/dev/null
+      source_args=(--image public.ecr.aws/e0h8a4b6/devin-cli:stable)
+    fi
     WARM_IDLE=$idle MAX_CONCURRENT_SESSIONS=60 RECONCILE_INTERVAL=5 JANITOR_INTERVAL=30 \
-      "$BIN" -v orchestrator run --provider "$provider" >/dev/null 2>"$dir/orchestrator.log" &
+      "$BIN" -v orchestrator run --provider "$provider" "${source_args[@]}" >/dev/null \
+      2>"$dir/orchestrator.log" &
     orch=$!
     # Let a warm capacity fill before the stream (auto starts from nothing either way).
     sleep 8
@@ -132,7 +143,7 @@ run() {
   )
 }
 
-echo "Host: $(uname -m), $(nproc) CPUs, $(basename "$BIN") $("$BIN" --version | cut -d' ' -f2); Poisson $RATE for $FOR${THEN:+ then ${THEN%%:*} for ${THEN#*:}}, sessions live ${LIFE}s, Daytona create ${CREATE}"
+echo "Host: $(uname -m), $(nproc) CPUs, $(basename "$BIN") $("$BIN" --version | cut -d' ' -f2); Poisson $RATE for $FOR${THEN:+ then ${THEN%%:*} for ${THEN#*:}}, sessions live ${LIFE}s, Daytona/CoreWeave create ${CREATE}"
 echo
 echo "| provider | WARM_IDLE | claim→served p50 / p95 | served warm | idle warm sandbox-seconds | last warm create |"
 echo "|---|---|---|---|---|---|"
