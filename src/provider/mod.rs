@@ -469,7 +469,7 @@ pub trait Provider: Send + Sync {
     /// Make the ready sandbox `id` (created with [`SandboxSpec::handable`]) the one of `name`:
     /// from then on `get(name)` finds it, its labels read as `labels`, and its workspace is
     /// `name`'s. Daytona and local relabel it; CoreWeave, whose tags are fixed, leaves a
-    /// receipt beside it (`coreweave/handover.rs`). Fails when `name` already has a sandbox.
+    /// receipt beside it (`coreweave/handover.rs`, which refuses a second sandbox for a name).
     async fn hand_over(
         &self,
         id: &str,

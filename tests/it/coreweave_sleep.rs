@@ -384,13 +384,7 @@ fn a_warm_served_coreweave_session_keeps_its_sandbox_across_a_restart_and_its_fi
         },
         || orch.log(),
     );
-    block_on(emu.client().resume(&s)).unwrap();
-    wait_until(
-        WAIT,
-        "the wake",
-        || connected_at(&emu, &s, 2),
-        || orch.log(),
-    );
+    resume_until_woken(&emu, &orch, &s, WAIT);
     let woke = cw.live(&name).expect("a sandbox after the wake");
     assert_ne!(woke.id, served.id);
     assert!(!warm.contains(&woke.id) && woke.id != second.id, "{woke:?}");
