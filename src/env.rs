@@ -214,9 +214,9 @@ env_vars! {
     /// `outposts_spend_ceiling_usd_per_hour` (+Inf when unset).
     COST_ALERT_HOURLY: Orchestrator;
     /// Warm capacity: ready sandboxes kept above the active ones, each handed to the next new
-    /// session (relabelled to it) so serving it needs no create. A whole number, `auto` (sized
+    /// session (given to it) so serving it needs no create. A whole number, `auto` (sized
     /// from the observed arrival rate and create time, recomputed every minute), or `0` (off).
-    /// Served on Daytona and the local provider; see README "Warm capacity".
+    /// Served on every provider (on CoreWeave by a receipt); see README "Warm capacity".
     WARM_IDLE: Orchestrator = "0";
     /// Most warm sandboxes kept idle at once, whatever `WARM_IDLE` asks.
     WARM_MAX: Orchestrator = "20";
