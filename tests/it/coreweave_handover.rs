@@ -121,6 +121,49 @@ fn a_handed_over_sandbox_is_the_names_for_every_reader_and_is_never_handed_twice
     });
 }
 
+/// A handed-over sandbox whose labels file is gone (the session removed it) is no ready
+/// capacity and nobody's to act on; its labels are not read again at every listing.
+#[test]
+fn a_handed_over_sandbox_without_its_labels_file_is_read_once_per_refresh() {
+    crate::support::host::require!(crate::support::host::BWRAP);
+    let (env, emu) = emulated_env(&[]);
+    let p = provider(&env);
+    let session = labels(&[("devin.session_id", "s-1"), ("devin.outpost_id", "op-1")]);
+    let outpost = labels(&[("devin.outpost_id", "op-1")]);
+    let reads = |emu: &crate::support::Emu| {
+        emu.requests()
+            .iter()
+            .filter(|r| r.path.ends_with("/ReadFile"))
+            .count()
+    };
+    let a = block_on(async {
+        let a = p.create(&warm("devin-warm-a")).await.unwrap();
+        p.hand_over(&a.id, "devin-s-1", &session).await.unwrap();
+        let rm = outposts::provider::ExecRequest {
+            cmd: outposts::provider::Cmd::Shell(
+                "rm /workspace/.home/.outposts-handover.json".into(),
+            ),
+            cwd: None,
+            env: Default::default(),
+            timeout: None,
+        };
+        assert_eq!(p.exec(&a.id, &rm).await.unwrap().exit_code, 0);
+        a
+    });
+    let before = reads(&emu);
+    let fresh = provider(&env);
+    block_on(async {
+        for _ in 0..3 {
+            assert!(ids(&fresh, &owner()).await.is_empty(), "not ready capacity");
+            let listed = fresh.list(&BTreeMap::new()).await.unwrap();
+            let shown = listed.iter().find(|s| s.id == a.id).expect("listed");
+            assert!(shown.labels.is_empty(), "{shown:?}");
+            assert!(fresh.list(&outpost).await.unwrap().is_empty());
+        }
+    });
+    assert_eq!(reads(&emu) - before, 1, "one read of the missing file");
+}
+
 /// The emulator's CoreWeave create delay (`create_ms`), which lets warm and cold differ on
 /// loopback as they do on the service: a create is answered CREATING and runs only after it.
 #[test]

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::mapping::{err, is_terminal, name_from_tags, state_of, to_info};
+use super::mapping::{err, is_terminal, state_of, to_info};
 use super::{CoreweaveProvider, workspace};
 use crate::api::coreweave::{ErrorKind, pb};
 use crate::provider::{ProviderError, Result, SandboxInfo};
@@ -75,6 +75,9 @@ struct Known {
     own: HashMap<String, Instant>,
     /// Handed-over sandbox id → its session's name and labels, once read.
     handed: HashMap<String, Handed>,
+    /// Handed-over sandboxes whose labels could not be read: tried again at the next timed read
+    /// of the receipts, not at every listing.
+    unreadable: HashSet<String>,
     /// Handable sandbox ids known at the last read of the receipts.
     seen: HashSet<String>,
     read_at: Option<Instant>,
@@ -190,6 +193,7 @@ impl CoreweaveProvider {
         // Known ones stay known until the next timed read (which forgets the gone).
         if !fresh {
             k.seen.clear();
+            k.unreadable.clear();
             k.read_at = Some(Instant::now());
         }
         k.seen.extend(ids.iter().map(|s| s.to_string()));
@@ -199,12 +203,17 @@ impl CoreweaveProvider {
     /// `sb` as callers see it: a handed-over sandbox under its session's name and labels.
     async fn seen_as(&self, sb: &pb::Sandbox) -> SandboxInfo {
         let mut info = to_info(sb);
-        if !self.receipts.lock().by_source.contains_key(&sb.sandbox_id) {
-            return info;
-        }
-        let cached = self.receipts.lock().handed.get(&sb.sandbox_id).cloned();
+        let (cached, unreadable) = {
+            let k = self.receipts.lock();
+            if !k.by_source.contains_key(&sb.sandbox_id) {
+                return info;
+            }
+            let id = &sb.sandbox_id;
+            (k.handed.get(id).cloned(), k.unreadable.contains(id))
+        };
         let handed = match cached {
             Some(h) => Some(h),
+            None if unreadable => None,
             None => self.read_handed(sb).await,
         };
         match handed {
@@ -244,6 +253,10 @@ impl CoreweaveProvider {
                     sandbox = %sb.sandbox_id,
                     "a handed-over sandbox's labels cannot be read ({e}); it is left alone"
                 );
+                self.receipts
+                    .lock()
+                    .unreadable
+                    .insert(sb.sandbox_id.clone());
                 None
             }
         }
@@ -284,11 +297,6 @@ impl CoreweaveProvider {
         info.name = name.to_string();
         Ok(Some(info))
     }
-}
-
-/// The name a stopping sandbox's snapshots are kept for: its own.
-pub(super) fn own_name(sb: &pb::Sandbox) -> Option<String> {
-    sb.spec.as_ref().and_then(|s| name_from_tags(&s.tags))
 }
 
 #[cfg(test)]

@@ -347,7 +347,11 @@ impl Provider for CoreweaveProvider {
             Ok(sb) if snapshot && !is_terminal(state_of(&sb)) => match workspace::volume_of(&sb) {
                 Some(vol) => {
                     let snap = workspace::snapshot(&self.client, id, &vol).await?;
-                    Some((snap, handover::own_name(&sb)))
+                    let name = sb
+                        .spec
+                        .as_ref()
+                        .and_then(|s| mapping::name_from_tags(&s.tags));
+                    Some((snap, name))
                 }
                 None => None,
             },
