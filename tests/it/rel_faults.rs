@@ -374,7 +374,13 @@ fn t11_create_committed_response_lost_and_stale_reads() {
         replicas: 2,
         cap: 6,
         janitor_grace: "5",
-        extra_env: vec![("OUTPOSTS_READ_TIMEOUT".into(), "3".into())],
+        extra_env: vec![
+            ("OUTPOSTS_READ_TIMEOUT".into(), "3".into()),
+            // Half the creates lose their answer here, so three in a row often do: the snapshot
+            // is then quarantined (as the rules say) and a failing probe can keep it so past the
+            // wait (seed 1796514049534240759, once in a CI pass). Not what T11 is about.
+            ("QUARANTINE_AFTER".into(), "10".into()),
+        ],
         ..ClusterOpts::default()
     };
     opts.settings.list_lag_ms = 3000;
